@@ -1,0 +1,73 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+/// Warnings are errors in spirit: CI builds with `-warnings-as-errors` (see Makefile).
+let strictSwift: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "sticker-catalog",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "catalog", targets: ["catalog-cli"]),
+        .executable(name: "sample-photos", targets: ["sample-photos"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
+    ],
+    targets: [
+        // System libraries (Debian -dev packages, found through pkg-config).
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+
+        // Pure image work: decoders, encoders, EXIF, orientation, resizing, stickers.
+        .target(
+            name: "Processing",
+            dependencies: ["CTurboJPEG", "CPNG", "CExif", "CWebP"],
+            swiftSettings: strictSwift
+        ),
+        // The store and the workflows over it.
+        .target(
+            name: "Catalog",
+            dependencies: [
+                "Processing",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSwift,
+            plugins: ["EmbedMigrations"]
+        ),
+        // The `catalog` executable.
+        .executableTarget(
+            name: "catalog-cli",
+            dependencies: [
+                "Catalog",
+                "Processing",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSwift
+        ),
+
+        // Generated scenes (JPEGs with EXIF, PNGs with alpha) for the demo, tests and benchmarks.
+        .target(name: "SampleImages", dependencies: ["Processing"], swiftSettings: strictSwift),
+        .executableTarget(
+            name: "sample-photos",
+            dependencies: ["SampleImages", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strictSwift
+        ),
+
+        // Build-time: Migrations/*.sql become a Swift source inside the Catalog module.
+        .executableTarget(name: "migration-embedder", swiftSettings: strictSwift),
+        .plugin(name: "EmbedMigrations", capability: .buildTool(), dependencies: ["migration-embedder"]),
+
+        .testTarget(name: "ProcessingTests", dependencies: ["Processing", "SampleImages"], swiftSettings: strictSwift),
+        .testTarget(name: "CatalogTests", dependencies: ["Catalog", "SampleImages"], swiftSettings: strictSwift),
+        .testTarget(name: "CLITests", dependencies: ["catalog-cli", "SampleImages"], swiftSettings: strictSwift),
+    ]
+)

@@ -1,0 +1,34 @@
+/// A photo decoded for processing: oriented pixels at (about) the working size, the full
+/// oriented size, and its EXIF. Produced by `PhotoDecoder.decode(_:options:)`.
+public struct DecodedPhoto: Sendable {
+    public let format: ImageFormat
+    /// Full-resolution size after the EXIF orientation is applied.
+    public let width: Int
+    public let height: Int
+    /// The pixels, oriented, decoded at the smallest scale that still covers the working size
+    /// (so possibly smaller than `width` x `height`, never scaled up).
+    public let image: RGBAImage
+    /// nil when the file has no EXIF or its EXIF is malformed (the photo is kept either way).
+    public let exif: ExifMetadata?
+
+    public init(format: ImageFormat, width: Int, height: Int, image: RGBAImage, exif: ExifMetadata?) {
+        self.format = format
+        self.width = width
+        self.height = height
+        self.image = image
+        self.exif = exif
+    }
+}
+
+/// How much to decode: refuse images over `maxPixels` before decoding; decode no more
+/// pixels than needed to cover `workingSize` on the long side.
+public struct DecodeOptions: Sendable, Equatable {
+    public static let defaultMaxPixels = 100_000_000
+    public var maxPixels: Int
+    public var workingSize: Int
+
+    public init(maxPixels: Int = DecodeOptions.defaultMaxPixels, workingSize: Int = 1024) {
+        self.maxPixels = maxPixels
+        self.workingSize = workingSize
+    }
+}

@@ -1,0 +1,41 @@
+/// An image file format, recognised from the file's first bytes, never from its name.
+public enum ImageFormat: String, Sendable, Codable, CaseIterable {
+    case jpeg, png, gif, webp, tiff, bmp, heif, avif
+
+    /// The format whose signature starts `bytes`, or nil when no known signature matches.
+    public static func detect(_ bytes: [UInt8]) -> ImageFormat? {
+        func starts(_ signature: [UInt8], at offset: Int = 0) -> Bool {
+            bytes.count >= offset + signature.count && Array(bytes[offset..<offset + signature.count]) == signature
+        }
+        if starts([0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return .gif }
+        if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .webp }
+        if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
+        if starts(Array("BM".utf8)) && bytes.count >= 26 { return .bmp }
+        if starts(Array("ftyp".utf8), at: 4) {
+            if starts(Array("avif".utf8), at: 8) || starts(Array("avis".utf8), at: 8) { return .avif }
+            for brand in ["heic", "heix", "hevc", "heim", "heis", "mif1", "msf1"] where starts(Array(brand.utf8), at: 8) {
+                return .heif
+            }
+        }
+        return nil
+    }
+
+    /// Whether this build can decode the format (the others get an "unsupported format" error).
+    public var isDecodable: Bool { self == .jpeg || self == .png }
+
+    /// The name users know the format by.
+    public var displayName: String {
+        switch self {
+        case .jpeg: "JPEG"
+        case .png: "PNG"
+        case .gif: "GIF"
+        case .webp: "WebP"
+        case .tiff: "TIFF"
+        case .bmp: "BMP"
+        case .heif: "HEIF"
+        case .avif: "AVIF"
+        }
+    }
+}

@@ -1,0 +1,39 @@
+/// A sticker image: PNG bytes with alpha, and its pixel size.
+public struct StickerImage: Sendable, Equatable {
+    public let png: [UInt8]
+    public let width: Int
+    public let height: Int
+
+    public init(png: [UInt8], width: Int, height: Int) {
+        self.png = png
+        self.width = width
+        self.height = height
+    }
+}
+
+/// Everything the pipeline makes from one photo's bytes, ready for the catalog to store.
+public struct ProcessedPhoto: Sendable {
+    public let format: ImageFormat
+    /// Full-resolution size after orientation.
+    public let width: Int
+    public let height: Int
+    public let exif: ExifMetadata?
+    public let sticker: StickerImage
+    public let palette: Palette
+    public let pipelineVersion: Int
+    public let settings: StickerSettings
+
+    public init(
+        format: ImageFormat, width: Int, height: Int, exif: ExifMetadata?,
+        sticker: StickerImage, palette: Palette, pipelineVersion: Int, settings: StickerSettings
+    ) {
+        self.format = format
+        self.width = width
+        self.height = height
+        self.exif = exif
+        self.sticker = sticker
+        self.palette = palette
+        self.pipelineVersion = pipelineVersion
+        self.settings = settings
+    }
+}

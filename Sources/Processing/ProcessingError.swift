@@ -1,0 +1,38 @@
+import Foundation
+
+/// Everything that can go wrong while turning bytes into a sticker, with a stable code for scripts
+/// and a message a user understands. The caller adds the file name.
+public enum ProcessingError: Error, Equatable, Sendable, LocalizedError {
+    /// The bytes are not an image format this build decodes; the associated text names what was found.
+    case unsupportedFormat(String)
+    /// The decoder rejected the data; the associated text is the decoder's reason.
+    case corruptImage(String)
+    /// The data ends before the image does.
+    case truncated(String)
+    /// The image has more pixels than the limit allows (checked before decoding).
+    case tooLarge(width: Int, height: Int, limit: Int)
+    /// Encoding an image (PNG, JPEG, WebP) failed.
+    case encodingFailed(String)
+
+    /// The failure's stable reason code, as stored in the catalog and printed in JSON.
+    public var code: String {
+        switch self {
+        case .unsupportedFormat: "unsupported-format"
+        case .corruptImage: "corrupt-image"
+        case .truncated: "truncated"
+        case .tooLarge: "too-large"
+        case .encodingFailed: "encoding-failed"
+        }
+    }
+
+    public var errorDescription: String? {
+        switch self {
+        case .unsupportedFormat(let found): "unsupported format: \(found) (JPEG and PNG are supported)"
+        case .corruptImage(let reason): "corrupt image: \(reason)"
+        case .truncated(let reason): "truncated image: \(reason)"
+        case .tooLarge(let width, let height, let limit):
+            "image too large: \(width)x\(height) is \(width * height) pixels, the limit is \(limit) (see --max-pixels)"
+        case .encodingFailed(let reason): "encoding failed: \(reason)"
+        }
+    }
+}
