@@ -1,0 +1,15 @@
+import GRDB
+
+/// The catalog's schema history: the SQL files of `Migrations/`, embedded in the binary at build time.
+enum CatalogMigrations {
+    /// A migrator that applies every embedded migration in order, each in its own transaction.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        for migration in EmbeddedMigrations.all {
+            migrator.registerMigration(migration.identifier) { db in
+                try db.execute(sql: migration.sql)
+            }
+        }
+        return migrator
+    }
+}
