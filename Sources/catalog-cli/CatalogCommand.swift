@@ -1,10 +1,25 @@
 import ArgumentParser
 
-/// The `catalog` command: lists the subcommands; each lives in its own file.
+/// The `catalog` command: lists the subcommands; each lives in `Subcommands/`.
 @main
 struct CatalogCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "catalog",
-        abstract: "A catalog of stickers cut out of your photos."
+        abstract: "A catalog of stickers cut out of your photos.",
+        discussion: """
+            The catalog is one SQLite file: --catalog PATH, else $CATALOG_PATH, else
+            $XDG_DATA_HOME/sticker-catalog/catalog.sqlite (~/.local/share/sticker-catalog/catalog.sqlite).
+
+            Exit codes:
+              0   all done
+              1   finished, but some items failed (each is named; the rest was done)
+              64  usage error (bad option or argument)
+              65  bad input data: nothing usable (or a catalog this version cannot read)
+              74  I/O error: the catalog or output cannot be written
+              75  the catalog is busy (locked by another process past the timeout): retry later
+              130 / 143  interrupted by SIGINT / SIGTERM (finished work is kept)
+            """,
+        version: "0.1.0",
+        subcommands: [ImportCommand.self, ListCommand.self, ShowCommand.self, StatsCommand.self]
     )
 }

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Import throughput and peak memory: 100 generated 12-megapixel JPEGs (with EXIF), imported into
+# a fresh catalog with --jobs 1 and --jobs 2; RUNS runs each, the median reported.
+# Environment: CATALOG_BIN, SAMPLES_BIN (release builds), COUNT (100), MEGAPIXELS (12), RUNS (3).
+set -euo pipefail
+CATALOG_BIN=${CATALOG_BIN:-.build/release/catalog}
+SAMPLES_BIN=${SAMPLES_BIN:-.build/release/sample-photos}
+COUNT=${COUNT:-100}
+MEGAPIXELS=${MEGAPIXELS:-12}
+RUNS=${RUNS:-3}
+DATA=${BENCH_DATA:-bench-data}
+photos="$DATA/photos-${MEGAPIXELS}mp"
+
+mkdir -p "$photos"
+have=$(find "$photos" -name 'bench-*.jpg' | wc -l)
+if [ "$have" -lt "$COUNT" ]; then
+  echo "generating $COUNT photos of $MEGAPIXELS MP in $photos (once) ..."
+  "$SAMPLES_BIN" "$photos" --benchmark "$COUNT" --megapixels "$MEGAPIXELS" >/dev/null
+fi
+bytes=$(du -sb "$photos" | cut -f1)
+echo "input: $COUNT JPEGs, $MEGAPIXELS MP each, $((bytes / COUNT / 1000)) KB average; $(nproc) cores; $RUNS runs each, median"
+printf '%-8s %12s %12s %14s\n' jobs seconds photos/s "peak RSS MB"
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+for jobs in 1 2; do
+  times=(); rss=()
+  for run in $(seq "$RUNS"); do
+    catalog="$DATA/bench-$jobs.sqlite"
+    rm -f "$catalog" "$catalog-wal" "$catalog-shm"
+    out=$( { /usr/bin/time -f '%e %M' "$CATALOG_BIN" --catalog "$catalog" import --jobs "$jobs" "$photos" >/dev/null; } 2>&1 | tail -1)
+    times+=("${out% *}"); rss+=("${out#* }")
+  done
+  t=$(printf '%s\n' "${times[@]}" | median)
+  m=$(printf '%s\n' "${rss[@]}" | median)
+  awk -v j="$jobs" -v t="$t" -v n="$COUNT" -v m="$m" 'BEGIN { printf "%-8s %12.2f %12.1f %14.0f\n", j, t, n / t, m / 1024 }'
+done

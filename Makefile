@@ -1,0 +1,59 @@
+# sticker-catalog — `make demo`, `make test`, `make bench`. Each installs what it needs first.
+SWIFT   ?= swift
+CONFIG  ?= release
+DEPS    := libsqlite3-dev libpng-dev libexif-dev libturbojpeg0-dev libwebp-dev pkg-config
+# Real third-party test material (camera JPEGs, broken PNG/JPEG suites), fetched, never committed.
+CORPUS  ?= testdata-3p
+FETCH   ?= ../shared/corpus/fetch.sh
+SHELL   := /bin/bash
+.SHELLFLAGS := -eo pipefail -c
+SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+BIN      = .build/$(CONFIG)/catalog
+
+.PHONY: deps build demo test corpus bench bench-import clean
+
+## deps: install the Debian packages the build needs (only those missing; idempotent)
+deps:
+	@missing=$$(for p in $(DEPS) $(EXTRA_DEPS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:" $$missing; \
+	  $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+build: deps
+	$(SWIFT) build -c $(CONFIG)
+
+## demo: the main job on built-in sample photos: generate them, import, list, show, stats
+demo: build
+	@rm -rf demo && mkdir -p demo
+	.build/$(CONFIG)/sample-photos demo/photos
+	$(BIN) --catalog demo/catalog.sqlite import demo/photos
+	$(BIN) --catalog demo/catalog.sqlite import demo/photos
+	$(BIN) --catalog demo/catalog.sqlite list
+	$(BIN) --catalog demo/catalog.sqlite show 2
+	$(BIN) --catalog demo/catalog.sqlite stats
+	@echo "demo catalog: demo/catalog.sqlite"
+
+## corpus: fetch the third-party test material when the fetch script is beside the checkout
+corpus:
+	@if [ -d "$(CORPUS)" ]; then :; \
+	elif [ -x "$(FETCH)" ] || [ -f "$(FETCH)" ]; then bash "$(FETCH)" "$(CORPUS)"; \
+	else echo "note: $(FETCH) not found; the corpus conformance tests will be skipped"; fi
+
+## test: build (no warnings allowed in our code), then every test; the corpus tests run when it is there
+test: deps corpus
+	@mkdir -p .build
+	$(SWIFT) build --build-tests 2>&1 | tee .build/test-build.log
+	@if grep -E '^/[^ ]*/(Sources|Tests|Plugins)/[^ ]*: warning:' .build/test-build.log | grep -v '/\.build'; then \
+	  echo "error: warnings in our code (above); the build must be clean"; exit 1; fi
+	STICKER_CORPUS="$(abspath $(CORPUS))" $(SWIFT) test
+
+## bench: throughput and memory benchmarks (release build)
+bench: bench-import
+
+bench-import:
+	$(MAKE) build CONFIG=release EXTRA_DEPS=time
+	CATALOG_BIN=.build/release/catalog SAMPLES_BIN=.build/release/sample-photos Benchmarks/import.sh
+
+clean:
+	rm -rf .build demo bench-data

@@ -1,0 +1,169 @@
+import Crypto
+import Foundation
+import Processing
+
+/// How an import runs.
+public struct ImportOptions: Sendable {
+    /// Files in flight at once (read, hash, decode, process).
+    public var jobs: Int
+    public var maxPixels: Int
+    public var settings: StickerSettings
+    /// Examine and process every file but write nothing.
+    public var dryRun: Bool
+
+    public init(jobs: Int, maxPixels: Int = DecodeOptions.defaultMaxPixels, settings: StickerSettings = .default, dryRun: Bool = false) {
+        self.jobs = max(1, jobs)
+        self.maxPixels = maxPixels
+        self.settings = settings
+        self.dryRun = dryRun
+    }
+}
+
+/// Imports files and folders: a bounded task group reads, hashes and processes files in parallel,
+/// and hands each finished result to the repository, which commits it in its own transaction.
+public struct Importer: Sendable {
+    /// nil only for a dry run against a catalog that does not exist yet.
+    let repository: CatalogRepository?
+    let options: ImportOptions
+
+    public init(repository: CatalogRepository?, options: ImportOptions) {
+        self.repository = repository
+        self.options = options
+    }
+
+    /// How many files the arguments name (a cheap walk, for progress bars).
+    public static func countFiles(_ arguments: [String]) -> Int {
+        FileWalker(arguments: arguments).reduce(0) { count, item in
+            if case .file = item { count + 1 } else { count }
+        }
+    }
+
+    /// Imports everything the arguments name, calling `onEvent` once per file as results commit.
+    /// Stops starting new files when the task is cancelled; what finished is committed.
+    /// Throws only for catalog failures (busy, disk full, ...), after which nothing more is written.
+    public func run(_ arguments: [String], onEvent: @Sendable (ImportEvent) -> Void) async throws(CatalogError) -> ImportSummary {
+        let processor = PhotoProcessor(settings: options.settings, maxPixels: options.maxPixels)
+        let repository = self.repository
+        var summary = ImportSummary()
+        var files = FileWalker(arguments: arguments).makeIterator()
+
+        let result: Result<Void, CatalogError> = await withTaskGroup(of: Examined.self) { group in
+            var inFlight = 0
+            /// Starts the next file; reports argument problems inline. False when there is nothing left.
+            func startNext() throws(CatalogError) -> Bool {
+                while let item = files.next() {
+                    switch item {
+                    case .file(let path):
+                        group.addTask { await Self.examine(path: path, repository: repository, processor: processor) }
+                        inFlight += 1
+                        return true
+                    case .unreadable(let problem):
+                        let event = ImportEvent.failed(id: nil, path: problem.path, code: "unreadable", message: problem.message)
+                        summary.count(event)
+                        onEvent(event)
+                    }
+                }
+                return false
+            }
+            do throws(CatalogError) {
+                while inFlight < options.jobs, !Task.isCancelled, try startNext() {}
+                while let examined = await group.next() {
+                    inFlight -= 1
+                    if let event = try await commit(examined) {
+                        summary.count(event)
+                        onEvent(event)
+                    }
+                    if !Task.isCancelled { _ = try startNext() }
+                }
+                return .success(())
+            } catch {
+                group.cancelAll()
+                return .failure(error)
+            }
+        }
+        try result.get()
+        if Task.isCancelled {
+            summary.interrupted = true
+        }
+        return summary
+    }
+
+    /// The outcome of examining one file, before anything is written.
+    enum Examined: Sendable {
+        case processed(ProcessedPhoto, sha256: String, source: SourceFile)
+        case known(ExistingEntry, source: SourceFile)
+        case failed(sha256: String?, source: SourceFile, format: ImageFormat?, code: String, message: String)
+        case skipped
+    }
+
+    /// Reads, hashes and (for new bytes) processes one file. Runs in a child task, off every actor.
+    static func examine(path: String, repository: CatalogRepository?, processor: PhotoProcessor) async -> Examined {
+        if Task.isCancelled { return .skipped }
+        let read: SourceBytes
+        switch SourceReader.read(path: path) {
+        case .success(let bytes): read = bytes
+        case .failure(let problem):
+            return .failed(sha256: nil, source: SourceFile(path: path, size: 0, modificationTime: 0), format: nil, code: problem.code, message: problem.message)
+        }
+        let sha256 = hexDigest(read.bytes)
+        if let repository, let existing = try? repository.existingEntry(sha256: sha256) {
+            return .known(existing, source: read.source)
+        }
+        if Task.isCancelled { return .skipped }
+        do {
+            let processed = try await processor.process(read.bytes)
+            return .processed(processed, sha256: sha256, source: read.source)
+        } catch {
+            return .failed(sha256: sha256, source: read.source, format: ImageFormat.detect(Array(read.bytes.prefix(32))), code: error.code, message: error.errorDescription ?? error.code)
+        }
+    }
+
+    /// Commits one examined file (one transaction) and says what happened; nil when nothing did.
+    private func commit(_ examined: Examined) async throws(CatalogError) -> ImportEvent? {
+        guard let repository, !options.dryRun else { return Self.dryRunEvent(examined) }
+        switch examined {
+        case .skipped:
+            return nil
+        case .processed(let photo, let sha256, let source):
+            return Self.event(try await repository.recordProcessed(photo, sha256: sha256, source: source), path: source.path, failure: nil)
+        case .known(let existing, let source):
+            return Self.event(try await repository.noteDuplicate(id: existing.id, source: source), path: source.path, failure: nil)
+        case .failed(let sha256, let source, let format, let code, let message):
+            // A file that cannot even be opened has no bytes to identify it: recorded by path only if it exists.
+            if sha256 == nil && access(source.path, F_OK) != 0 {
+                return .failed(id: nil, path: source.path, code: code, message: message)
+            }
+            let outcome = try await repository.recordFailure(sha256: sha256, source: source, format: format, code: code, message: message)
+            return Self.event(outcome, path: source.path, failure: (code, message))
+        }
+    }
+
+    private static func event(_ outcome: ImportOutcome, path: String, failure: (code: String, message: String)?) -> ImportEvent {
+        switch outcome {
+        case .imported(let id): .imported(id: id, path: path)
+        case .duplicate(let id, let pathUpdated): .duplicate(id: id, path: path, moved: pathUpdated)
+        case .failed(let id): .failed(id: id, path: path, code: failure?.code ?? "failed", message: failure?.message ?? "")
+        }
+    }
+
+    private static func dryRunEvent(_ examined: Examined) -> ImportEvent? {
+        switch examined {
+        case .skipped: nil
+        case .processed(_, _, let source): .imported(id: nil, path: source.path)
+        case .known(let existing, let source): .duplicate(id: existing.id, path: source.path, moved: existing.path != source.path)
+        case .failed(_, let source, _, let code, let message): .failed(id: nil, path: source.path, code: code, message: message)
+        }
+    }
+
+    /// Lower-case hex SHA-256 of the bytes: the identity of a photo.
+    static func hexDigest(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var hex = [UInt8]()
+        hex.reserveCapacity(64)
+        for byte in SHA256.hash(data: bytes) {
+            hex.append(digits[Int(byte >> 4)])
+            hex.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: hex, as: UTF8.self)
+    }
+}

@@ -1,0 +1,26 @@
+import ArgumentParser
+import Catalog
+import Foundation
+
+/// Messages for people on stderr, and the exit codes that go with failures.
+enum Diagnostics {
+    /// Writes `catalog: MESSAGE` to stderr.
+    static func report(_ message: String) {
+        Terminal.standardError.write("catalog: " + message + "\n")
+    }
+
+    /// Reports a catalog failure and returns the exit code scripts rely on.
+    static func exit(for error: CatalogError) -> ExitCode {
+        report("error: " + (error.errorDescription ?? "\(error)"))
+        return ExitCode(error.exitCode)
+    }
+}
+
+/// Exit codes of PRODUCT.md, by name.
+enum ExitStatus {
+    static let someFailed = ExitCode(1)
+    static let usage = ExitCode(64)
+    static let dataError = ExitCode(65)
+    static let ioError = ExitCode(74)
+    static let busy = ExitCode(75)
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// Colour swatches for terminals that understand 24-bit ANSI colour.
+enum Swatch {
+    /// A block of the colour `#rrggbb` followed by the hex, or just the hex when colour is off.
+    static func render(hex: String, colored: Bool, width: Int = 4) -> String {
+        guard colored, let (red, green, blue) = components(hex) else { return hex }
+        return "\u{1B}[48;2;\(red);\(green);\(blue)m" + String(repeating: " ", count: width) + "\u{1B}[0m " + hex
+    }
+
+    private static func components(_ hex: String) -> (Int, Int, Int)? {
+        guard hex.count == 7, hex.hasPrefix("#"), let value = Int(hex.dropFirst(), radix: 16) else { return nil }
+        return ((value >> 16) & 0xFF, (value >> 8) & 0xFF, value & 0xFF)
+    }
+}
+
+/// Human-friendly numbers.
+enum Format {
+    /// `12.3 MB`, decimal units (as the platforms' byte limits are).
+    static func bytes(_ count: Int64) -> String {
+        let units = ["bytes", "KB", "MB", "GB", "TB"]
+        var value = Double(count)
+        var unit = 0
+        while value >= 1000, unit < units.count - 1 {
+            value /= 1000
+            unit += 1
+        }
+        return unit == 0 ? "\(count) bytes" : String(format: "%.1f %@", value, units[unit])
+    }
+
+    /// An exposure time as photographers write it: `1/250 s`, `2 s`.
+    static func exposure(_ seconds: Double) -> String {
+        if seconds > 0, seconds < 1 {
+            return "1/\(Int((1 / seconds).rounded())) s"
+        }
+        return String(format: "%g s", seconds)
+    }
+}

@@ -1,0 +1,108 @@
+import ArgumentParser
+import Catalog
+import Foundation
+import Processing
+import Synchronization
+
+extension CatalogCommand {
+    /// `catalog import PATH...`: catalogue photos from files and folders, in parallel.
+    struct ImportCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "import",
+            abstract: "Import photos from files and folders (recursively) into the catalog.",
+            discussion: """
+                The format is recognised from the bytes (JPEG and PNG). Identity is the SHA-256 of a
+                file's bytes: importing the same bytes again is a no-op ("duplicate"), and a moved file
+                is recognised (its path is updated). A file that cannot be imported is recorded as a
+                failed entry with a reason (unsupported-format, corrupt-image, truncated, too-large,
+                unreadable) and the rest goes on. Hidden files inside folders are skipped.
+
+                Exit: 0 all imported (or already there), 1 some failed, 65 nothing usable,
+                74/75 catalog not writable/busy, 130/143 interrupted (a re-run continues).
+                --json prints one JSON object a line, then a summary object.
+                """
+        )
+
+        @OptionGroup var catalog: CatalogOptions
+
+        @Argument(help: ArgumentHelp("Photos and folders to import.", valueName: "path"))
+        var paths: [String]
+
+        @Option(help: "How many photos to process at once (default: the number of cores).")
+        var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+        @Option(name: .customLong("max-pixels"), help: "Refuse images with more pixels than this (decompression bombs).")
+        var maxPixels: Int = DecodeOptions.defaultMaxPixels
+
+        @Flag(help: "Examine and process every file, report what would happen, write nothing.")
+        var dryRun = false
+
+        @Flag(help: "Print one JSON object per file, then a summary object.")
+        var json = false
+
+        func validate() throws {
+            if paths.isEmpty { throw ValidationError("name at least one file or folder to import") }
+            if !(1...256).contains(jobs) { throw ValidationError("--jobs must be between 1 and 256, not \(jobs)") }
+            if maxPixels < 1 { throw ValidationError("--max-pixels must be a positive number of pixels") }
+        }
+
+        func run() async throws {
+            let repository: CatalogRepository?
+            if dryRun {
+                // A dry run never creates or migrates a catalog; it reads one if there is one.
+                repository = FileManager.default.fileExists(atPath: catalog.location.path) ? try catalog.open(.readOnly) : nil
+            } else {
+                repository = try catalog.open(.readWrite)
+            }
+            let importer = Importer(repository: repository, options: ImportOptions(jobs: jobs, maxPixels: maxPixels, dryRun: dryRun))
+            let progress = ProgressBar.forStandardError(total: Terminal.standardError.isInteractive ? Importer.countFiles(paths) : 0, label: "importing")
+            let json = self.json
+            let paths = self.paths
+
+            let work = Task { () -> Result<ImportSummary, CatalogError> in
+                do throws(CatalogError) {
+                    return .success(try await importer.run(paths) { event in
+                        Self.report(event, json: json, progress: progress)
+                    })
+                } catch {
+                    return .failure(error)
+                }
+            }
+            let trap = SignalTrap { work.cancel() }
+            let outcome = await work.value
+            progress?.finish()
+
+            let summary: ImportSummary
+            switch outcome {
+            case .success(let value): summary = value
+            case .failure(let error): throw Diagnostics.exit(for: error)
+            }
+            if json {
+                Terminal.standardOutput.write(JSONOutput.line(summary))
+            } else {
+                let verb = dryRun ? "Would import" : "Imported"
+                Terminal.standardOutput.write("\(verb) \(summary.imported), \(summary.duplicates) already catalogued, \(summary.failed) failed.\n")
+            }
+            if summary.interrupted {
+                Diagnostics.report("interrupted by \(trap.signalName): \(summary.total) files done; run the same import again to continue")
+                throw ExitCode(trap.exitCode)
+            }
+            if summary.total == 0 {
+                Diagnostics.report("no files found in \(paths.joined(separator: ", "))")
+            }
+            if summary.failed > 0 {
+                throw summary.imported + summary.duplicates > 0 ? ExitStatus.someFailed : ExitStatus.dataError
+            }
+        }
+
+        private static func report(_ event: ImportEvent, json: Bool, progress: ProgressBar?) {
+            if json {
+                Terminal.standardOutput.write(JSONOutput.line(event))
+            } else if case .failed(_, let path, let code, let message) = event {
+                let line = "catalog: \(path): \(message) [\(code)]\n"
+                if let progress { progress.interject(line) } else { Terminal.standardError.write(line) }
+            }
+            progress?.advance()
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import ArgumentParser
+import Catalog
+
+extension CatalogCommand {
+    /// `catalog list`: the entries, as a table or JSON.
+    struct ListCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list",
+            abstract: "List the catalog's entries.",
+            discussion: "--json prints an array of {\"id\",\"path\",\"sha256\",\"status\"}."
+        )
+
+        @OptionGroup var catalog: CatalogOptions
+        @OptionGroup var output: OutputOptions
+
+        @Flag(help: "Only entries whose processing failed, with the reason.")
+        var failed = false
+
+        func run() async throws {
+            let repository = try catalog.open(.readOnly)
+            let entries: [EntrySummary]
+            do {
+                entries = try repository.entries(failed ? .failed : .all)
+            } catch {
+                throw Diagnostics.exit(for: error)
+            }
+            if output.json {
+                Terminal.standardOutput.write(JSONOutput.document(entries))
+                return
+            }
+            var table = failed ? Table("ID", "REASON", "PATH") : Table("ID", "STATUS", "PATH")
+            for entry in entries {
+                if failed {
+                    table.append("\(entry.id)", entry.failureCode ?? "-", entry.path)
+                } else {
+                    table.append("\(entry.id)", entry.status == .ok ? "ok" : "failed: \(entry.failureCode ?? "?")", entry.path)
+                }
+            }
+            Terminal.standardOutput.write(entries.isEmpty ? (failed ? "No failed entries.\n" : "The catalog is empty.\n") : table.rendered())
+        }
+    }
+}

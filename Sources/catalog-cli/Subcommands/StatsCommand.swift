@@ -1,0 +1,42 @@
+import ArgumentParser
+import Catalog
+
+extension CatalogCommand {
+    /// `catalog stats`: counts, sizes, pipeline versions, failures.
+    struct StatsCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "stats",
+            abstract: "Show counts, sizes, pipeline versions and failures."
+        )
+
+        @OptionGroup var catalog: CatalogOptions
+        @OptionGroup var output: OutputOptions
+
+        func run() async throws {
+            let repository = try catalog.open(.readOnly)
+            let stats: CatalogStats
+            do {
+                stats = try repository.stats()
+            } catch {
+                throw Diagnostics.exit(for: error)
+            }
+            if output.json {
+                Terminal.standardOutput.write(JSONOutput.document(stats))
+                return
+            }
+            var lines = [
+                "Catalog     \(catalog.location.path) (\(Format.bytes(stats.fileSize)))",
+                "Entries     \(stats.total): \(stats.ok) ok, \(stats.failed) failed",
+            ]
+            for (code, count) in stats.failuresByCode.sorted(by: { $0.key < $1.key }) {
+                lines.append("  \(code): \(count)")
+            }
+            let versions = stats.stickersByPipelineVersion.sorted { $0.key < $1.key }.map { "v\($0.key): \($0.value)" }
+            lines.append("Stickers    \(stats.ok) (\(Format.bytes(stats.stickerBytes)))" + (versions.isEmpty ? "" : ", pipeline " + versions.joined(separator: ", ")))
+            lines.append("Colours     \(stats.paletteColors)")
+            lines.append("Packs       \(stats.packs)")
+            lines.append("Schema      \(stats.migrations.last ?? "none") (\(stats.migrations.count) migrations)")
+            Terminal.standardOutput.write(lines.joined(separator: "\n") + "\n")
+        }
+    }
+}

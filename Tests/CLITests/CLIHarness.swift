@@ -1,0 +1,118 @@
+import Foundation
+import SampleImages
+
+/// What a run of the `catalog` binary did.
+struct CLIResult {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+
+    /// The stdout lines parsed as JSON objects (NDJSON).
+    var jsonLines: [[String: Any]] {
+        stdout.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+        }
+    }
+
+    /// The whole stdout parsed as one JSON value.
+    var json: Any? {
+        try? JSONSerialization.jsonObject(with: Data(stdout.utf8))
+    }
+}
+
+/// A temporary folder for one test, removed when the value goes away (also when the test fails).
+final class TemporaryFolder {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    func path(_ name: String) -> String {
+        url.appendingPathComponent(name).path
+    }
+
+    /// Writes bytes to `name` (creating folders) and returns the path.
+    @discardableResult
+    func write(_ bytes: [UInt8], to name: String) throws -> String {
+        let target = url.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(bytes).write(to: target)
+        return target.path
+    }
+
+    /// The demo's sample photos, small so debug builds stay quick; returns their folder.
+    @discardableResult
+    func writeSamples(in folder: String = "photos") throws -> String {
+        for photo in try SamplePhotos.demo(width: 320, height: 240) {
+            try write(photo.bytes, to: folder + "/" + photo.name)
+        }
+        return path(folder)
+    }
+}
+
+/// Runs the built `catalog` binary as a user or a script would.
+enum CLI {
+    /// The `catalog` executable SwiftPM built beside this test bundle (or $CATALOG_BIN).
+    static let binary: URL = {
+        if let explicit = ProcessInfo.processInfo.environment["CATALOG_BIN"] {
+            return URL(fileURLWithPath: explicit)
+        }
+        let executable = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+        var folder = executable.deletingLastPathComponent()
+        // The test executable may sit inside an .xctest bundle folder.
+        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("catalog").path), folder.path != "/" {
+            folder = folder.deletingLastPathComponent()
+        }
+        return folder.appendingPathComponent("catalog")
+    }()
+
+    /// Runs `catalog ARGUMENTS` in `folder` with a clean environment (no inherited CATALOG_PATH).
+    static func run(
+        _ arguments: [String], in folder: TemporaryFolder, environment: [String: String] = [:],
+        executable: URL = binary, stdin: Data? = nil
+    ) throws -> CLIResult {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = folder.url
+        var env = ["HOME": folder.url.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
+        env.merge(environment) { _, new in new }
+        process.environment = env
+        let outURL = folder.url.appendingPathComponent(".stdout-\(UUID().uuidString)")
+        let errURL = folder.url.appendingPathComponent(".stderr-\(UUID().uuidString)")
+        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(at: outURL)
+            try? FileManager.default.removeItem(at: errURL)
+        }
+        let out = try FileHandle(forWritingTo: outURL)
+        let err = try FileHandle(forWritingTo: errURL)
+        process.standardOutput = out
+        process.standardError = err
+        if let stdin {
+            let pipe = Pipe()
+            process.standardInput = pipe
+            try process.run()
+            pipe.fileHandleForWriting.write(stdin)
+            try pipe.fileHandleForWriting.close()
+        } else {
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+        }
+        process.waitUntilExit()
+        try out.close()
+        try err.close()
+        return CLIResult(
+            status: process.terminationStatus,
+            stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
+        )
+    }
+}

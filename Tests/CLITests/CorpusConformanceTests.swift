@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+
+/// Real third-party files (fetched by `../shared/corpus/fetch.sh`, pointed to by $STICKER_CORPUS):
+/// camera JPEGs must import with the right EXIF, broken and hostile files must fail by name,
+/// and nothing may crash or hang. Skipped when the corpus is not there.
+@Suite(.enabled(if: Corpus.root != nil, "set STICKER_CORPUS to a folder made by ../shared/corpus/fetch.sh"))
+struct CorpusConformanceTests {
+    /// Imports `subfolders` of the corpus into a fresh catalog; returns the events by file name relative to the corpus.
+    private func importCorpus(_ subfolders: [String], folder: TemporaryFolder) throws -> (result: CLIResult, events: [String: [String: Any]]) {
+        let root = try #require(Corpus.root)
+        let paths = subfolders.map { root.appendingPathComponent($0).path }
+        let result = try CLI.run(["--catalog", "c.sqlite", "import", "--json", "--jobs", "2"] + paths, in: folder)
+        var events: [String: [String: Any]] = [:]
+        for event in result.jsonLines {
+            guard let path = event["path"] as? String else { continue }
+            events[String(path.dropFirst(root.path.count + 1))] = event
+        }
+        return (result, events)
+    }
+
+    private func detail(_ event: [String: Any]?, folder: TemporaryFolder) throws -> [String: Any] {
+        let id = try #require(event?["id"] as? Int, "no entry for \(String(describing: event))")
+        let show = try CLI.run(["--catalog", "c.sqlite", "show", "\(id)", "--json"], in: folder)
+        return try #require(show.json as? [String: Any])
+    }
+
+    @Test func cameraJPEGsImportWithTheirEXIF() throws {
+        let folder = try TemporaryFolder()
+        let (result, events) = try importCorpus(["exif"], folder: folder)
+        #expect([0, 1].contains(result.status), "no crash: \(result.stderr.suffix(2000))")
+        #expect(events.count == Corpus.fileCount(in: "exif"), "one event per file")
+
+        // Values read once with `exiftool -n`.
+        let nikon = try detail(events["exif/goexif/sample1.jpg"], folder: folder)
+        #expect(nikon["status"] as? String == "ok")
+        let nikonExif = try #require(nikon["exif"] as? [String: Any])
+        #expect(nikonExif["make"] as? String == "NIKON CORPORATION")
+        #expect(nikonExif["model"] as? String == "NIKON D2H")
+        #expect(abs((nikonExif["gpsLatitude"] as? Double ?? 0) - 39.915556) < 1e-4)
+        #expect(abs((nikonExif["gpsLongitude"] as? Double ?? 0) - 116.390833) < 1e-4)
+        #expect(nikonExif["takenAt"] as? String == "2003-11-23T18:07:37")
+        #expect(nikonExif["fNumber"] as? Double == 4.5)
+        #expect(nikonExif["exposureTime"] as? Double == 0.008)
+        #expect(nikon["width"] as? Int == 500)
+        #expect(nikon["height"] as? Int == 375)
+
+        let iphone = try detail(events["exif/goexif/samples/has-lens-info.jpg"], folder: folder)
+        let iphoneExif = try #require(iphone["exif"] as? [String: Any])
+        #expect(iphoneExif["make"] as? String == "Apple")
+        #expect(iphoneExif["model"] as? String == "iPhone 4S")
+        #expect(iphoneExif["lensModel"] as? String == "iPhone 4S back camera 4.28mm f/2.4")
+        #expect(iphoneExif["orientation"] as? Int == 6)
+        #expect(abs((iphoneExif["gpsLatitude"] as? Double ?? 0) - 59.332547) < 1e-4)
+        #expect(abs((iphoneExif["gpsLongitude"] as? Double ?? 0) - 18.064942) < 1e-4)
+        #expect(abs((iphoneExif["gpsAltitude"] as? Double ?? 0) - 29) < 0.5)
+        #expect(iphone["width"] as? Int == 102, "orientation 6 turns 205x102 into 102x205")
+        #expect(iphone["height"] as? Int == 205)
+
+        let makes = [
+            "r_canon.jpg": ("Canon", "Canon PowerShot G1 X Mark II"), "r_casio.jpg": ("CASIO COMPUTER CO.,LTD.", "EX-100"),
+            "r_olympus.jpg": ("OLYMPUS IMAGING CORP.", "STYLUS1"), "r_pana.jpg": ("Panasonic", "DMC-L10"),
+            "r_pen.jpg": ("OLYMPUS IMAGING CORP.", "E-P3"), "r_ricoh.jpg": ("PENTAX RICOH IMAGING", "GR"),
+            "r_sigma.jpg": ("SIGMA", "SIGMA DP3 Merrill"), "r_sony.jpg": ("SONY", "DSC-RX1R"),
+        ]
+        for (name, (make, model)) in makes {
+            let entry = try detail(events["exif/piexif/" + name], folder: folder)
+            let exif = try #require(entry["exif"] as? [String: Any])
+            #expect(exif["make"] as? String == make, "\(name)")
+            #expect(exif["model"] as? String == model, "\(name)")
+            #expect(entry["status"] as? String == "ok", "\(name)")
+        }
+
+        // The eight orientation samples all show the same upright 40x80 picture.
+        for orientation in 1...8 {
+            let entry = try detail(events["exif/goexif/samples/f\(orientation)-exif.jpg"], folder: folder)
+            #expect(entry["width"] as? Int == 40, "f\(orientation)")
+            #expect(entry["height"] as? Int == 80, "f\(orientation)")
+            #expect((entry["exif"] as? [String: Any])?["orientation"] as? Int == orientation)
+        }
+
+        // Malformed EXIF loses the EXIF, not the photo; the empty "jpeg" is a named failure.
+        for name in ["huge_tag_exif.jpg", "infinite_loop_exif.jpg", "max_uint32_exif.jpg"] {
+            #expect(events["exif/goexif/corrupt/" + name] != nil, "\(name) has an outcome")
+        }
+        let empty = try #require(events["exif/piexif/notjpeg.jpg"])
+        #expect(empty["event"] as? String == "failed")
+    }
+
+    @Test func brokenImagesFailByNameAndNothingCrashes() throws {
+        let folder = try TemporaryFolder()
+        let (result, events) = try importCorpus(["png", "jpeg"], folder: folder)
+        #expect([0, 1].contains(result.status), "no crash: \(result.stderr.suffix(2000))")
+        #expect(events.count == Corpus.fileCount(in: "png") + Corpus.fileCount(in: "jpeg"), "one event per file")
+
+        for (path, event) in events where path.hasPrefix("png/go/invalid-") {
+            #expect(event["event"] as? String == "failed", "\(path) is invalid")
+            let code = (event["error"] as? [String: Any])?["code"] as? String
+            #expect(["corrupt-image", "truncated"].contains(code), "\(path): \(String(describing: code))")
+        }
+        // Every pngsuite basic image (basn*) is valid and imports.
+        for (path, event) in events where path.hasPrefix("png/pngsuite/basn") {
+            #expect(event["event"] as? String == "imported", "\(path): \(event)")
+        }
+        // Failures always carry a known code and a message.
+        let codes: Set<String> = ["unsupported-format", "corrupt-image", "truncated", "too-large", "unreadable"]
+        for (path, event) in events where event["event"] as? String == "failed" {
+            let error = try #require(event["error"] as? [String: Any], "\(path)")
+            #expect(codes.contains(error["code"] as? String ?? ""), "\(path): \(error)")
+            #expect((error["message"] as? String)?.isEmpty == false)
+        }
+    }
+
+    @Test func pillowSuiteNeverCrashes() throws {
+        let folder = try TemporaryFolder()
+        let (result, events) = try importCorpus(["pillow"], folder: folder)
+        #expect([0, 1].contains(result.status), "no crash: \(result.stderr.suffix(2000))")
+        #expect(events.count == Corpus.fileCount(in: "pillow"), "one event per file")
+        // The decompression bomb is refused by the pixel limit, before decoding.
+        if let bomb = events["pillow/png_decompression_dos.png"] {
+            #expect((bomb["error"] as? [String: Any])?["code"] as? String == "too-large" || bomb["event"] as? String == "failed")
+        }
+    }
+}
+
+/// Where the fetched corpus is.
+enum Corpus {
+    static let root: URL? = {
+        guard let path = ProcessInfo.processInfo.environment["STICKER_CORPUS"], !path.isEmpty else { return nil }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path + "/exif", isDirectory: &isDirectory), isDirectory.boolValue else { return nil }
+        return URL(fileURLWithPath: path)
+    }()
+
+    /// Regular, non-hidden files below `subfolder` whose path has no hidden component (as import walks them).
+    static func fileCount(in subfolder: String) -> Int {
+        guard let root, let walker = FileManager.default.enumerator(at: root.appendingPathComponent(subfolder), includingPropertiesForKeys: [.isRegularFileKey, .isSymbolicLinkKey], options: [.skipsHiddenFiles]) else { return 0 }
+        var count = 0
+        for case let url as URL in walker {
+            let values = try? url.resourceValues(forKeys: [.isRegularFileKey, .isSymbolicLinkKey])
+            if values?.isRegularFile == true && values?.isSymbolicLink != true { count += 1 }
+        }
+        return count
+    }
+}
