@@ -1,0 +1,56 @@
+import GRDB
+
+/// How a database file's schema history compares with the migrations this binary carries.
+enum SchemaState: Equatable {
+    /// No tables at all: a new catalog (every migration pending).
+    case empty
+    /// Every known migration applied, and no other.
+    case current
+    /// Some known migrations not applied yet (an older catalog).
+    case older(pending: [String])
+    /// Migrations this binary does not know were applied (a newer catalog).
+    case newer(unknown: [String])
+    /// Tables, but none of our schema history: another application's database.
+    case foreign
+
+    /// Reads the state of `db` without writing anything.
+    static func read(_ db: Database) throws -> SchemaState {
+        let known = CatalogMigrations.identifiers
+        let applied = try CatalogMigrations.migrator.appliedIdentifiers(db)
+        if applied.isEmpty {
+            let tables = try String.fetchAll(db, sql: """
+                SELECT name FROM sqlite_master
+                WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'grdb_migrations'
+                """)
+            return tables.isEmpty ? .empty : .foreign
+        }
+        if applied.isDisjoint(with: known) {
+            // A GRDB database of some other application: none of its migrations is ours.
+            return .foreign
+        }
+        let unknown = applied.subtracting(known).sorted()
+        if !unknown.isEmpty { return .newer(unknown: unknown) }
+        let pending = known.filter { !applied.contains($0) }
+        return pending.isEmpty ? .current : .older(pending: pending)
+    }
+
+    /// Throws when a catalog in this state must not be written by this binary.
+    func refuseWriting(path: String) throws(CatalogError) {
+        switch self {
+        case .empty, .current, .older: return
+        case .newer(let unknown): throw .newerCatalog(path: path, unknownMigrations: unknown)
+        case .foreign:
+            throw .notACatalog(path: path, reason: "it is an SQLite database of another application")
+        }
+    }
+
+    /// Throws when a catalog in this state cannot be read, unmigrated, by this binary.
+    func refuseReading(path: String) throws(CatalogError) {
+        switch self {
+        case .current: return
+        case .empty: throw .needsMigration(path: path, pendingMigrations: CatalogMigrations.identifiers)
+        case .older(let pending): throw .needsMigration(path: path, pendingMigrations: pending)
+        case .newer, .foreign: try refuseWriting(path: path)
+        }
+    }
+}
