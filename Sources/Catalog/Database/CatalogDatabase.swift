@@ -89,7 +89,9 @@ enum CatalogDatabase {
                 // GRDB reads the applied migrations outside each migration's transaction, so two processes
                 // creating the same catalog at once may both try to apply a migration: the second one fails
                 // (the table exists) and rolls back. The catalog is then fine, migrated by the other process.
-                guard try pool.read(migrator.hasCompletedMigrations) else { throw error }
+                let state = try pool.read(SchemaState.read)
+                try state.refuseWriting(path: path)
+                guard state == .current else { throw error }
             }
             try pool.read(SchemaState.read).refuseWriting(path: path)
         }

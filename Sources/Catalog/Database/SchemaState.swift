@@ -14,16 +14,21 @@ enum SchemaState: Equatable {
     case foreign
 
     /// Reads the state of `db` without writing anything.
+    ///
+    /// Safe outside a transaction while other processes migrate the file: the tables are listed in one
+    /// statement, and `grdb_migrations` is read only if it was listed (tables are created, never dropped).
+    /// `DatabaseMigrator.appliedIdentifiers` is not used because it selects first and checks the table's
+    /// existence after, in two snapshots, and can then fail with "no such table".
     static func read(_ db: Database) throws -> SchemaState {
+        let tables = Set(try String.fetchAll(db, sql: """
+            SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
+            """))
+        let otherTables = tables.subtracting(["grdb_migrations"])
+        guard tables.contains("grdb_migrations") else { return otherTables.isEmpty ? .empty : .foreign }
+        let applied = try String.fetchSet(db, sql: "SELECT identifier FROM grdb_migrations")
+        if applied.isEmpty { return otherTables.isEmpty ? .empty : .foreign }
+
         let known = CatalogMigrations.identifiers
-        let applied = try CatalogMigrations.migrator.appliedIdentifiers(db)
-        if applied.isEmpty {
-            let tables = try String.fetchAll(db, sql: """
-                SELECT name FROM sqlite_master
-                WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'grdb_migrations'
-                """)
-            return tables.isEmpty ? .empty : .foreign
-        }
         if applied.isDisjoint(with: known) {
             // A GRDB database of some other application: none of its migrations is ours.
             return .foreign
