@@ -17,8 +17,9 @@ public struct EntryDetail: Sendable, Equatable, Encodable {
 
     /// The sticker's metadata (its PNG comes from `CatalogRepository.stickerPNG(id:)`).
     public struct Sticker: Sendable, Equatable, Encodable {
-        /// Size in pixels.
+        /// Width in pixels.
         public var width: Int
+        /// Height in pixels.
         public var height: Int
         /// Size of the PNG in bytes.
         public var bytes: Int
@@ -40,9 +41,11 @@ public struct EntryDetail: Sendable, Equatable, Encodable {
         public var hex: String
         /// Fraction of the subject, in (0, 1].
         public var share: Double
-        /// Oklab coordinates; not in the JSON.
+        /// Oklab lightness; not in the JSON.
         public var l: Double
+        /// Oklab green–red axis; not in the JSON.
         public var a: Double
+        /// Oklab blue–yellow axis; not in the JSON.
         public var b: Double
 
         private enum CodingKeys: String, CodingKey {
@@ -62,8 +65,9 @@ public struct EntryDetail: Sendable, Equatable, Encodable {
     public var failure: Failure?
     /// The format found in the bytes (`jpeg`, `png`, ...); nil when unknown.
     public var format: String?
-    /// Oriented full-resolution size; nil when the image could not be decoded.
+    /// Oriented full-resolution width; nil when the image could not be decoded.
     public var width: Int?
+    /// Oriented full-resolution height; nil when the image could not be decoded.
     public var height: Int?
     /// The photo's EXIF; nil when it has none (the JSON then has an `exif` object of nulls).
     public var exif: ExifMetadata?
@@ -71,11 +75,13 @@ public struct EntryDetail: Sendable, Equatable, Encodable {
     public var sticker: Sticker?
     /// Dominant colours, largest share first; empty without a sticker.
     public var palette: [Color]
-    /// The source file's size and modification time (seconds since 1970) when recorded; not in the JSON.
+    /// The source file's size in bytes when recorded; not in the JSON.
     public var fileSize: Int64
+    /// The source file's modification time when recorded, in seconds since 1970; not in the JSON.
     public var modificationTime: Double
-    /// When the entry was first recorded and last changed (ISO 8601 UTC); not in the JSON.
+    /// When the entry was first recorded (ISO 8601 UTC); not in the JSON.
     public var importedAt: String
+    /// When the entry last changed (ISO 8601 UTC); not in the JSON.
     public var updatedAt: String
 
     /// Every EXIF tag as display text, keyed `IFD.TagName`; not in the JSON.
