@@ -4,8 +4,10 @@
 -- One row per imported file, identified by the SHA-256 of its bytes.
 -- A file whose bytes could not be read at all (status 'failed', code 'unreadable')
 -- has no hash; it is then identified by its path.
+-- Ids are shown to users and kept by scripts (`show ID`, `search --ids`), so AUTOINCREMENT:
+-- the id of a deleted entry is never given to another photo.
 CREATE TABLE photo (
-    id              INTEGER PRIMARY KEY,
+    id              INTEGER PRIMARY KEY AUTOINCREMENT,
     sha256          TEXT UNIQUE CHECK (sha256 IS NULL OR (length(sha256) = 64 AND sha256 NOT GLOB '*[^0-9a-f]*')),
     path            TEXT NOT NULL,
     file_size       INTEGER NOT NULL CHECK (file_size >= 0),

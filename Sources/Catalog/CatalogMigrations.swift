@@ -12,4 +12,9 @@ enum CatalogMigrations {
         }
         return migrator
     }
+
+    /// The identifiers this binary knows, in order.
+    static var identifiers: [String] {
+        EmbeddedMigrations.all.map(\.identifier)
+    }
 }

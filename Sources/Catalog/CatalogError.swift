@@ -1,0 +1,76 @@
+import Foundation
+
+/// Everything that can go wrong with the catalog file, with a message that names the file, the
+/// problem and what to do, and the exit code scripts rely on (see PRODUCT.md, "Exit codes").
+public enum CatalogError: Error, LocalizedError, Sendable, Equatable {
+    /// The catalog was migrated by a newer `catalog` (it records migrations this binary does not know).
+    /// It was left untouched.
+    case newerCatalog(path: String, unknownMigrations: [String])
+    /// The catalog's schema is older than this binary's and the catalog was opened read-only,
+    /// so it cannot be upgraded now. A command that writes upgrades it.
+    case needsMigration(path: String, pendingMigrations: [String])
+    /// The file exists but is not a sticker catalog (not SQLite, another application's database, a folder).
+    /// It was left untouched.
+    case notACatalog(path: String, reason: String)
+    /// A read-only open of a catalog file that does not exist.
+    case missing(path: String)
+    /// A write on a catalog whose file or folder is not writable, or that was opened read-only.
+    case readOnly(path: String, reason: String)
+    /// The catalog (or its folder) could not be created.
+    case cannotCreate(path: String, reason: String)
+    /// Another process held the catalog's lock for longer than the busy timeout.
+    case busy(path: String)
+    /// The disk holding the catalog is full.
+    case diskFull(path: String)
+    /// The operating system reported an I/O error on the catalog.
+    case io(path: String, reason: String)
+    /// No entry has this id.
+    case entryNotFound(id: Int64)
+    /// Any other SQLite error (a constraint failed, a damaged file, ...): SQLite's message.
+    case database(path: String, message: String)
+
+    /// The process exit code for this error: 75 busy, 74 I/O (including not writable, disk full,
+    /// cannot create, missing, other database errors), 65 bad data (newer/older/not a catalog, unknown entry).
+    public var exitCode: Int32 {
+        switch self {
+        case .busy: 75
+        case .io, .readOnly, .diskFull, .cannotCreate, .missing, .database: 74
+        case .newerCatalog, .needsMigration, .notACatalog, .entryNotFound: 65
+        }
+    }
+
+    /// A message a user understands: the file, the problem, what to do.
+    public var errorDescription: String? {
+        switch self {
+        case .newerCatalog(let path, let unknown):
+            "The catalog \(path) was updated by a newer version of catalog (unknown schema migrations: "
+                + "\(unknown.joined(separator: ", "))). Upgrade catalog to use it; the file was left untouched."
+        case .needsMigration(let path, let pending):
+            "The catalog \(path) has an older schema (pending migrations: \(pending.joined(separator: ", "))) "
+                + "and was opened read-only. Run a command that writes to it (such as `catalog import`) once to "
+                + "upgrade it, then retry."
+        case .notACatalog(let path, let reason):
+            "\(path) is not a sticker catalog: \(reason). The file was left untouched; "
+                + "choose another file with --catalog or CATALOG_PATH."
+        case .missing(let path):
+            "There is no catalog at \(path). Import photos first (`catalog import PATH`) to create it, "
+                + "or choose another catalog with --catalog or CATALOG_PATH."
+        case .readOnly(let path, let reason):
+            "The catalog \(path) cannot be written: \(reason). Check the permissions of the file and its folder, "
+                + "or choose another catalog with --catalog or CATALOG_PATH."
+        case .cannotCreate(let path, let reason):
+            "The catalog \(path) cannot be created: \(reason). Check that its folder can be created and written, "
+                + "or choose another catalog with --catalog or CATALOG_PATH."
+        case .busy(let path):
+            "The catalog \(path) is busy (locked by another process); retry later."
+        case .diskFull(let path):
+            "The disk holding the catalog \(path) is full; free some space and retry."
+        case .io(let path, let reason):
+            "I/O error on the catalog \(path): \(reason). Check the disk and the file's permissions, then retry."
+        case .entryNotFound(let id):
+            "There is no entry with id \(id) in the catalog; `catalog list` shows the ids."
+        case .database(let path, let message):
+            "Database error on the catalog \(path): \(message). `catalog verify` checks the catalog's integrity."
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// Where the catalog file is: `--catalog PATH`, else `$CATALOG_PATH`,
+/// else `$XDG_DATA_HOME/sticker-catalog/catalog.sqlite`, else `~/.local/share/sticker-catalog/catalog.sqlite`.
+public enum CatalogLocation {
+    /// The catalog file for these arguments and environment. Empty values count as unset;
+    /// a relative `XDG_DATA_HOME` is ignored, as the XDG Base Directory specification says.
+    public static func resolve(explicitPath: String?, environment: [String: String]) -> URL {
+        let home = nonEmpty(environment["HOME"]) ?? FileManager.default.homeDirectoryForCurrentUser.path
+        if let path = nonEmpty(explicitPath) ?? nonEmpty(environment["CATALOG_PATH"]) {
+            return fileURL(expandingTilde(in: path, home: home))
+        }
+        let dataHome: String
+        if let xdg = nonEmpty(environment["XDG_DATA_HOME"]), xdg.hasPrefix("/") {
+            dataHome = xdg
+        } else {
+            dataHome = (home as NSString).appendingPathComponent(".local/share")
+        }
+        return fileURL((dataHome as NSString).appendingPathComponent("sticker-catalog/catalog.sqlite"))
+    }
+
+    private static func nonEmpty(_ value: String?) -> String? {
+        guard let value, !value.isEmpty else { return nil }
+        return value
+    }
+
+    /// `~/x` (as written in `--catalog=~/x`, where the shell does not expand it) is `$HOME/x`.
+    private static func expandingTilde(in path: String, home: String) -> String {
+        if path == "~" { return home }
+        if path.hasPrefix("~/") { return (home as NSString).appendingPathComponent(String(path.dropFirst(2))) }
+        return path
+    }
+
+    private static func fileURL(_ path: String) -> URL {
+        URL(fileURLWithPath: path, isDirectory: false).standardizedFileURL
+    }
+}

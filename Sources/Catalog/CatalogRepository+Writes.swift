@@ -1,0 +1,138 @@
+import Foundation
+import GRDB
+import Processing
+
+extension CatalogRepository {
+    /// Records a processed photo: its `photo`, `exif`, `sticker`, `sticker_png` and `palette_color` rows,
+    /// in one transaction, so the entry is complete or absent.
+    ///
+    /// When the SHA-256 is already catalogued (perhaps inserted by another process since the caller
+    /// looked: the check is inside the transaction), nothing is inserted and this behaves like
+    /// ``noteDuplicate(id:source:)``. A failed "unreadable" entry recorded for the same path is removed:
+    /// the file has been read since.
+    public func recordProcessed(
+        _ photo: ProcessedPhoto, sha256: String, source: SourceFile
+    ) throws(CatalogError) -> ImportOutcome {
+        let now = Timestamp.now()
+        return try write { db in
+            try Self.removeUnreadableEntry(at: source.path, db)
+            if let existing = try Self.photo(sha256: sha256, db) {
+                return try Self.refreshSource(of: existing, with: source, now: now, db)
+            }
+            var record = PhotoRecord(
+                sha256: sha256, path: source.path, fileSize: source.size, fileMtime: source.modificationTime,
+                format: photo.format.rawValue, width: photo.width, height: photo.height, status: EntryStatus.ok.rawValue,
+                importedAt: now, updatedAt: now
+            )
+            try record.insert(db)
+            let id = try Self.insertedID(record, db)
+            if let exif = photo.exif {
+                try ExifRecord(photoId: id, exif: exif).insert(db)
+            }
+            try StickerRecord(
+                photoId: id, width: photo.sticker.width, height: photo.sticker.height, bytes: photo.sticker.png.count,
+                pipelineVersion: photo.pipelineVersion, settingsJson: try CatalogJSON.string(photo.settings),
+                createdAt: now
+            ).insert(db)
+            try StickerPNGRecord(photoId: id, png: Data(photo.sticker.png)).insert(db)
+            for (rank, color) in photo.palette.colors.enumerated() {
+                var row = PaletteColorRecord(
+                    photoId: id, rank: rank, hex: color.hex, l: color.l, a: color.a, b: color.b, share: color.share
+                )
+                try row.insert(db)
+            }
+            return .imported(id: id)
+        }
+    }
+
+    /// Records a file whose processing failed (status `failed`, with `code` and `message`).
+    ///
+    /// With a hash: a new failed entry, or, when the SHA-256 is already catalogued, a duplicate as
+    /// ``noteDuplicate(id:source:)``. Without a hash (the file could not be read): the entry is keyed by
+    /// path (index `photo_unhashed_path`) and updated in place when that path already failed, never duplicated.
+    public func recordFailure(
+        sha256: String?, source: SourceFile, format: ImageFormat?, code: String, message: String
+    ) throws(CatalogError) -> ImportOutcome {
+        let now = Timestamp.now()
+        return try write { db in
+            if let sha256 {
+                try Self.removeUnreadableEntry(at: source.path, db)
+                if let existing = try Self.photo(sha256: sha256, db) {
+                    return try Self.refreshSource(of: existing, with: source, now: now, db)
+                }
+            } else if var existing = try PhotoRecord
+                .filter(PhotoRecord.Columns.sha256 == nil && PhotoRecord.Columns.path == source.path)
+                .fetchOne(db)
+            {
+                existing.fileSize = source.size
+                existing.fileMtime = source.modificationTime
+                existing.format = format?.rawValue
+                existing.failureCode = code
+                existing.failureMessage = message
+                existing.updatedAt = now
+                try existing.update(db)
+                return .failed(id: try Self.insertedID(existing, db))
+            }
+            var record = PhotoRecord(
+                sha256: sha256, path: source.path, fileSize: source.size, fileMtime: source.modificationTime,
+                format: format?.rawValue, width: nil, height: nil, status: EntryStatus.failed.rawValue,
+                failureCode: code, failureMessage: message, importedAt: now, updatedAt: now
+            )
+            try record.insert(db)
+            return .failed(id: try Self.insertedID(record, db))
+        }
+    }
+
+    /// Notes that entry `id`'s bytes were seen again at `source`: a different path, size or modification
+    /// time is recorded (the path is metadata; identity is the hash). Throws `.entryNotFound` for an unknown id.
+    public func noteDuplicate(id: Int64, source: SourceFile) throws(CatalogError) -> ImportOutcome {
+        let now = Timestamp.now()
+        return try write { db in
+            guard let existing = try PhotoRecord.fetchOne(db, key: id) else {
+                throw CatalogError.entryNotFound(id: id)
+            }
+            if existing.sha256 != nil {
+                try Self.removeUnreadableEntry(at: source.path, db)
+            }
+            return try Self.refreshSource(of: existing, with: source, now: now, db)
+        }
+    }
+
+    // MARK: - Inside a write transaction
+
+    private static func photo(sha256: String, _ db: Database) throws -> PhotoRecord? {
+        try PhotoRecord.filter(PhotoRecord.Columns.sha256 == sha256).fetchOne(db)
+    }
+
+    /// Records where the bytes of `record` are now; `.duplicate(pathUpdated:)` tells whether the path moved.
+    private static func refreshSource(
+        of record: PhotoRecord, with source: SourceFile, now: String, _ db: Database
+    ) throws -> ImportOutcome {
+        let id = try insertedID(record, db)
+        let pathChanged = record.path != source.path
+        if pathChanged || record.fileSize != source.size || record.fileMtime != source.modificationTime {
+            var updated = record
+            updated.path = source.path
+            updated.fileSize = source.size
+            updated.fileMtime = source.modificationTime
+            updated.updatedAt = now
+            try updated.update(db)
+        }
+        return .duplicate(id: id, pathUpdated: pathChanged)
+    }
+
+    /// Deletes the failed entry of an unreadable file at `path`: its bytes have now been read and hashed.
+    private static func removeUnreadableEntry(at path: String, _ db: Database) throws {
+        try PhotoRecord
+            .filter(PhotoRecord.Columns.sha256 == nil && PhotoRecord.Columns.path == path)
+            .deleteAll(db)
+    }
+
+    /// The id of a fetched or inserted record (GRDB sets it in `didInsert`).
+    private static func insertedID(_ record: PhotoRecord, _ db: Database) throws -> Int64 {
+        guard let id = record.id else {
+            throw DatabaseError(resultCode: .SQLITE_ERROR, message: "photo row without id")
+        }
+        return id
+    }
+}

@@ -1,0 +1,128 @@
+import Processing
+
+/// Everything `catalog show` tells about one entry. Its JSON (``encode(to:)``) always has every key,
+/// with `null` where unknown:
+/// `{"id","sha256","path","status","failure":{"code","message"}|null,"format","width","height",
+/// "exif":{"make","model","lensModel","takenAt","exposureTime","fNumber","iso","focalLength","orientation",
+/// "gpsLatitude","gpsLongitude","gpsAltitude"},"sticker":{"width","height","bytes","pipelineVersion",
+/// "settings"}|null,"palette":[{"hex","share"}]}`.
+public struct EntryDetail: Sendable, Equatable, Encodable {
+    /// Why processing failed.
+    public struct Failure: Sendable, Equatable, Encodable {
+        /// The stable failure code (`corrupt-image`, `unreadable`, ...).
+        public var code: String
+        /// The message for users.
+        public var message: String
+    }
+
+    /// The sticker's metadata (its PNG comes from `CatalogRepository.stickerPNG(id:)`).
+    public struct Sticker: Sendable, Equatable, Encodable {
+        /// Width in pixels.
+        public var width: Int
+        /// Height in pixels.
+        public var height: Int
+        /// Size of the PNG in bytes.
+        public var bytes: Int
+        /// The pipeline version that made it.
+        public var pipelineVersion: Int
+        /// The settings it was made with.
+        public var settings: StickerSettings
+        /// When it was made (ISO 8601 UTC); not in the JSON.
+        public var createdAt: String
+
+        private enum CodingKeys: String, CodingKey {
+            case width, height, bytes, pipelineVersion, settings
+        }
+    }
+
+    /// One palette colour, largest share first.
+    public struct Color: Sendable, Equatable, Encodable {
+        /// `#rrggbb`.
+        public var hex: String
+        /// Fraction of the subject, in (0, 1].
+        public var share: Double
+        /// Oklab lightness; not in the JSON.
+        public var l: Double
+        /// Oklab green–red axis; not in the JSON.
+        public var a: Double
+        /// Oklab blue–yellow axis; not in the JSON.
+        public var b: Double
+
+        private enum CodingKeys: String, CodingKey {
+            case hex, share
+        }
+    }
+
+    /// The entry's id.
+    public var id: Int64
+    /// SHA-256 of the bytes, lower-case hex; nil when the file could not be read.
+    public var sha256: String?
+    /// The path recorded for the bytes.
+    public var path: String
+    /// Whether processing succeeded.
+    public var status: EntryStatus
+    /// Why processing failed; nil when it succeeded.
+    public var failure: Failure?
+    /// The format found in the bytes (`jpeg`, `png`, ...); nil when unknown.
+    public var format: String?
+    /// Oriented full-resolution width; nil when the image could not be decoded.
+    public var width: Int?
+    /// Oriented full-resolution height; nil when the image could not be decoded.
+    public var height: Int?
+    /// The photo's EXIF; nil when it has none (the JSON then has an `exif` object of nulls).
+    public var exif: ExifMetadata?
+    /// The sticker; nil when there is none (a failed entry).
+    public var sticker: Sticker?
+    /// Dominant colours, largest share first; empty without a sticker.
+    public var palette: [Color]
+    /// The source file's size in bytes when recorded; not in the JSON.
+    public var fileSize: Int64
+    /// The source file's modification time when recorded, in seconds since 1970; not in the JSON.
+    public var modificationTime: Double
+    /// When the entry was first recorded (ISO 8601 UTC); not in the JSON.
+    public var importedAt: String
+    /// When the entry last changed (ISO 8601 UTC); not in the JSON.
+    public var updatedAt: String
+
+    /// Every EXIF tag as display text, keyed `IFD.TagName`; not in the JSON.
+    public var allTags: [String: String] { exif?.tags ?? [:] }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, sha256, path, status, failure, format, width, height, exif, sticker, palette
+    }
+
+    private enum ExifKeys: String, CodingKey {
+        case make, model, lensModel, takenAt, exposureTime, fNumber, iso, focalLength, orientation
+        case gpsLatitude, gpsLongitude, gpsAltitude
+    }
+
+    /// Encodes every key, `null` where unknown; `exif` is always an object.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encodeOrNull(sha256, forKey: .sha256)
+        try container.encode(path, forKey: .path)
+        try container.encode(status, forKey: .status)
+        try container.encodeOrNull(failure, forKey: .failure)
+        try container.encodeOrNull(format, forKey: .format)
+        try container.encodeOrNull(width, forKey: .width)
+        try container.encodeOrNull(height, forKey: .height)
+
+        var exifContainer = container.nestedContainer(keyedBy: ExifKeys.self, forKey: .exif)
+        try exifContainer.encodeOrNull(exif?.make, forKey: .make)
+        try exifContainer.encodeOrNull(exif?.model, forKey: .model)
+        try exifContainer.encodeOrNull(exif?.lensModel, forKey: .lensModel)
+        try exifContainer.encodeOrNull(exif?.takenAt, forKey: .takenAt)
+        try exifContainer.encodeOrNull(exif?.exposureTime, forKey: .exposureTime)
+        try exifContainer.encodeOrNull(exif?.fNumber, forKey: .fNumber)
+        try exifContainer.encodeOrNull(exif?.iso, forKey: .iso)
+        try exifContainer.encodeOrNull(exif?.focalLength, forKey: .focalLength)
+        try exifContainer.encodeOrNull(exif?.orientation, forKey: .orientation)
+        try exifContainer.encodeOrNull(exif?.gpsLatitude, forKey: .gpsLatitude)
+        try exifContainer.encodeOrNull(exif?.gpsLongitude, forKey: .gpsLongitude)
+        try exifContainer.encodeOrNull(exif?.gpsAltitude, forKey: .gpsAltitude)
+
+        try container.encodeOrNull(sticker, forKey: .sticker)
+        try container.encode(palette, forKey: .palette)
+    }
+}
