@@ -67,7 +67,15 @@ let package = Package(
         .plugin(name: "EmbedMigrations", capability: .buildTool(), dependencies: ["migration-embedder"]),
 
         .testTarget(name: "ProcessingTests", dependencies: ["Processing", "SampleImages"], swiftSettings: strictSwift),
-        .testTarget(name: "CatalogTests", dependencies: ["Catalog", "SampleImages"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "CatalogTests",
+            dependencies: [
+                "Catalog", "SampleImages",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSwift
+        ),
         .testTarget(name: "CLITests", dependencies: ["catalog-cli", "SampleImages"], swiftSettings: strictSwift),
     ]
 )
