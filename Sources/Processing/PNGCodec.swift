@@ -1,0 +1,220 @@
+import CPNG
+
+/// PNG decoding and encoding through libpng's simplified API (`png_image_*`), which catches
+/// libpng's errors internally (no `longjmp` crosses a Swift frame) and reports them in
+/// `png_image.message`. Decoded pixels are 8-bit sRGB with straight alpha.
+public enum PNGCodec {
+    static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    /// `PNG_FORMAT_RGBA`, a macro built from other macros that Swift does not import.
+    private static let rgbaFormat = UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)
+
+    /// The pixel size in the PNG's IHDR chunk, as validated by libpng (signature, CRC, limits).
+    public static func readHeader(_ bytes: [UInt8]) throws(ProcessingError) -> (width: Int, height: Int) {
+        try withReader(bytes) { image throws(ProcessingError) in
+            (Int(image.pointee.width), Int(image.pointee.height))
+        }
+    }
+
+    /// Decodes to straight RGBA, refusing images over `maxPixels` before any pixel buffer is allocated.
+    public static func decode(_ bytes: [UInt8], maxPixels: Int) throws(ProcessingError) -> RGBAImage {
+        // Check the declared size before libpng sees the data: an IHDR claiming billions of pixels
+        // is "too large", whatever else is wrong with the file.
+        if let declared = declaredSize(bytes) {
+            let (pixelCount, overflow) = declared.width.multipliedReportingOverflow(by: declared.height)
+            if overflow || pixelCount > maxPixels {
+                throw .tooLarge(width: declared.width, height: declared.height, limit: maxPixels)
+            }
+        }
+        return try withReader(bytes) { image throws(ProcessingError) in
+            let width = Int(image.pointee.width)
+            let height = Int(image.pointee.height)
+            let (pixelCount, overflow) = width.multipliedReportingOverflow(by: height)
+            guard !overflow, pixelCount <= maxPixels else {
+                throw .tooLarge(width: width, height: height, limit: maxPixels)
+            }
+            guard width > 0, height > 0, width <= Int(Int32.max) / 4 else {
+                throw .corruptImage("invalid size \(width)x\(height)")
+            }
+            let count = pixelCount * 4
+            image.pointee.format = rgbaFormat
+            var succeeded: Int32 = 0
+            let pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initializedCount in
+                succeeded = png_image_finish_read(image, nil, buffer.baseAddress, Int32(width * 4), nil)
+                // On failure the buffer is discarded unread; UInt8 needs no deinitialization.
+                initializedCount = count
+            }
+            guard succeeded != 0 else { throw readError(image) }
+            return RGBAImage(width: width, height: height, pixels: pixels)
+        }
+    }
+
+    /// Encodes straight RGBA as an 8-bit RGBA PNG, trading a little size for speed
+    /// (`PNG_IMAGE_FLAG_FAST`: no row filters, zlib level 3).
+    public static func encode(_ image: RGBAImage) throws(ProcessingError) -> [UInt8] {
+        guard image.width <= Int(Int32.max) / 4, image.height <= Int(UInt32.max) else {
+            throw .encodingFailed("\(image.width)x\(image.height) is too large for PNG")
+        }
+        var control = pngImage()
+        control.width = UInt32(image.width)
+        control.height = UInt32(image.height)
+        control.format = rgbaFormat
+        control.flags = UInt32(PNG_IMAGE_FLAG_FAST)
+        defer { png_image_free(&control) }
+
+        // One pass into a buffer sized for the worst case (stored deflate blocks), so the image is
+        // compressed once; libpng reports the size it needs when the guess is short.
+        let rawSize = (image.width * 4 + 1) * image.height
+        var capacity = rawSize + rawSize / 1000 + (rawSize / 16_383 + 1) * 5 + 4096
+        for _ in 0..<2 {
+            var written = capacity
+            var succeeded: Int32 = 0
+            var output = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initializedCount in
+                succeeded = image.pixels.withUnsafeBufferPointer { source in
+                    png_image_write_to_memory(&control, buffer.baseAddress, &written, 0, source.baseAddress, 0, nil)
+                }
+                initializedCount = (succeeded != 0 && written <= capacity) ? written : 0
+            }
+            if succeeded != 0, written <= capacity {
+                output.removeSubrange(written...)
+                return output
+            }
+            guard written > capacity else { break }
+            // Too small: libpng reported the size it needs; the control block must be reset to retry.
+            png_image_free(&control)
+            control = pngImage()
+            control.width = UInt32(image.width)
+            control.height = UInt32(image.height)
+            control.format = rgbaFormat
+            control.flags = UInt32(PNG_IMAGE_FLAG_FAST)
+            capacity = written
+        }
+        throw .encodingFailed(message(of: control) ?? "libpng could not write the PNG")
+    }
+
+    /// The payload of the PNG's `eXIf` chunk (a TIFF-structured EXIF block, without the
+    /// `Exif\0\0` prefix of JPEG), or nil. Chunks are walked with every length checked; the walk
+    /// stops at `IEND` or at the first chunk that does not fit in the data.
+    public static func exifChunk(_ bytes: [UInt8]) -> [UInt8]? {
+        guard bytes.starts(with: signature) else { return nil }
+        var position = signature.count
+        while position + 12 <= bytes.count {
+            let length = readUInt32(bytes, at: position)
+            guard length <= 0x7FFF_FFFF else { return nil }  // The PNG limit: 2^31 - 1.
+            let type = bytes[position + 4 ..< position + 8]
+            let dataStart = position + 8
+            let dataEnd = dataStart + Int(length)
+            guard dataEnd + 4 <= bytes.count else { return nil }
+            if type.elementsEqual("eXIf".utf8) { return Array(bytes[dataStart..<dataEnd]) }
+            if type.elementsEqual("IEND".utf8) { return nil }
+            position = dataEnd + 4
+        }
+        return nil
+    }
+
+    /// Returns the PNG with an `eXIf` chunk holding `exif` (a TIFF block; a leading `Exif\0\0`
+    /// is dropped) placed right after IHDR, replacing any `eXIf` chunk already there.
+    public static func pngByInserting(exifChunk exif: [UInt8], into png: [UInt8]) throws(ProcessingError) -> [UInt8] {
+        let payload = exif.starts(with: ExifReader.exifPrefix) ? Array(exif.dropFirst(ExifReader.exifPrefix.count)) : exif
+        guard png.starts(with: signature), png.count >= signature.count + 25,
+              png[12..<16].elementsEqual("IHDR".utf8), readUInt32(png, at: 8) == 13 else {
+            throw .encodingFailed("not a PNG with an IHDR chunk")
+        }
+        guard payload.count < 0x7FFF_FFFF else { throw .encodingFailed("EXIF block too large") }
+        let afterHeader = signature.count + 25
+        var output = Array(png[..<afterHeader])
+        output += chunk(type: "eXIf", data: payload)
+        // Copy the remaining chunks, leaving out an eXIf that was already there.
+        var position = afterHeader
+        while position + 12 <= png.count {
+            let length = Int(readUInt32(png, at: position))
+            let end = position + 12 + length
+            guard length <= 0x7FFF_FFFF, end <= png.count else { break }
+            if !png[position + 4 ..< position + 8].elementsEqual("eXIf".utf8) {
+                output += png[position..<end]
+            }
+            position = end
+        }
+        output += png[position...]
+        return output
+    }
+
+    // MARK: - Internals
+
+    /// A zeroed control block with the version set, as the simplified API requires.
+    private static func pngImage() -> png_image {
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        return image
+    }
+
+    /// Begins a read (signature and all chunks up to the image data) and runs `body` with the
+    /// control block; the block is freed on every path.
+    private static func withReader<T>(
+        _ bytes: [UInt8], _ body: (UnsafeMutablePointer<png_image>) throws(ProcessingError) -> T
+    ) throws(ProcessingError) -> T {
+        guard !bytes.isEmpty else { throw .truncated("empty file") }
+        var control = pngImage()
+        defer { png_image_free(&control) }
+        // libpng keeps a pointer to `bytes` until the read finishes, so the whole read runs in here.
+        return try bytes.withUnsafeBufferPointer { source throws(ProcessingError) -> T in
+            guard png_image_begin_read_from_memory(&control, source.baseAddress, source.count) != 0 else {
+                throw readError(&control)
+            }
+            return try withUnsafeMutablePointer(to: &control) { pointer throws(ProcessingError) -> T in
+                try body(pointer)
+            }
+        }
+    }
+
+    /// The width and height IHDR declares, when the data starts like a PNG.
+    static func declaredSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
+        guard bytes.starts(with: signature), bytes.count >= 24, bytes[12..<16].elementsEqual("IHDR".utf8) else { return nil }
+        return (Int(readUInt32(bytes, at: 16)), Int(readUInt32(bytes, at: 20)))
+    }
+
+    private static func message(of image: png_image) -> String? {
+        var copy = image.message
+        let text = withUnsafeBytes(of: &copy) { raw in
+            let bytes = raw.prefix { $0 != 0 }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        return text.isEmpty ? nil : text
+    }
+
+    /// Sorts a libpng failure into truncated data or corrupt data, by libpng's message.
+    private static func readError(_ image: UnsafeMutablePointer<png_image>) -> ProcessingError {
+        let text = message(of: image.pointee) ?? "libpng could not read the PNG"
+        let truncationHints = ["read beyond end of data", "not enough image data", "unexpected end", "read error", "truncated"]
+        if truncationHints.contains(where: { text.localizedCaseInsensitiveContains($0) }) {
+            return .truncated(text)
+        }
+        return .corruptImage(text)
+    }
+
+    static func readUInt32(_ bytes: [UInt8], at offset: Int) -> UInt32 {
+        UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
+    }
+
+    private static func bigEndian(_ value: UInt32) -> [UInt8] {
+        [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+    }
+
+    /// A complete chunk: length, type, data and CRC.
+    static func chunk(type: String, data: [UInt8]) -> [UInt8] {
+        let typeAndData = Array(type.utf8) + data
+        return bigEndian(UInt32(data.count)) + typeAndData + bigEndian(crc32(typeAndData))
+    }
+
+    private static let crcTable: [UInt32] = (0..<256).map { index in
+        var value = UInt32(index)
+        for _ in 0..<8 { value = value & 1 != 0 ? 0xEDB8_8320 ^ (value >> 1) : value >> 1 }
+        return value
+    }
+
+    /// The CRC-32 of PNG chunks (ISO 3309), over a chunk's type and data.
+    static func crc32<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes { crc = crcTable[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
+        return crc ^ 0xFFFF_FFFF
+    }
+}
