@@ -22,4 +22,33 @@ struct CatalogCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [ImportCommand.self, ListCommand.self, ShowCommand.self, StatsCommand.self]
     )
+
+    /// Accepts `--catalog PATH` before the subcommand too (`catalog --catalog c.sqlite import x`),
+    /// by moving it behind the subcommand's name, where each subcommand declares it.
+    static func main() async {
+        await main(GlobalOptionPlacement.movingCatalogOption(Array(CommandLine.arguments.dropFirst())))
+    }
+}
+
+/// Where `--catalog` may stand on the command line.
+enum GlobalOptionPlacement {
+    /// `[--catalog P] sub rest` becomes `sub --catalog P rest`; anything else is returned unchanged.
+    static func movingCatalogOption(_ arguments: [String]) -> [String] {
+        var leading: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if argument == "--catalog", index + 1 < arguments.count {
+                leading += [argument, arguments[index + 1]]
+                index += 2
+            } else if argument.hasPrefix("--catalog=") {
+                leading.append(argument)
+                index += 1
+            } else {
+                break
+            }
+        }
+        guard !leading.isEmpty, index < arguments.count else { return arguments }
+        return [arguments[index]] + leading + arguments[(index + 1)...]
+    }
 }
