@@ -109,7 +109,10 @@ extension CatalogRepository {
         of record: PhotoRecord, with source: SourceFile, now: String, _ db: Database
     ) throws -> ImportOutcome {
         let id = try insertedID(record, db)
-        let pathChanged = record.path != source.path
+        // The same bytes elsewhere are a move only when the recorded file is gone; a second copy
+        // leaves the entry where it was (or two copies would swap the path on every import).
+        let pathChanged = record.path != source.path && !FileManager.default.fileExists(atPath: record.path)
+        if record.path != source.path && !pathChanged { return .duplicate(id: id, pathUpdated: false) }
         if pathChanged || record.fileSize != source.size || record.fileMtime != source.modificationTime {
             var updated = record
             updated.path = source.path

@@ -51,6 +51,18 @@ import Testing
         #expect(detail["path"] as? String == moved)
     }
 
+    @Test func aSecondCopyDoesNotMoveTheEntry() throws {
+        let folder = try TemporaryFolder()
+        let photo = try #require(SamplePhotos.demo(width: 320, height: 240).first)
+        let original = try folder.write(photo.bytes, to: "a/photo.jpg")
+        let copy = try folder.write(photo.bytes, to: "b/photo.jpg")
+        #expect(try CLI.run(["--catalog", "c.sqlite", "import", original], in: folder).status == 0)
+        let again = try CLI.run(["--catalog", "c.sqlite", "import", copy, "--json"], in: folder)
+        #expect(again.jsonLines.first?["moved"] as? Bool == false)
+        let detail = try #require(try CLI.run(["--catalog", "c.sqlite", "show", "1", "--json"], in: folder).json as? [String: Any])
+        #expect(detail["path"] as? String == original)
+    }
+
     @Test func brokenFilesAreRecordedAndTheRestImported() throws {
         let folder = try TemporaryFolder()
         let photo = try #require(SamplePhotos.demo(width: 320, height: 240).first)

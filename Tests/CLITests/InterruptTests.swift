@@ -1,0 +1,60 @@
+import Foundation
+import SampleImages
+import Testing
+
+/// SIGINT / SIGTERM during an import: finished entries are kept, the exit code says which signal,
+/// and a re-run finishes the work.
+@Suite struct InterruptTests {
+    /// `count` different JPEGs (same picture, a numbered COM segment each, so each hash differs).
+    private func writeVariants(_ count: Int, in folder: TemporaryFolder) throws -> String {
+        let photo = try #require(SamplePhotos.demo(width: 1600, height: 1200).first { $0.name.hasSuffix(".jpg") })
+        for index in 0..<count {
+            let comment = Array("variant \(index)".utf8)
+            let length = comment.count + 2
+            let variant = Array(photo.bytes[0..<2]) + [0xFF, 0xFE, UInt8(length >> 8), UInt8(length & 0xFF)] + comment + Array(photo.bytes[2...])
+            try folder.write(variant, to: "many/photo-\(index).jpg")
+        }
+        return folder.path("many")
+    }
+
+    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
+    func signalStopsCleanlyAndARerunContinues(signal: Int32, expectedStatus: Int32) throws {
+        let folder = try TemporaryFolder()
+        let photos = try writeVariants(40, in: folder)
+
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.arguments = ["--catalog", "c.sqlite", "import", photos, "--jobs", "1", "--json"]
+        process.currentDirectoryURL = folder.url
+        let outURL = folder.url.appendingPathComponent(".out")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: outURL)
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+
+        // Wait for the first committed entry, then signal.
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline, process.isRunning, (try? String(contentsOf: outURL, encoding: .utf8))?.contains("\"imported\"") != true {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == expectedStatus)
+
+        let output = (try? String(contentsOf: outURL, encoding: .utf8)) ?? ""
+        let summary = try #require(output.split(separator: "\n").last.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
+        #expect(summary["interrupted"] as? Bool == true)
+        let done = summary["imported"] as? Int ?? 0
+        #expect(done >= 1 && done < 40)
+        #expect(!FileManager.default.fileExists(atPath: folder.path("c.sqlite-journal")))
+
+        let rerun = try CLI.run(["--catalog", "c.sqlite", "import", photos, "--json"], in: folder)
+        #expect(rerun.status == 0)
+        let after = try #require(rerun.jsonLines.last)
+        #expect(after["imported"] as? Int == 40 - done)
+        #expect(after["duplicates"] as? Int == done)
+        let list = try CLI.run(["--catalog", "c.sqlite", "list", "--json"], in: folder)
+        #expect((list.json as? [Any])?.count == 40)
+    }
+}
