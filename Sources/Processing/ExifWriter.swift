@@ -136,14 +136,14 @@ public enum ExifWriter {
         let hasGPS = exif.gpsLatitude != nil || exif.gpsLongitude != nil || exif.gpsAltitude != nil
         if hasGPS { add(EXIF_IFD_GPS, Tag.gpsVersionID, .bytes([2, 3, 0, 0], format: EXIF_FORMAT_BYTE)) }
         if let latitude = exif.gpsLatitude {
-            guard let dms = Rational.degreesMinutesSeconds(abs(latitude)), abs(latitude) <= 90 else {
+            guard abs(latitude) <= 90, let dms = Rational.degreesMinutesSeconds(abs(latitude)) else {
                 throw .encodingFailed("latitude \(latitude) cannot be stored")
             }
             add(EXIF_IFD_GPS, Tag.gpsLatitudeRef, .ascii(latitude < 0 ? "S" : "N"))
             add(EXIF_IFD_GPS, Tag.gpsLatitude, .rationals(dms))
         }
         if let longitude = exif.gpsLongitude {
-            guard let dms = Rational.degreesMinutesSeconds(abs(longitude)), abs(longitude) <= 180 else {
+            guard abs(longitude) <= 180, let dms = Rational.degreesMinutesSeconds(abs(longitude)) else {
                 throw .encodingFailed("longitude \(longitude) cannot be stored")
             }
             add(EXIF_IFD_GPS, Tag.gpsLongitudeRef, .ascii(longitude < 0 ? "W" : "E"))
@@ -265,7 +265,7 @@ enum Rational {
     /// `ExifReader.decimalDegrees` gives the angle back exactly; whole degrees and minutes when
     /// that works, else the whole angle in the degrees rational.
     static func degreesMinutesSeconds(_ angle: Double) -> [(UInt32, UInt32)]? {
-        guard angle.isFinite, angle >= 0 else { return nil }
+        guard angle.isFinite, angle >= 0, angle <= 360 else { return nil }
         let zero: (UInt32, UInt32) = (0, 1)
         let degrees = angle.rounded(.down)
         let minutes = ((angle - degrees) * 60).rounded(.down)

@@ -18,8 +18,9 @@ struct JPEGSegments {
     static let app1: UInt8 = 0xE1
     static let app14: UInt8 = 0xEE
 
-    /// The segments in order, stopping after SOS, at EOI, or at the first malformed marker
-    /// (a truncated or impossible segment ends the walk; what was read before is kept).
+    /// The segments in order, stopping after SOS, at EOI, or at the first segment that does not
+    /// fit in the data (what was read before is kept). Like libjpeg, bytes between segments that
+    /// are not a marker ("extraneous bytes") are skipped.
     let segments: [Segment]
 
     /// True when the data ends before SOS in the middle of what looks like a valid header:
@@ -35,15 +36,24 @@ struct JPEGSegments {
         var found: [Segment] = []
         guard bytes.count >= 2, bytes[0] == 0xFF, bytes[1] == startOfImage else { return (found, false) }
         var position = 2
+        var skippedJunk = false
         while position < bytes.count {
-            guard bytes[position] == 0xFF else { return (found, false) }
+            if bytes[position] != 0xFF {
+                // Extraneous bytes: libjpeg warns and looks for the next marker, and so do we.
+                skippedJunk = true
+                position += 1
+                continue
+            }
             let markerStart = position
             // Any number of 0xFF fill bytes may precede a marker.
             while position < bytes.count, bytes[position] == 0xFF { position += 1 }
-            guard position < bytes.count else { return (found, true) }
+            guard position < bytes.count else { return (found, !skippedJunk) }
             let marker = bytes[position]
             position += 1
             switch marker {
+            case 0x00:
+                skippedJunk = true  // FF 00 is not a marker either.
+                continue
             case 0x01, 0xD0...0xD7:
                 continue  // TEM and RSTn stand alone, without a length.
             case startOfImage, endOfImage:
@@ -51,7 +61,7 @@ struct JPEGSegments {
             default:
                 break
             }
-            let known = isSegmentMarker(marker)
+            let known = isSegmentMarker(marker) && !skippedJunk
             guard position + 2 <= bytes.count else { return (found, known) }
             let length = Int(bytes[position]) << 8 | Int(bytes[position + 1])
             guard length >= 2 else { return (found, false) }
@@ -60,7 +70,7 @@ struct JPEGSegments {
             position += length
             if marker == startOfScan { return (found, false) }
         }
-        return (found, true)
+        return (found, !skippedJunk)
     }
 
     /// Markers JPEG defines with a length field: SOFn, DHT, DAC, JPG, DQT, DNL, DRI, DHP, EXP,
@@ -76,6 +86,21 @@ struct JPEGSegments {
             if payload.starts(with: ExifReader.exifPrefix) { return payload }
         }
         return nil
+    }
+
+    /// Whether an EOI marker follows the first SOS segment: entropy-coded data never contains
+    /// FF D9 (an FF there is followed by 00 or a restart marker), so a file without one after
+    /// the scan has been cut short.
+    static func hasEndOfImageAfterScan(_ bytes: [UInt8]) -> Bool {
+        guard let scan = JPEGSegments(bytes).segments.last, scan.marker == startOfScan else { return false }
+        return bytes.withUnsafeBufferPointer { buffer in
+            var index = scan.end
+            while index + 1 < buffer.count {
+                if buffer[index] == 0xFF && buffer[index + 1] == endOfImage { return true }
+                index += 1
+            }
+            return false
+        }
     }
 
     /// Whether an Adobe APP14 segment is present: Adobe applications store CMYK inverted.

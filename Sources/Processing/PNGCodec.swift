@@ -153,6 +153,7 @@ public enum PNGCodec {
         _ bytes: [UInt8], _ body: (UnsafeMutablePointer<png_image>) throws(ProcessingError) -> T
     ) throws(ProcessingError) -> T {
         guard !bytes.isEmpty else { throw .truncated("empty file") }
+        try checkChunkLengths(bytes)
         var control = pngImage()
         defer { png_image_free(&control) }
         // libpng keeps a pointer to `bytes` until the read finishes, so the whole read runs in here.
@@ -163,6 +164,30 @@ public enum PNGCodec {
             return try withUnsafeMutablePointer(to: &control) { pointer throws(ProcessingError) -> T in
                 try body(pointer)
             }
+        }
+    }
+
+    /// Refuses an ancillary chunk whose declared length runs past the end of the data before
+    /// libpng sees it: libpng (as Debian builds it) allocates what such a chunk declares, so a
+    /// 57-byte file whose tEXt chunk claims 1 GB costs a 1 GB allocation and seconds of work.
+    /// Image data (IDAT) is streamed, not allocated, and small overruns cost nothing, so those are
+    /// left for libpng to judge (it accepts a file whose pixels are all there).
+    private static func checkChunkLengths(_ bytes: [UInt8]) throws(ProcessingError) {
+        guard bytes.starts(with: signature) else { return }  // libpng reports the bad signature
+        var position = signature.count
+        while position + 8 <= bytes.count {
+            let length = Int(readUInt32(bytes, at: position))
+            let typeBytes = bytes[position + 4 ..< position + 8]
+            // A chunk type is four ASCII letters; past garbage, leave the verdict to libpng.
+            guard typeBytes.allSatisfy({ (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) else { return }
+            let type = String(decoding: typeBytes, as: UTF8.self)
+            if type == "IEND" { return }
+            let remaining = bytes.count - position - 8
+            if length + 4 > remaining {
+                guard type != "IDAT", length > 65_536 else { return }
+                throw .truncated("the \(type) chunk needs \(length + 4) bytes, the data ends after \(remaining)")
+            }
+            position += 12 + length
         }
     }
 

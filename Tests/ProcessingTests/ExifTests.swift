@@ -73,6 +73,11 @@ struct ExifTests {
         #expect(throws: ProcessingError.self) { try ExifWriter.exifBlock(ExifMetadata(takenAt: "yesterday")) }
         #expect(throws: ProcessingError.self) { try ExifWriter.exifBlock(ExifMetadata(orientation: 9)) }
         #expect(throws: ProcessingError.self) { try ExifWriter.exifBlock(ExifMetadata(gpsLatitude: 91)) }
+        #expect(throws: ProcessingError.self) { try ExifWriter.exifBlock(ExifMetadata(gpsLongitude: -1e30)) }
+        #expect(throws: ProcessingError.self) { try ExifWriter.exifBlock(ExifMetadata(gpsLatitude: .nan)) }
+        #expect(throws: ProcessingError.self) { try ExifWriter.exifBlock(ExifMetadata(exposureTime: -1)) }
+        #expect(throws: ProcessingError.self) { try ExifWriter.exifBlock(ExifMetadata(fNumber: .infinity)) }
+        #expect(throws: ProcessingError.self) { try ExifWriter.exifBlock(ExifMetadata(iso: 0)) }
         #expect(throws: ProcessingError.self) { try ExifWriter.jpegByInserting(ExifMetadata(), into: [1, 2, 3]) }
         // More than a JPEG APP1 segment (or libexif, which reads at most 64 KiB) can hold.
         let tooLong = ExifMetadata(lensModel: String(repeating: "x", count: 70_000))

@@ -47,10 +47,25 @@ struct PNGCodecTests {
 
     @Test func truncatedIsTruncated() throws {
         let png = try PNGCodec.encode(Fixtures.noise(width: 64, height: 64))
-        for length in [png.count / 2, 40, 20] {
-            #expect(throws: ProcessingError.truncated("read beyond end of data")) {
-                try PNGCodec.decode(Array(png.prefix(length)), maxPixels: 10_000)
+        // (Cut inside IEND, after all pixel data, libpng accepts the file: nothing is missing.)
+        #expect(try PNGCodec.decode(Array(png.dropLast(1)), maxPixels: 10_000).width == 64)
+        for length in [png.count - 20, png.count / 2, 40, 20, 9] {
+            do {
+                _ = try PNGCodec.decode(Array(png.prefix(length)), maxPixels: 10_000)
+                Issue.record("expected a failure at \(length) bytes")
+            } catch {
+                #expect(error.code == "truncated", "\(length) bytes: \(error)")
             }
+        }
+    }
+
+    @Test func chunkClaimingMoreThanTheFileIsRefusedBeforeLibpng() throws {
+        // Like libpng's huge_tEXt_chunk.png: 57 bytes whose tEXt chunk claims 1 GB, which libpng
+        // would allocate.
+        var png = Array(try PNGCodec.encode(Self.translucent).prefix(33))
+        png += Fixtures.bigEndian(0x3FFF_FFFF) + Array("tEXt".utf8) + [0, 0, 0, 0]
+        #expect(throws: ProcessingError.truncated("the tEXt chunk needs 1073741827 bytes, the data ends after 4")) {
+            try PNGCodec.decode(png, maxPixels: 1_000)
         }
     }
 
