@@ -19,9 +19,9 @@ struct JPEGCodecTests {
 
     @Test func decodesAtTheSmallestScaleThatCoversTheWorkingSize() throws {
         let jpeg = try JPEGCodec.encode(RGBAImage(width: 4000, height: 3000, red: 90, green: 120, blue: 150))
-        // 1/4 gives 1000 < 1024, so 1/2 (power-of-two scales only: they have SIMD inverse DCTs).
+        // 1/4 gives 1000 < 1024; 3/8 gives 1500, the smallest of TurboJPEG's n/8 factors that covers 1024.
         let decoded = try JPEGCodec.decode(jpeg, maxPixels: DecodeOptions.defaultMaxPixels, minimumLongSide: 1024)
-        #expect(decoded.width == 2000 && decoded.height == 1500)
+        #expect(decoded.width == 1500 && decoded.height == 1125)
         let exact = try JPEGCodec.decode(jpeg, maxPixels: DecodeOptions.defaultMaxPixels, minimumLongSide: 1000)
         #expect(exact.width == 1000 && exact.height == 750)  // 1/4 covers 1000 exactly
         let small = try JPEGCodec.decode(jpeg, maxPixels: DecodeOptions.defaultMaxPixels, minimumLongSide: 400)
