@@ -44,6 +44,7 @@ public enum PNGCodec {
                 initializedCount = count
             }
             guard succeeded != 0 else { throw readError(image) }
+            try requireEnd(bytes)
             return RGBAImage(width: width, height: height, pixels: pixels)
         }
     }
@@ -189,6 +190,21 @@ public enum PNGCodec {
             }
             position += 12 + length
         }
+    }
+
+    /// Refuses a PNG that stops before a complete IEND chunk. libpng accepts one once all pixels
+    /// are read, but the file is still incomplete (a cut download, a failed copy), and an archive
+    /// should hear about it rather than keep it silently.
+    private static func requireEnd(_ bytes: [UInt8]) throws(ProcessingError) {
+        var position = signature.count
+        while position + 12 <= bytes.count {
+            let length = Int(readUInt32(bytes, at: position))
+            if bytes[position + 4 ..< position + 8].elementsEqual("IEND".utf8) { return }
+            let (next, overflow) = position.addingReportingOverflow(12 + length)
+            guard !overflow else { break }
+            position = next
+        }
+        throw .truncated("the file ends before its IEND chunk: the PNG is incomplete")
     }
 
     /// The width and height IHDR declares, when the data starts like a PNG.
