@@ -7,8 +7,7 @@ struct CatalogCommand: AsyncParsableCommand {
         commandName: "catalog",
         abstract: "A catalog of stickers cut out of your photos.",
         discussion: """
-            The catalog is one SQLite file: --catalog PATH, else $CATALOG_PATH, else
-            $XDG_DATA_HOME/sticker-catalog/catalog.sqlite (~/.local/share/sticker-catalog/catalog.sqlite).
+            The catalog is one SQLite file: --catalog PATH, else $CATALOG_PATH, else $XDG_DATA_HOME/sticker-catalog/catalog.sqlite (~/.local/share/sticker-catalog/catalog.sqlite). --catalog may stand before or after the subcommand.
 
             Exit codes:
               0   all done
@@ -16,7 +15,7 @@ struct CatalogCommand: AsyncParsableCommand {
               64  usage error (bad option or argument)
               65  bad input data: nothing usable (or a catalog this version cannot read)
               74  I/O error: the catalog or output cannot be written
-              75  the catalog is busy (locked by another process past the timeout): retry later
+              75  the catalog is busy (another process held its lock): retry later
               130 / 143  interrupted by SIGINT / SIGTERM (finished work is kept)
             """,
         version: "0.1.0",

@@ -11,15 +11,9 @@ extension CatalogCommand {
             commandName: "import",
             abstract: "Import photos from files and folders (recursively) into the catalog.",
             discussion: """
-                The format is recognised from the bytes (JPEG and PNG). Identity is the SHA-256 of a
-                file's bytes: importing the same bytes again is a no-op ("duplicate"), and a moved file
-                is recognised (its path is updated). A file that cannot be imported is recorded as a
-                failed entry with a reason (unsupported-format, corrupt-image, truncated, too-large,
-                unreadable) and the rest goes on. Hidden files inside folders are skipped.
+                The format is recognised from the bytes (JPEG and PNG). Identity is the SHA-256 of a file's bytes: importing the same bytes again is a no-op ("duplicate"), and a moved file is recognised (its path is updated). A file that cannot be imported is recorded as a failed entry with a reason (unsupported-format, corrupt-image, truncated, too-large, unreadable) and the rest goes on. Hidden files inside folders are skipped.
 
-                Exit: 0 all imported (or already there), 1 some failed, 65 nothing usable,
-                74/75 catalog not writable/busy, 130/143 interrupted (a re-run continues).
-                --json prints one JSON object a line, then a summary object.
+                Exit: 0 all imported (or already there), 1 some failed, 65 nothing usable, 74/75 catalog not writable/busy, 130/143 interrupted (run the same import again to continue). --json prints one JSON object a line, then a summary object.
                 """
         )
 
@@ -28,7 +22,7 @@ extension CatalogCommand {
         @Argument(help: ArgumentHelp("Photos and folders to import.", valueName: "path"))
         var paths: [String]
 
-        @Option(help: "How many photos to process at once (default: the number of cores).")
+        @Option(help: "How many photos to process at once (the default is the number of cores).")
         var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
         @Option(name: .customLong("max-pixels"), help: "Refuse images with more pixels than this (decompression bombs).")
