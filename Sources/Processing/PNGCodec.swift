@@ -273,17 +273,18 @@ public enum PNGCodec {
 
 /// How hard `PNGCodec.encode` compresses. Every setting is lossless; they trade time for bytes.
 public enum PNGCompression: Sendable, Equatable {
-    /// zlib level 1, the Up filter on every row, the Z_RLE strategy: about 10 ms for a
-    /// 512-pixel photo sticker, 2-3 times faster and 15-25% smaller than libpng's simplified
-    /// API with `PNG_IMAGE_FLAG_FAST`. The default. (Z_RLE finds no repeats farther back than
-    /// one byte, so large areas of exactly repeated pixels compress worse than with other settings.)
+    /// zlib level 1, the Up filter on every row, the Z_RLE strategy: 7-15 ms for a 512-pixel
+    /// photo sticker, 1.4-2 times faster and 15-25% smaller than libpng's simplified API with
+    /// `PNG_IMAGE_FLAG_FAST` on photos. The default. Z_RLE finds no repeat farther back than one
+    /// byte, so images whose pixels repeat exactly (near-flat synthetic scenes, such as the
+    /// generated benchmark photos) come out up to twice that API's size.
     case fast
     /// zlib level 9 with libpng's adaptive choice among all five filters for each row, and
     /// libpng's default strategy for filtered rows (Z_FILTERED, which measured 2-6% smaller than
     /// zlib's Z_DEFAULT_STRATEGY on photos); the `.fast` encoding is made too and the smaller one
     /// kept, so `.small` is never larger than `.fast` (level 9 alone can be, on grainy images).
-    /// 15-20 times the time of `.fast` for 2-5% fewer bytes on photos, more on images with
-    /// exactly repeated areas: for exports that must fit a byte limit.
+    /// 15-30 times the time of `.fast` for 5-15% fewer bytes on photos and over half fewer on
+    /// images whose pixels repeat exactly: for exports that must fit a byte limit.
     case small
 
     /// One set of libpng/zlib parameters for the C encoder.
