@@ -26,10 +26,14 @@ let package = Package(
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
 
+        // libpng's full write API (filters, zlib strategy) behind one C function that keeps
+        // libpng's setjmp/longjmp error handling inside C.
+        .target(name: "CPNGWriter", dependencies: ["CPNG"]),
+
         // Pure image work: decoders, encoders, EXIF, orientation, resizing, stickers.
         .target(
             name: "Processing",
-            dependencies: ["CTurboJPEG", "CPNG", "CExif", "CWebP"],
+            dependencies: ["CTurboJPEG", "CPNG", "CPNGWriter", "CExif", "CWebP"],
             swiftSettings: strictSwift
         ),
         // The store and the workflows over it.
