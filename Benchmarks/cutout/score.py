@@ -37,6 +37,7 @@ for _v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXP
 import argparse  # noqa: E402
 import json  # noqa: E402
 import shlex  # noqa: E402
+import shutil  # noqa: E402
 import statistics  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
@@ -265,7 +266,7 @@ def print_table(results: dict, big_size) -> None:
     n = {k: v["n"] for k, v in next(iter(results.values()))["kinds"].items()} if results else {}
     print(f"\nIoU: mask > 0.5 vs truth (stamp alpha > 127); composites per kind: {n}; "
           f"seconds: one core, median over images (in-process: decode + method; commands: whole "
-          f"process); 12MP: {big_size and 'x'.join(map(str, big_size))}, median of runs.")
+          f"process); 12MP: " + ("x".join(map(str, big_size)) + ", median of runs." if big_size else "skipped."))
     for name, r in results.items():
         if r["resized"]:
             print(f"note: {name} wrote {r['resized']} masks of the wrong size (resized to score)")
@@ -290,6 +291,15 @@ def targets(results: dict, peer: str = "u2netp") -> list[str]:
                    f"{fmt(rb, '.2f')} s vs {fmt(pb, '.2f')} s = {fmt(ratio, '.2f')}x of the peer "
                    f"({'ok' if ratio is not None and ratio <= 0.5 else 'target is <= 0.5x'})")
     return out
+
+
+def run_all(methods, data: Path, items: list[dict], big, args, cpu, results: dict) -> None:
+    for m in methods:
+        log(f"{m.name}: {len(items)} composites" + (f" (pinned to CPU {cpu})" if cpu is not None else ""))
+        r = score_method(m, data, items, args.masks)
+        if big and (m.name != "grabcut" or args.big_grabcut):
+            r["big"] = score_big(m, data, big, args.big_runs)
+        results[m.name] = r
 
 
 def main() -> None:
@@ -338,12 +348,10 @@ def main() -> None:
         raise SystemExit("no method to score")
 
     results = {}
-    for m in methods:
-        log(f"{m.name}: {len(items)} composites" + (f" (pinned to CPU {cpu})" if cpu is not None else ""))
-        r = score_method(m, data, items, args.masks)
-        if big and (m.name != "grabcut" or args.big_grabcut):
-            r["big"] = score_big(m, data, big, args.big_runs)
-        results[m.name] = r
+    try:
+        run_all(methods, data, items, big, args, cpu, results)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
 
     print_table(results, big and big["size"])
     for line in targets(results):
