@@ -8,7 +8,8 @@
 #      `cutout` command; table on stdout, everything in bench-data/cutout-results.json.
 #
 # Settings (environment): COUNT composites per kind (40), SEED, METHODS peers to run
-# ("u2netp,grabcut"; GrabCut costs ~15-20 s per 1024x768 image at full size),
+# ("u2netp,grabcut"), GRABCUT_LIMIT GrabCut on the first N composites of each kind only (5:
+# it takes 20-60 s per 1024x768 image on one core; 0 = all),
 # CATALOG_BIN, CATALOG_CUTOUT_ARGS (default: cutout {in} -o {out} --mask-only --no-crop),
 # BENCH_VENV, BENCH_CUTOUT_DATA. Other arguments go to score.py (e.g. --limit 5, --no-big).
 set -euo pipefail
@@ -20,6 +21,7 @@ results=${BENCH_CUTOUT_RESULTS:-$(dirname "$data")/cutout-results.json}
 count=${COUNT:-40}
 seed=${SEED:-20240503}
 methods=${METHODS-u2netp,grabcut}
+grabcut_limit=${GRABCUT_LIMIT:-5}
 default_args='cutout {in} -o {out} --mask-only --no-crop'
 cutout_args=${CATALOG_CUTOUT_ARGS:-$default_args}
 
@@ -60,4 +62,4 @@ if [ -n "${CATALOG_BIN:-}" ]; then
 fi
 
 mkdir -p "$(dirname "$results")"
-exec "$py" "$here/score.py" "$data" --methods "$methods" ${cmd[@]+"${cmd[@]}"} --json "$results" "$@"
+exec "$py" "$here/score.py" "$data" --methods "$methods" --grabcut-limit "$grabcut_limit" ${cmd[@]+"${cmd[@]}"} --json "$results" "$@"

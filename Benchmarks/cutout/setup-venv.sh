@@ -35,10 +35,8 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 pipq() { "$venv/bin/python" -m pip -q --disable-pip-version-check "$@"; }
 stamp="$venv/.cutout-pins"
-want="${PINS[*]}${WITH_ONNX:+ $ONNX_PIN}"
-if [ ! -f "$stamp" ] || ! grep -qxF "$want" "$stamp" ; then
+if [ ! -f "$stamp" ] || ! grep -qxF "${PINS[*]}" "$stamp"; then
   pipq install "${PINS[@]}"
-  if [ -n "${WITH_ONNX:-}" ]; then pipq install "$ONNX_PIN"; fi
   # Model check, offline: the wheel's own model, no hub, no network. Where we may make a
   # network namespace (root), the check runs with no network at all.
   nonet=()
@@ -57,6 +55,9 @@ m = remove(img, session=new_session("u2netp"), only_mask=True)
 assert m.size == img.size and m.mode == "L", (m.size, m.mode)
 print(f"u2netp ok, loaded from the wheel: {path}", file=sys.stderr)
 PY
-  echo "$want" > "$stamp"
+  echo "${PINS[*]}" > "$stamp"
+fi
+if [ -n "${WITH_ONNX:-}" ] && ! "$venv/bin/python" -c "import onnx" 2>/dev/null; then
+  pipq install "$ONNX_PIN"
 fi
 echo "$venv"
