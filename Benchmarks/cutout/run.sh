@@ -9,7 +9,7 @@
 #
 # Settings (environment): COUNT composites per kind (40), SEED, METHODS peers to run
 # ("u2netp,grabcut"), GRABCUT_LIMIT GrabCut on the first N composites of each kind only (5:
-# it takes 20-60 s per 1024x768 image on one core; 0 = all),
+# it takes 2-110 s of CPU, median 26 s, per ~1024x768 composite; 0 = all),
 # CATALOG_BIN, CATALOG_CUTOUT_ARGS (default: cutout {in} -o {out} --mask-only --no-crop),
 # BENCH_VENV, BENCH_CUTOUT_DATA. Other arguments go to score.py (e.g. --limit 5, --no-big).
 set -euo pipefail

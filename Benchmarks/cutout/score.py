@@ -14,7 +14,7 @@ Methods:
            onnxruntime use every core).
   grabcut  OpenCV GrabCut, 5 iterations, initialised with the frame inset by 5% on each side;
            the mask is GC_FGD | GC_PR_FGD. Full resolution unless --grabcut-max-side; all the
-           composites unless --grabcut-limit (~20-60 s per 1024x768 image on one core).
+           composites unless --grabcut-limit (2-110 s of CPU per ~1024x768 composite).
   NAME     any external command: --command NAME='catalog cutout {in} -o {out} --mask-only
            --no-crop'. Run once per image ({in} the JPEG, {out} a PNG path it must write: a grey
            mask the size of the image; an alpha channel is used instead if it is not constant).
