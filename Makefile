@@ -10,7 +10,7 @@ SHELL   := /bin/bash
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN      = .build/$(CONFIG)/catalog
 
-.PHONY: deps build demo test corpus bench bench-import clean
+.PHONY: deps build demo test corpus bench bench-import bench-cutout clean
 
 ## deps: install the Debian packages the build needs (only those missing; idempotent)
 deps:
@@ -54,6 +54,11 @@ bench: bench-import
 bench-import:
 	$(MAKE) build CONFIG=release EXTRA_DEPS=time
 	CATALOG_BIN=.build/release/catalog SAMPLES_BIN=.build/release/sample-photos Benchmarks/import.sh
+
+## bench-cutout: cut-out quality (IoU on composites with known masks) beside the peers rembg u2netp and GrabCut
+bench-cutout: corpus
+	$(MAKE) build CONFIG=release EXTRA_DEPS=python3-venv
+	STICKER_CORPUS="$(abspath $(CORPUS))" CATALOG_BIN=.build/release/catalog Benchmarks/cutout/run.sh
 
 clean:
 	rm -rf .build demo bench-data
