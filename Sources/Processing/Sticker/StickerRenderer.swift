@@ -1,0 +1,127 @@
+/// Draws a sticker from a cut-out (an image whose alpha is the subject): cropped to the subject
+/// with a margin, scaled so its long side is `style.size`, with a white outline of exact width
+/// (from a Euclidean distance transform, anti-aliased) and an optional soft shadow.
+public enum StickerRenderer {
+    /// Alpha below this (of 255) does not count as subject when cropping.
+    static let cropThreshold: UInt8 = 8
+
+    public static func render(_ cutout: RGBAImage, style: StickerStyle) throws(ProcessingError) -> RGBAImage {
+        guard style.size >= 16 else { throw .encodingFailed("a sticker must be at least 16 pixels, not \(style.size)") }
+        guard let box = subjectBounds(cutout) else { throw .noSubject("the cut-out is fully transparent") }
+        let padding = style.padding
+        let available = style.size - 2 * padding
+        guard available >= 4 else { throw .encodingFailed("outline and shadow leave no room in a \(style.size)-pixel sticker") }
+
+        let scale = Double(available) / Double(max(box.width, box.height))
+        let scaledWidth = max(1, min(available, Int((Double(box.width) * scale).rounded())))
+        let scaledHeight = max(1, min(available, Int((Double(box.height) * scale).rounded())))
+        let subject = ImageResizer.resized(crop(cutout, to: box), width: scaledWidth, height: scaledHeight)
+
+        let canvasWidth = box.width >= box.height ? style.size : scaledWidth + 2 * padding
+        let canvasHeight = box.width >= box.height ? scaledHeight + 2 * padding : style.size
+        var canvas = [Float](repeating: 0, count: canvasWidth * canvasHeight * 4)  // premultiplied RGBA, 0...1
+        let originX = (canvasWidth - scaledWidth) / 2
+        let originY = (canvasHeight - scaledHeight) / 2
+        var subjectAlpha = [Float](repeating: 0, count: canvasWidth * canvasHeight)
+        for y in 0..<scaledHeight {
+            for x in 0..<scaledWidth {
+                let source = (y * scaledWidth + x) * 4
+                let target = (y + originY) * canvasWidth + x + originX
+                let alpha = Float(subject.pixels[source + 3]) / 255
+                subjectAlpha[target] = alpha
+                for channel in 0..<3 { canvas[target * 4 + channel] = Float(subject.pixels[source + channel]) / 255 * alpha }
+                canvas[target * 4 + 3] = alpha
+            }
+        }
+
+        // The outline: white wherever the subject (alpha >= 1/2) is within `outlinePixels`, under the subject.
+        var coverAlpha = subjectAlpha
+        if style.outline > 0 {
+            let solid = subjectAlpha.map { $0 >= 0.5 }
+            let distances = DistanceTransform.distances(toSet: solid, width: canvasWidth, height: canvasHeight)
+            let width = style.outlinePixels
+            for index in 0..<distances.count {
+                let outline = min(1, max(0, width + 0.5 - distances[index]))
+                guard outline > 0 else { continue }
+                let below = 1 - canvas[index * 4 + 3]
+                for channel in 0..<3 { canvas[index * 4 + channel] += outline * below }
+                canvas[index * 4 + 3] += outline * below
+                coverAlpha[index] = canvas[index * 4 + 3]
+            }
+        }
+
+        if style.shadow {
+            let shadow = boxBlurred(shifted(coverAlpha, width: canvasWidth, height: canvasHeight, down: style.shadowOffset),
+                                    width: canvasWidth, height: canvasHeight, radius: style.shadowRadius, passes: 3)
+            for index in 0..<shadow.count {
+                let alpha = shadow[index] * 0.35 * (1 - canvas[index * 4 + 3])
+                canvas[index * 4 + 3] += alpha  // black: colour channels unchanged
+            }
+        }
+
+        var pixels = [UInt8](repeating: 0, count: canvas.count)
+        for index in 0..<(canvasWidth * canvasHeight) {
+            let alpha = canvas[index * 4 + 3]
+            guard alpha > 0 else { continue }
+            for channel in 0..<3 {
+                pixels[index * 4 + channel] = UInt8(min(255, max(0, (canvas[index * 4 + channel] / alpha * 255).rounded())))
+            }
+            pixels[index * 4 + 3] = UInt8(min(255, max(0, (alpha * 255).rounded())))
+        }
+        return RGBAImage(width: canvasWidth, height: canvasHeight, pixels: pixels)
+    }
+
+    /// The smallest box holding every pixel with alpha of at least `cropThreshold`; nil when none has.
+    static func subjectBounds(_ image: RGBAImage) -> (x: Int, y: Int, width: Int, height: Int)? {
+        var minX = image.width, minY = image.height, maxX = -1, maxY = -1
+        for y in 0..<image.height {
+            for x in 0..<image.width where image.pixels[(y * image.width + x) * 4 + 3] >= cropThreshold {
+                minX = min(minX, x)
+                maxX = max(maxX, x)
+                minY = min(minY, y)
+                maxY = max(maxY, y)
+            }
+        }
+        guard maxX >= 0 else { return nil }
+        return (minX, minY, maxX - minX + 1, maxY - minY + 1)
+    }
+
+    private static func crop(_ image: RGBAImage, to box: (x: Int, y: Int, width: Int, height: Int)) -> RGBAImage {
+        var pixels = [UInt8](repeating: 0, count: box.width * box.height * 4)
+        for row in 0..<box.height {
+            let source = ((box.y + row) * image.width + box.x) * 4
+            pixels.replaceSubrange(row * box.width * 4 ..< (row + 1) * box.width * 4, with: image.pixels[source ..< source + box.width * 4])
+        }
+        return RGBAImage(width: box.width, height: box.height, pixels: pixels)
+    }
+
+    private static func shifted(_ plane: [Float], width: Int, height: Int, down offset: Int) -> [Float] {
+        var result = [Float](repeating: 0, count: plane.count)
+        for y in min(offset, height)..<height { result.replaceSubrange(y * width ..< (y + 1) * width, with: plane[(y - offset) * width ..< (y - offset + 1) * width]) }
+        return result
+    }
+
+    /// Repeated box blurs approximate a Gaussian; edges clamp.
+    private static func boxBlurred(_ plane: [Float], width: Int, height: Int, radius: Int, passes: Int) -> [Float] {
+        var current = plane
+        var scratch = plane
+        let norm = 1 / Float(2 * radius + 1)
+        for _ in 0..<passes {
+            for y in 0..<height {
+                for x in 0..<width {
+                    var sum: Float = 0
+                    for dx in -radius...radius { sum += current[y * width + min(width - 1, max(0, x + dx))] }
+                    scratch[y * width + x] = sum * norm
+                }
+            }
+            for y in 0..<height {
+                for x in 0..<width {
+                    var sum: Float = 0
+                    for dy in -radius...radius { sum += scratch[min(height - 1, max(0, y + dy)) * width + x] }
+                    current[y * width + x] = sum * norm
+                }
+            }
+        }
+        return current
+    }
+}

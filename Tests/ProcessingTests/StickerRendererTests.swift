@@ -1,0 +1,100 @@
+import Testing
+@testable import Processing
+
+/// Crop, scale and outline geometry of the sticker renderer, mask clean-up, distance transform.
+@Suite struct StickerRendererTests {
+    /// A transparent canvas with an opaque red `width` x `height` rectangle at (x, y).
+    private func cutout(canvas: Int = 400, x: Int, y: Int, width: Int, height: Int) -> RGBAImage {
+        var image = RGBAImage(width: canvas, height: canvas, red: 0, green: 0, blue: 255, alpha: 0)
+        for row in y..<(y + height) {
+            for column in x..<(x + width) {
+                let offset = (row * canvas + column) * 4
+                image.pixels.replaceSubrange(offset..<offset + 4, with: [200, 20, 30, 255])
+            }
+        }
+        return image
+    }
+
+    @Test func wideSubjectFillsTheWidthWithItsOutline() throws {
+        let style = StickerStyle.default
+        let sticker = try StickerRenderer.render(cutout(x: 150, y: 175, width: 200, height: 50), style: style)
+        #expect(sticker.width == 512)
+        let padding = style.padding  // 8 px outline + 2 px anti-aliasing room
+        #expect(padding == 10)
+        let scaledHeight = Int((50.0 * Double(512 - 2 * padding) / 200).rounded())
+        #expect(sticker.height == scaledHeight + 2 * padding)
+
+        let middleRow = sticker.height / 2
+        // The subject keeps its colour...
+        #expect(sticker.pixel(x: 256, y: middleRow) == (200, 20, 30, 255))
+        // ...the outline is opaque white up to 8 px out from its edge (which sits at x = padding)...
+        for x in [padding - 1, padding - 4, padding - 7] {
+            #expect(sticker.pixel(x: x, y: middleRow) == (255, 255, 255, 255), "x = \(x)")
+        }
+        // ...and beyond it the sticker is transparent.
+        #expect(sticker.pixel(x: 0, y: middleRow).alpha == 0)
+        #expect(sticker.pixel(x: 0, y: 0).alpha == 0)
+    }
+
+    @Test func tallSubjectFillsTheHeight() throws {
+        let sticker = try StickerRenderer.render(cutout(x: 10, y: 10, width: 30, height: 300), style: .default)
+        #expect(sticker.height == 512)
+        #expect(sticker.width < 512 && sticker.width > 40)
+    }
+
+    @Test func noOutlineLeavesNoWhite() throws {
+        let style = StickerStyle(size: 256, outline: 0, shadow: false)
+        let sticker = try StickerRenderer.render(cutout(x: 100, y: 100, width: 100, height: 100), style: style)
+        #expect(sticker.width == 256 && sticker.height == 256)
+        for index in stride(from: 0, to: sticker.pixels.count, by: 4) where sticker.pixels[index + 3] > 0 {
+            #expect(sticker.pixels[index] == 200, "only subject pixels are visible")
+        }
+        #expect(sticker.pixel(x: style.padding - 1, y: 128).alpha == 0)
+    }
+
+    @Test func shadowFallsBelowTheSticker() throws {
+        let style = StickerStyle(size: 256, outline: 8, shadow: true)
+        let sticker = try StickerRenderer.render(cutout(x: 100, y: 100, width: 100, height: 100), style: style)
+        let below = sticker.pixel(x: 128, y: sticker.height - style.padding + style.outline / 2 + 2)
+        let above = sticker.pixel(x: 128, y: style.padding - style.outline / 2 - 2)
+        #expect(below.alpha > above.alpha, "the shadow is offset downwards")
+        #expect(below.red == 0 && below.alpha < 128, "a soft dark shadow")
+    }
+
+    @Test func emptyCutoutHasNoSubject() {
+        let empty = RGBAImage(width: 20, height: 20, red: 0, green: 0, blue: 0, alpha: 0)
+        #expect(throws: ProcessingError.noSubject("the cut-out is fully transparent")) {
+            try StickerRenderer.render(empty, style: .default)
+        }
+    }
+
+    @Test func cleanupKeepsTheSubjectDropsSpecksFillsHoles() {
+        let width = 60, height = 40
+        var mask = [UInt8](repeating: 0, count: width * height)
+        func fill(_ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int, _ value: UInt8) {
+            for y in y0..<y1 { for x in x0..<x1 { mask[y * width + x] = value } }
+        }
+        fill(10, 10, 40, 30, 255)  // the subject
+        fill(20, 18, 22, 20, 0)  // a small hole in it
+        fill(50, 5, 52, 7, 255)  // a speck
+        fill(9, 10, 10, 30, 100)  // a soft edge on the subject's left
+        let cleaned = MaskCleanup.cleaned(mask, width: width, height: height)
+        #expect(cleaned[19 * width + 21] == 255, "hole filled")
+        #expect(cleaned[6 * width + 51] == 0, "speck removed")
+        #expect(cleaned[20 * width + 9] == 100, "soft edge kept")
+        #expect(cleaned[20 * width + 30] == 255)
+    }
+
+    @Test func distanceTransformIsEuclidean() {
+        let width = 9, height = 7
+        var set = [Bool](repeating: false, count: width * height)
+        set[3 * width + 4] = true
+        let distances = DistanceTransform.distances(toSet: set, width: width, height: height)
+        for y in 0..<height {
+            for x in 0..<width {
+                let expected = Float(((x - 4) * (x - 4) + (y - 3) * (y - 3))).squareRoot()
+                #expect(abs(distances[y * width + x] - expected) < 1e-4)
+            }
+        }
+    }
+}
