@@ -15,6 +15,8 @@ public enum ProcessingError: Error, Equatable, Sendable, LocalizedError {
     case encodingFailed(String)
     /// No subject could be found to make a sticker of (the mask is empty).
     case noSubject(String)
+    /// The segmentation model is missing or unusable (not installed, damaged file).
+    case segmentationUnavailable(String)
 
     /// The failure's stable reason code, as stored in the catalog and printed in JSON.
     public var code: String {
@@ -25,6 +27,7 @@ public enum ProcessingError: Error, Equatable, Sendable, LocalizedError {
         case .tooLarge: "too-large"
         case .encodingFailed: "encoding-failed"
         case .noSubject: "no-subject"
+        case .segmentationUnavailable: "segmentation-unavailable"
         }
     }
 
@@ -37,6 +40,7 @@ public enum ProcessingError: Error, Equatable, Sendable, LocalizedError {
             "image too large: \(width)x\(height) is \(width * height) pixels, the limit is \(limit) (see --max-pixels)"
         case .encodingFailed(let reason): "encoding failed: \(reason)"
         case .noSubject(let reason): "no subject found: \(reason)"
+        case .segmentationUnavailable(let reason): "cannot cut out the subject: \(reason)"
         }
     }
 }

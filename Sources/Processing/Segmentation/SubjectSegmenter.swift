@@ -1,0 +1,78 @@
+/// Something that says where the main subject of a photo is, at its own (low) resolution:
+/// a probability a pixel, row by row. The u2netp network is one; tests use known masks.
+public protocol MaskPredictor: Sendable {
+    func predictMask(for image: RGBAImage) throws(ProcessingError) -> LowResolutionMask
+}
+
+/// A soft mask (0...1) at a predictor's working size, to be brought back to the photo's size.
+public struct LowResolutionMask: Sendable {
+    public let width: Int
+    public let height: Int
+    public let values: [Float]
+
+    public init(width: Int, height: Int, values: [Float]) {
+        precondition(values.count == width * height, "LowResolutionMask: \(values.count) values for \(width)x\(height)")
+        self.width = width
+        self.height = height
+        self.values = values
+    }
+}
+
+/// Turns an oriented photo into a cut-out: the subject with a soft alpha mask, its edge colours
+/// freed of the old background. Photos that already carry transparency keep their own alpha.
+public struct SubjectSegmenter: Sendable {
+    /// nil when no model is installed: then only photos with their own transparency can be cut out.
+    public let predictor: (any MaskPredictor)?
+
+    public init(predictor: (any MaskPredictor)?) {
+        self.predictor = predictor
+    }
+
+    /// The cut-out (RGBA, alpha = subject) and its mask (0...1), at the photo's size.
+    public func cutout(_ photo: RGBAImage) throws(ProcessingError) -> (cutout: RGBAImage, mask: [Float]) {
+        if Self.hasMeaningfulTransparency(photo) {
+            return (photo, stride(from: 3, to: photo.pixels.count, by: 4).map { Float(photo.pixels[$0]) / 255 })
+        }
+        guard let predictor else {
+            throw .segmentationUnavailable("no segmentation model is installed, so only images with their own transparency can be cut out")
+        }
+        let coarse = try predictor.predictMask(for: photo)
+        let upsampled = Self.bilinear(coarse, width: photo.width, height: photo.height)
+        // The window follows the photo's size: about a pixel of the predictor's grid.
+        let radius = max(2, max(photo.width, photo.height) / max(coarse.width, coarse.height))
+        let refined = GuidedFilter.refine(upsampled, guide: photo, radius: radius, epsilon: 1e-3)
+        let bytes = refined.map { UInt8(($0 * 255).rounded()) }
+        let cleaned = MaskCleanup.cleaned(bytes, width: photo.width, height: photo.height)
+        guard cleaned.contains(where: { $0 >= 128 }) else { throw .noSubject("the photo has no distinct subject") }
+        let mask = cleaned.map { Float($0) / 255 }
+        var cutout = EdgeDecontamination.decontaminated(photo, alpha: mask)
+        for index in 0..<mask.count { cutout.pixels[index * 4 + 3] = cleaned[index] }
+        return (cutout, mask)
+    }
+
+    /// True when at least 1% of the pixels are clearly see-through: the image was cut out already.
+    /// (A stray transparent pixel or an all-opaque alpha channel doesn't count.)
+    static func hasMeaningfulTransparency(_ image: RGBAImage) -> Bool {
+        var transparent = 0
+        for index in stride(from: 3, to: image.pixels.count, by: 4) where image.pixels[index] < 128 { transparent += 1 }
+        return transparent * 100 >= image.width * image.height
+    }
+
+    /// Bilinear resampling with pixel centres aligned (half-pixel convention).
+    static func bilinear(_ mask: LowResolutionMask, width: Int, height: Int) -> [Float] {
+        var result = [Float](repeating: 0, count: width * height)
+        let scaleX = Float(mask.width) / Float(width), scaleY = Float(mask.height) / Float(height)
+        for y in 0..<height {
+            let sy = min(Float(mask.height - 1), max(0, (Float(y) + 0.5) * scaleY - 0.5))
+            let y0 = Int(sy), y1 = min(mask.height - 1, y0 + 1), fy = sy - Float(y0)
+            for x in 0..<width {
+                let sx = min(Float(mask.width - 1), max(0, (Float(x) + 0.5) * scaleX - 0.5))
+                let x0 = Int(sx), x1 = min(mask.width - 1, x0 + 1), fx = sx - Float(x0)
+                let top = mask.values[y0 * mask.width + x0] * (1 - fx) + mask.values[y0 * mask.width + x1] * fx
+                let bottom = mask.values[y1 * mask.width + x0] * (1 - fx) + mask.values[y1 * mask.width + x1] * fx
+                result[y * width + x] = top * (1 - fy) + bottom * fy
+            }
+        }
+        return result
+    }
+}
