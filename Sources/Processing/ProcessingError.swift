@@ -13,6 +13,8 @@ public enum ProcessingError: Error, Equatable, Sendable, LocalizedError {
     case tooLarge(width: Int, height: Int, limit: Int)
     /// Encoding an image (PNG, JPEG, WebP) failed.
     case encodingFailed(String)
+    /// A neural network's graph or weights file is missing, malformed or inconsistent.
+    case invalidModel(String)
 
     /// The failure's stable reason code, as stored in the catalog and printed in JSON.
     public var code: String {
@@ -22,6 +24,7 @@ public enum ProcessingError: Error, Equatable, Sendable, LocalizedError {
         case .truncated: "truncated"
         case .tooLarge: "too-large"
         case .encodingFailed: "encoding-failed"
+        case .invalidModel: "invalid-model"
         }
     }
 
@@ -33,6 +36,7 @@ public enum ProcessingError: Error, Equatable, Sendable, LocalizedError {
         case .tooLarge(let width, let height, let limit):
             "image too large: \(width)x\(height) is \(width * height) pixels, the limit is \(limit) (see --max-pixels)"
         case .encodingFailed(let reason): "encoding failed: \(reason)"
+        case .invalidModel(let reason): "invalid model: \(reason)"
         }
     }
 }
