@@ -304,22 +304,31 @@ static void halfpixel(int i, int n_in, int n_out, int *i0, int *i1, float *f) {
 int sk_resize_bilinear_halfpixel(const float *in, int C, int H, int W, int outH, int outW,
                                  float *out) {
     if (!in || !out || !valid_shape(C, H, W) || !valid_shape(C, outH, outW)) return -1;
-    for (int c = 0; c < C; c++) {
-        const float *ip = in + (size_t)c * H * W;
-        float *op = out + (size_t)c * outH * outW;
-        for (int y = 0; y < outH; y++) {
-            int y0, y1;
-            float fy;
-            halfpixel(y, H, outH, &y0, &y1, &fy);
-            const float *r0 = ip + (size_t)y0 * W, *r1 = ip + (size_t)y1 * W;
-            for (int x = 0; x < outW; x++) {
-                int x0, x1;
-                float fx;
-                halfpixel(x, W, outW, &x0, &x1, &fx);
-                /* The reference's order: each row blended in x, then the two rows in y. */
-                float top = r0[x0] * (1.0f - fx) + r0[x1] * fx;
-                float bot = r1[x0] * (1.0f - fx) + r1[x1] * fx;
-                op[(size_t)y * outW + x] = top * (1.0f - fy) + bot * fy;
+    /* Column coefficients are the same for every row and channel: computed once per band of
+     * columns into a stack table (computing them per pixel was 10% of a u2netp prediction). */
+    enum { BAND = 256 };
+    int cx0[BAND], cx1[BAND];
+    float cfx[BAND];
+    for (int xs = 0; xs < outW; xs += BAND) {
+        int xe = xs + BAND < outW ? xs + BAND : outW;
+        for (int x = xs; x < xe; x++) halfpixel(x, W, outW, &cx0[x - xs], &cx1[x - xs], &cfx[x - xs]);
+        for (int c = 0; c < C; c++) {
+            const float *ip = in + (size_t)c * H * W;
+            float *op = out + (size_t)c * outH * outW;
+            for (int y = 0; y < outH; y++) {
+                int y0, y1;
+                float fy;
+                halfpixel(y, H, outH, &y0, &y1, &fy);
+                const float *r0 = ip + (size_t)y0 * W, *r1 = ip + (size_t)y1 * W;
+                float *orow = op + (size_t)y * outW;
+                for (int x = xs; x < xe; x++) {
+                    int x0 = cx0[x - xs], x1 = cx1[x - xs];
+                    float fx = cfx[x - xs];
+                    /* The reference's order: each row blended in x, then the two rows in y. */
+                    float top = r0[x0] * (1.0f - fx) + r0[x1] * fx;
+                    float bot = r1[x0] * (1.0f - fx) + r1[x1] * fx;
+                    orow[x] = top * (1.0f - fy) + bot * fy;
+                }
             }
         }
     }
