@@ -29,11 +29,14 @@ let package = Package(
         // libpng's full write API (filters, zlib strategy) behind one C function that keeps
         // libpng's setjmp/longjmp error handling inside C.
         .target(name: "CPNGWriter", dependencies: ["CPNG"]),
+        // Direct float32 convolution, pooling and resize kernels for the subject cut-out network
+        // (AVX2+FMA chosen at run time through target attributes, scalar fallback).
+        .target(name: "CSegmentationKernels"),
 
         // Pure image work: decoders, encoders, EXIF, orientation, resizing, stickers.
         .target(
             name: "Processing",
-            dependencies: ["CTurboJPEG", "CPNG", "CPNGWriter", "CExif", "CWebP"],
+            dependencies: ["CTurboJPEG", "CPNG", "CPNGWriter", "CExif", "CWebP", "CSegmentationKernels"],
             swiftSettings: strictSwift
         ),
         // The store and the workflows over it.

@@ -17,6 +17,8 @@ public enum ProcessingError: Error, Equatable, Sendable, LocalizedError {
     case noSubject(String)
     /// The segmentation model is missing or unusable (not installed, damaged file).
     case segmentationUnavailable(String)
+    /// A neural network's graph or weights file is missing, malformed or inconsistent.
+    case invalidModel(String)
 
     /// The failure's stable reason code, as stored in the catalog and printed in JSON.
     public var code: String {
@@ -28,6 +30,7 @@ public enum ProcessingError: Error, Equatable, Sendable, LocalizedError {
         case .encodingFailed: "encoding-failed"
         case .noSubject: "no-subject"
         case .segmentationUnavailable: "segmentation-unavailable"
+        case .invalidModel: "invalid-model"
         }
     }
 
@@ -41,6 +44,7 @@ public enum ProcessingError: Error, Equatable, Sendable, LocalizedError {
         case .encodingFailed(let reason): "encoding failed: \(reason)"
         case .noSubject(let reason): "no subject found: \(reason)"
         case .segmentationUnavailable(let reason): "cannot cut out the subject: \(reason)"
+        case .invalidModel(let reason): "invalid model: \(reason)"
         }
     }
 }

@@ -19,7 +19,7 @@ struct CatalogCommand: AsyncParsableCommand {
               130 / 143  interrupted by SIGINT / SIGTERM (finished work is kept)
             """,
         version: "0.1.0",
-        subcommands: [ImportCommand.self, ListCommand.self, ShowCommand.self, StatsCommand.self]
+        subcommands: [ImportCommand.self, ListCommand.self, ShowCommand.self, StatsCommand.self, CutoutCommand.self]
     )
 
     /// Accepts `--catalog PATH` before the subcommand too (`catalog --catalog c.sqlite import x`),

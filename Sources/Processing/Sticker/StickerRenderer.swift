@@ -72,7 +72,7 @@ public enum StickerRenderer {
     }
 
     /// The smallest box holding every pixel with alpha of at least `cropThreshold`; nil when none has.
-    static func subjectBounds(_ image: RGBAImage) -> (x: Int, y: Int, width: Int, height: Int)? {
+    public static func subjectBounds(_ image: RGBAImage) -> (x: Int, y: Int, width: Int, height: Int)? {
         var minX = image.width, minY = image.height, maxX = -1, maxY = -1
         for y in 0..<image.height {
             for x in 0..<image.width where image.pixels[(y * image.width + x) * 4 + 3] >= cropThreshold {

@@ -1,0 +1,65 @@
+#ifndef STICKER_CATALOG_SEGMENTATION_KERNELS_H
+#define STICKER_CATALOG_SEGMENTATION_KERNELS_H
+
+/*
+ * Float32 kernels for a small convolutional segmentation network (u2netp).
+ *
+ * Layout: plain NCHW with N = 1, i.e. a tensor is C planes of H rows of W floats, contiguous,
+ * no padding ("CHW"). Channel concatenation is then a copy of whole planes, and a kernel's
+ * output planes can be written straight into a slice of a concatenation buffer.
+ *
+ * Every function checks its sizes (positive, products fit in an int) and pointers (non-null)
+ * and returns 0 on success or -1 without touching the output otherwise. No kernel allocates
+ * or keeps state; the caller owns every buffer. Inputs and outputs must not overlap, except
+ * for sk_add and sk_sigmoid, which may work in place (out == a or out == in).
+ *
+ * The convolutions pick an AVX2+FMA path at run time (__builtin_cpu_supports) and otherwise
+ * run a portable scalar path; both sum in the same order per output (bias, then input
+ * channel by channel, taps row by row), so they agree to rounding of fused multiply-adds.
+ */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* 3x3 convolution, stride 1, zero padding = dilation on every side, so the output is H x W.
+ * in [inC][H][W], weight [outC][inC][3][3], bias [outC] (may be NULL: zero), out [outC][H][W].
+ * relu != 0 clamps the result at 0. dilation >= 1. */
+int sk_conv3x3(const float *in, int inC, int H, int W,
+               const float *weight, const float *bias, int outC,
+               int dilation, int relu, float *out);
+
+/* The same, always on the portable scalar path (for tests and CPUs without AVX2+FMA). */
+int sk_conv3x3_portable(const float *in, int inC, int H, int W,
+                        const float *weight, const float *bias, int outC,
+                        int dilation, int relu, float *out);
+
+/* 1x1 convolution: out[o][p] = bias[o] + sum_c weight[o][c] * in[c][p] (then ReLU if relu). */
+int sk_conv1x1(const float *in, int inC, int H, int W,
+               const float *weight, const float *bias, int outC,
+               int relu, float *out);
+
+/* 2x2 max pooling, stride 2, no padding, ceil mode: out is [C][(H+1)/2][(W+1)/2]; windows at
+ * an odd border are clipped (a 1- or 2-pixel window). */
+int sk_maxpool2x2_ceil(const float *in, int C, int H, int W, float *out);
+
+/* Bilinear resize of each plane to outH x outW with half-pixel centres (PyTorch
+ * align_corners=False): src = (dst + 0.5) * in / out - 0.5, clamped below at 0, the upper
+ * neighbour clamped to in - 1. */
+int sk_resize_bilinear_halfpixel(const float *in, int C, int H, int W,
+                                 int outH, int outW, float *out);
+
+/* out[i] = a[i] + b[i] for i < count. */
+int sk_add(const float *a, const float *b, long count, float *out);
+
+/* out[i] = 1 / (1 + exp(-in[i])) for i < count. */
+int sk_sigmoid(const float *in, long count, float *out);
+
+/* 1 when the AVX2+FMA convolution path is used on this CPU, else 0 (for tests and reports). */
+int sk_uses_avx2(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,126 @@
+import ArgumentParser
+import Foundation
+import Processing
+
+extension CatalogCommand {
+    /// `catalog cutout INPUT -o OUTPUT`: one photo to a sticker (or its mask), no catalog involved.
+    struct CutoutCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "cutout",
+            abstract: "Cut the subject out of one photo and write the sticker (or its mask) as PNG.",
+            discussion: """
+                No catalog is involved (like `rembg i`). INPUT and OUTPUT may be - for stdin and stdout. Photos that already have transparency keep it; others need the segmentation model (`make model` installs it into $XDG_DATA_HOME/sticker-catalog/models, or set $STICKER_MODEL_DIR or --model).
+
+                --mask-only --no-crop writes the grey-scale mask at the input's full oriented size (what the quality benchmark scores).
+                """
+        )
+
+        @Argument(help: ArgumentHelp("The photo (JPEG or PNG), or - for standard input.", valueName: "input"))
+        var input: String
+
+        @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Where to write the PNG, or - for standard output.", valueName: "output"))
+        var output: String
+
+        @Flag(help: "Write the subject's mask (white subject on black) instead of the sticker.")
+        var maskOnly = false
+
+        @Flag(help: "Keep the whole frame: no crop to the subject, no outline.")
+        var noCrop = false
+
+        @Option(help: "White outline width in pixels at a 512-pixel sticker; 0 for none.")
+        var outline: Int = StickerStyle.default.outline
+
+        @Flag(help: "Add a soft shadow under the sticker.")
+        var shadow = false
+
+        @Option(help: "Long side of the sticker in pixels.")
+        var size: Int = StickerStyle.default.size
+
+        @Option(help: ArgumentHelp("The folder holding u2netp.json and u2netp.bin.", valueName: "folder"))
+        var model: String?
+
+        @Option(name: .customLong("max-pixels"), help: "Refuse images with more pixels than this.")
+        var maxPixels: Int = DecodeOptions.defaultMaxPixels
+
+        /// The cut-out runs at this long side; the mask is then scaled to the photo's size.
+        static let workingSize = 1024
+
+        func validate() throws {
+            if !(0...64).contains(outline) { throw ValidationError("--outline must be between 0 and 64 pixels") }
+            if !(16...4096).contains(size) { throw ValidationError("--size must be between 16 and 4096 pixels") }
+            if maxPixels < 1 { throw ValidationError("--max-pixels must be a positive number of pixels") }
+        }
+
+        func run() async throws {
+            let name = input == "-" ? "standard input" : input
+            let bytes: [UInt8]
+            do {
+                bytes = input == "-" ? [UInt8](FileHandle.standardInput.readDataToEndOfFile()) : [UInt8](try Data(contentsOf: URL(fileURLWithPath: input)))
+            } catch {
+                Diagnostics.report("error: \(name): cannot read: \((error as NSError).localizedDescription)")
+                throw ExitStatus.ioError
+            }
+            let png: [UInt8]
+            do {
+                png = try makePNG(from: bytes)
+            } catch {
+                Diagnostics.report("error: \(name): \(error.errorDescription ?? error.code)")
+                switch error {
+                case .segmentationUnavailable, .invalidModel: throw ExitStatus.ioError
+                default: throw ExitStatus.dataError
+                }
+            }
+            do {
+                if output == "-" {
+                    FileHandle.standardOutput.write(Data(png))
+                } else {
+                    try Data(png).write(to: URL(fileURLWithPath: output), options: .atomic)
+                }
+            } catch {
+                Diagnostics.report("error: \(output): cannot write: \((error as NSError).localizedDescription)")
+                throw ExitStatus.ioError
+            }
+        }
+
+        private func makePNG(from bytes: [UInt8]) throws(ProcessingError) -> [UInt8] {
+            let decoded = try PhotoDecoder.decode(bytes, options: DecodeOptions(maxPixels: maxPixels, workingSize: Self.workingSize))
+            var working = decoded.image
+            if max(working.width, working.height) > Self.workingSize {
+                working = ImageResizer.fitted(working, longSide: Self.workingSize)
+            }
+            let predictor = try NetworkMaskPredictor.installed(in: model.map { URL(fileURLWithPath: $0) })
+            let (cutout, mask) = try SubjectSegmenter(predictor: predictor).cutout(working)
+            if maskOnly {
+                let grey = Self.greyImage(mask, width: working.width, height: working.height)
+                let full = noCrop ? ImageResizer.resized(grey, width: decoded.width, height: decoded.height) : Self.cropped(grey, like: cutout)
+                return try PNGCodec.encode(full)
+            }
+            if noCrop { return try PNGCodec.encode(cutout) }
+            return try PNGCodec.encode(try StickerRenderer.render(cutout, style: StickerStyle(size: size, outline: outline, shadow: shadow)))
+        }
+
+        /// The mask as an opaque grey image (white = subject).
+        static func greyImage(_ mask: [Float], width: Int, height: Int) -> RGBAImage {
+            var pixels = [UInt8](repeating: 255, count: mask.count * 4)
+            for index in 0..<mask.count {
+                let value = UInt8((min(1, max(0, mask[index])) * 255).rounded())
+                pixels[index * 4] = value
+                pixels[index * 4 + 1] = value
+                pixels[index * 4 + 2] = value
+            }
+            return RGBAImage(width: width, height: height, pixels: pixels)
+        }
+
+        /// `image` cropped to the box of the cut-out's subject.
+        static func cropped(_ image: RGBAImage, like cutout: RGBAImage) -> RGBAImage {
+            guard let box = StickerRenderer.subjectBounds(cutout) else { return image }
+            var pixels: [UInt8] = []
+            pixels.reserveCapacity(box.width * box.height * 4)
+            for row in box.y..<(box.y + box.height) {
+                let start = (row * image.width + box.x) * 4
+                pixels.append(contentsOf: image.pixels[start..<start + box.width * 4])
+            }
+            return RGBAImage(width: box.width, height: box.height, pixels: pixels)
+        }
+    }
+}

@@ -1,0 +1,331 @@
+import CSegmentationKernels
+import Foundation
+import Testing
+@testable import Processing
+
+/// Deterministic pseudo-random floats in -1 ..< 1 (64-bit LCG).
+private struct Noise {
+    var state: UInt64
+    mutating func next() -> Float {
+        state = state &* 6364136223846793005 &+ 1442695040888963407
+        return Float(Int64(bitPattern: state >> 11) % 2_000_000) / 1_000_000 - 1
+    }
+    mutating func array(_ count: Int) -> [Float] { (0..<count).map { _ in next() } }
+}
+
+// MARK: naive references (CHW planes, N = 1)
+
+private func referenceConv(_ x: [Float], c: Int, h: Int, w: Int, weight: [Float], bias: [Float], o: Int,
+                           kernel: Int, dilation d: Int, relu: Bool) -> [Float] {
+    var y = [Float](repeating: 0, count: o * h * w)
+    let half = kernel / 2
+    for oc in 0..<o {
+        for row in 0..<h {
+            for col in 0..<w {
+                var sum = Double(bias[oc])
+                for ic in 0..<c {
+                    for ky in 0..<kernel {
+                        for kx in 0..<kernel {
+                            let iy = row + (ky - half) * d, ix = col + (kx - half) * d
+                            guard iy >= 0, iy < h, ix >= 0, ix < w else { continue }
+                            sum += Double(weight[((oc * c + ic) * kernel + ky) * kernel + kx]) * Double(x[(ic * h + iy) * w + ix])
+                        }
+                    }
+                }
+                y[(oc * h + row) * w + col] = relu ? Float(max(sum, 0)) : Float(sum)
+            }
+        }
+    }
+    return y
+}
+
+private func referenceMaxPool(_ x: [Float], c: Int, h: Int, w: Int) -> [Float] {
+    let ho = (h + 1) / 2, wo = (w + 1) / 2
+    var y: [Float] = []
+    for ch in 0..<c {
+        for row in 0..<ho {
+            for col in 0..<wo {
+                var m = -Float.infinity
+                for iy in 2 * row..<min(2 * row + 2, h) {
+                    for ix in 2 * col..<min(2 * col + 2, w) { m = max(m, x[(ch * h + iy) * w + ix]) }
+                }
+                y.append(m)
+            }
+        }
+    }
+    return y
+}
+
+private func referenceResize(_ x: [Float], c: Int, h: Int, w: Int, ho: Int, wo: Int) -> [Float] {
+    func axis(_ i: Int, _ nIn: Int, _ nOut: Int) -> (Int, Int, Double) {
+        let src = max((Double(i) + 0.5) * Double(nIn) / Double(nOut) - 0.5, 0)
+        let i0 = min(Int(src.rounded(.down)), nIn - 1)
+        return (i0, min(i0 + 1, nIn - 1), src - Double(i0))
+    }
+    var y: [Float] = []
+    for ch in 0..<c {
+        for row in 0..<ho {
+            let (y0, y1, fy) = axis(row, h, ho)
+            for col in 0..<wo {
+                let (x0, x1, fx) = axis(col, w, wo)
+                func at(_ r: Int, _ q: Int) -> Double { Double(x[(ch * h + r) * w + q]) }
+                let top = at(y0, x0) * (1 - fx) + at(y0, x1) * fx
+                let bottom = at(y1, x0) * (1 - fx) + at(y1, x1) * fx
+                y.append(Float(top * (1 - fy) + bottom * fy))
+            }
+        }
+    }
+    return y
+}
+
+private func maxDifference(_ a: [Float], _ b: [Float]) -> Float {
+    precondition(a.count == b.count)
+    return zip(a, b).map { abs($0 - $1) }.max() ?? 0
+}
+
+struct SegmentationKernelTests {
+    @Test(arguments: [
+        (3, 5, 7, 9, 1), (6, 4, 11, 30, 2), (5, 9, 19, 41, 4), (5, 9, 19, 21, 8), (2, 3, 5, 6, 8),
+        (16, 16, 20, 20, 8), (8, 6, 13, 57, 1), (1, 1, 1, 1, 1), (4, 2, 3, 100, 2),
+    ])
+    func conv3x3MatchesTheReference(c: Int, o: Int, h: Int, w: Int, dilation: Int) {
+        var noise = Noise(state: UInt64(c * 1000 + o * 100 + h * 10 + w + dilation))
+        let x = noise.array(c * h * w), weight = noise.array(o * c * 9), bias = noise.array(o)
+        for relu in [false, true] {
+            let expected = referenceConv(x, c: c, h: h, w: w, weight: weight, bias: bias, o: o, kernel: 3, dilation: dilation, relu: relu)
+            var fast = [Float](repeating: .nan, count: o * h * w)
+            var portable = fast
+            #expect(sk_conv3x3(x, Int32(c), Int32(h), Int32(w), weight, bias, Int32(o), Int32(dilation), relu ? 1 : 0, &fast) == 0)
+            #expect(sk_conv3x3_portable(x, Int32(c), Int32(h), Int32(w), weight, bias, Int32(o), Int32(dilation), relu ? 1 : 0, &portable) == 0)
+            #expect(maxDifference(fast, expected) < 1e-4)
+            #expect(maxDifference(portable, expected) < 1e-4)
+        }
+    }
+
+    @Test func conv3x3RejectsBadSizes() {
+        var out = [Float](repeating: 0, count: 4)
+        let one: [Float] = [1, 1, 1, 1]
+        #expect(sk_conv3x3(one, 0, 2, 2, one, nil, 1, 1, 0, &out) == -1)
+        #expect(sk_conv3x3(one, 1, 2, 2, one, nil, 1, 0, 0, &out) == -1)
+        #expect(sk_conv3x3(one, 1, -2, 2, one, nil, 1, 1, 0, &out) == -1)
+        #expect(sk_conv3x3(one, 1, 1 << 20, 1 << 20, one, nil, 1, 1, 0, &out) == -1)
+        #expect(sk_conv1x1(one, 1, 2, 0, one, nil, 1, 0, &out) == -1)
+        #expect(sk_maxpool2x2_ceil(one, 1, 0, 2, &out) == -1)
+        #expect(sk_resize_bilinear_halfpixel(one, 1, 2, 2, 0, 2, &out) == -1)
+        #expect(sk_add(one, one, -1, &out) == -1)
+    }
+
+    @Test(arguments: [(7, 3, 5, 6, false), (64, 1, 12, 13, false), (3, 4, 9, 9, true)])
+    func conv1x1MatchesTheReference(c: Int, o: Int, h: Int, w: Int, relu: Bool) {
+        var noise = Noise(state: 7)
+        let x = noise.array(c * h * w), weight = noise.array(o * c), bias = noise.array(o)
+        let expected = referenceConv(x, c: c, h: h, w: w, weight: weight, bias: bias, o: o, kernel: 1, dilation: 1, relu: relu)
+        var out = [Float](repeating: .nan, count: o * h * w)
+        #expect(sk_conv1x1(x, Int32(c), Int32(h), Int32(w), weight, bias, Int32(o), relu ? 1 : 0, &out) == 0)
+        #expect(maxDifference(out, expected) < 1e-4)
+    }
+
+    @Test(arguments: [(2, 5, 7), (3, 1, 1), (1, 4, 3), (4, 10, 10), (2, 1, 9), (3, 9, 1)])
+    func maxPoolCeilModeClipsOddBorders(c: Int, h: Int, w: Int) {
+        var noise = Noise(state: 3)
+        let x = noise.array(c * h * w)
+        var out = [Float](repeating: .nan, count: c * ((h + 1) / 2) * ((w + 1) / 2))
+        #expect(sk_maxpool2x2_ceil(x, Int32(c), Int32(h), Int32(w), &out) == 0)
+        #expect(out == referenceMaxPool(x, c: c, h: h, w: w))
+    }
+
+    @Test(arguments: [(2, 3, 5, 7, 11), (1, 5, 5, 10, 10), (2, 2, 3, 64, 96), (1, 10, 10, 320, 320), (1, 9, 7, 4, 3), (1, 1, 1, 3, 3)])
+    func resizeUsesHalfPixelCentres(c: Int, h: Int, w: Int, ho: Int, wo: Int) {
+        var noise = Noise(state: 5)
+        let x = noise.array(c * h * w)
+        var out = [Float](repeating: .nan, count: c * ho * wo)
+        #expect(sk_resize_bilinear_halfpixel(x, Int32(c), Int32(h), Int32(w), Int32(ho), Int32(wo), &out) == 0)
+        #expect(maxDifference(out, referenceResize(x, c: c, h: h, w: w, ho: ho, wo: wo)) < 1e-5)
+    }
+
+    @Test func addAndSigmoid() {
+        var noise = Noise(state: 11)
+        let a = noise.array(37).map { $0 * 10 }, b = noise.array(37)
+        var sum = [Float](repeating: 0, count: 37)
+        #expect(sk_add(a, b, 37, &sum) == 0)
+        #expect(sum == zip(a, b).map { $0 + $1 })
+        var s = [Float](repeating: 0, count: 37)
+        #expect(sk_sigmoid(a, 37, &s) == 0)
+        #expect(maxDifference(s, a.map { Float(1 / (1 + exp(-Double($0)))) }) < 1e-6)
+    }
+}
+
+// MARK: the network
+
+/// Writes a graph and weights into a fresh temporary folder.
+private func modelFiles(graph: [String: Any], weights: [Float]) throws -> (URL, URL) {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("segnet-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let graphURL = folder.appendingPathComponent("tiny.json"), weightsURL = folder.appendingPathComponent("tiny.bin")
+    try JSONSerialization.data(withJSONObject: graph).write(to: graphURL)
+    try weights.withUnsafeBytes { Data($0) }.write(to: weightsURL)
+    return (graphURL, weightsURL)
+}
+
+/// A tiny graph with every op: conv3x3 d2 + relu, ceil pool, resize back, add, concat, 1x1 conv, sigmoid.
+private func tinyGraph(weightBytes: Int = 4 * (4 * 3 * 9 + 4 + 8 + 1)) -> [String: Any] {
+    let conv: [String: Any] = [
+        "op": "conv2d", "input": "x", "output": "c", "weight": "w1", "bias": "b1", "kernel": [3, 3], "stride": [1, 1],
+        "pad": [2, 2, 2, 2], "dilation": [2, 2], "group": 1, "activation": "relu", "macs": 0,
+    ]
+    return [
+        "format": "sticker-nn-graph", "version": 1,
+        "weights": ["file": "tiny.bin", "bytes": weightBytes, "dtype": "f32le"],
+        "input": ["name": "x", "shape": [1, 3, 7, 9]],
+        "outputs": [["name": "y", "shape": [1, 1, 7, 9]]],
+        "tensors": ["x": [1, 3, 7, 9], "c": [1, 4, 7, 9], "p": [1, 4, 4, 5], "r": [1, 4, 7, 9], "s": [1, 4, 7, 9],
+                    "k": [1, 8, 7, 9], "z": [1, 1, 7, 9], "y": [1, 1, 7, 9]],
+        "params": [
+            "w1": ["offset": 0, "shape": [4, 3, 3, 3], "count": 108], "b1": ["offset": 432, "shape": [4], "count": 4],
+            "w2": ["offset": 448, "shape": [1, 8, 1, 1], "count": 8], "b2": ["offset": 480, "shape": [1], "count": 1],
+        ],
+        "nodes": [
+            conv,
+            ["op": "maxpool2d", "input": "c", "output": "p", "kernel": [2, 2], "stride": [2, 2], "pad": [0, 0, 0, 0], "ceil_mode": true],
+            ["op": "resize_bilinear", "input": "p", "output": "r", "size": [7, 9], "like": "c", "coordinate_mode": "half_pixel"],
+            ["op": "add", "inputs": ["r", "c"], "output": "s"],
+            ["op": "concat", "inputs": ["s", "c"], "output": "k", "axis": 1],
+            ["op": "conv2d", "input": "k", "output": "z", "weight": "w2", "bias": "b2", "kernel": [1, 1], "stride": [1, 1],
+             "pad": [0, 0, 0, 0], "dilation": [1, 1], "group": 1, "activation": NSNull(), "macs": 0],
+            ["op": "sigmoid", "input": "z", "output": "y"],
+        ],
+    ]
+}
+
+struct SegmentationNetworkTests {
+    @Test func tinyGraphMatchesTheReferences() throws {
+        var noise = Noise(state: 21)
+        let weights = noise.array(4 * 3 * 9 + 4 + 8 + 1)
+        let (graphURL, weightsURL) = try modelFiles(graph: tinyGraph(), weights: weights)
+        let network = try SegmentationNetwork(graph: graphURL, weights: weightsURL)
+        #expect(network.inputWidth == 9 && network.inputHeight == 7)
+        let x = noise.array(3 * 7 * 9)
+        let got = try network.run(x)
+
+        let c = referenceConv(x, c: 3, h: 7, w: 9, weight: Array(weights[0..<108]), bias: Array(weights[108..<112]), o: 4,
+                              kernel: 3, dilation: 2, relu: true)
+        let p = referenceMaxPool(c, c: 4, h: 7, w: 9)
+        let r = referenceResize(p, c: 4, h: 4, w: 5, ho: 7, wo: 9)
+        let k = zip(r, c).map { $0 + $1 } + c
+        let z = referenceConv(k, c: 8, h: 7, w: 9, weight: Array(weights[112..<120]), bias: [weights[120]], o: 1,
+                              kernel: 1, dilation: 1, relu: false)
+        #expect(maxDifference(got, z.map { 1 / (1 + exp(-$0)) }) < 1e-5)
+    }
+
+    @Test func predictPreparesTheImageLikeRembg() throws {
+        var noise = Noise(state: 2)
+        let (graphURL, weightsURL) = try modelFiles(graph: tinyGraph(), weights: noise.array(121))
+        let network = try SegmentationNetwork(graph: graphURL, weights: weightsURL)
+        let image = RGBAImage(width: 9, height: 7, pixels: (0..<(9 * 7 * 4)).map { UInt8(($0 * 37) % 200) })
+        let input = network.preprocessed(image)
+        // The largest channel value is 199 (alpha, every fourth byte, is ignored).
+        let maximum = Float(image.pixels.enumerated().filter { $0.offset % 4 != 3 }.map(\.element).max() ?? 1)
+        let pixel = image.pixel(x: 4, y: 3)
+        #expect(abs(input[0 * 63 + 3 * 9 + 4] - (Float(pixel.red) / maximum - 0.485) / 0.229) < 1e-5)
+        #expect(abs(input[2 * 63 + 3 * 9 + 4] - (Float(pixel.blue) / maximum - 0.406) / 0.225) < 1e-5)
+        let map = try network.predict(image)
+        #expect(map.count == 63 && map.allSatisfy { $0 > 0 && $0 < 1 })
+    }
+
+    /// Each change makes the tiny graph invalid; loading must throw, not crash.
+    @Test(arguments: [
+        "bad-json", "format", "bytes", "param-outside", "param-misaligned", "param-shape", "unknown-op", "read-before-write",
+        "dilation-pad", "pool-shape", "concat-channels", "missing-output", "written-twice", "huge-tensor", "missing-param",
+    ])
+    func malformedModelsThrow(_ defect: String) throws {
+        var graph = tinyGraph()
+        var weights = [Float](repeating: 0.5, count: 121)
+        var nodes = graph["nodes"] as! [[String: Any]]
+        var params = graph["params"] as! [String: [String: Any]]
+        var tensors = graph["tensors"] as! [String: [Int]]
+        switch defect {
+        case "format": graph["version"] = 2
+        case "bytes": weights.removeLast()
+        case "param-outside": params["b2"]?["offset"] = 484
+        case "param-misaligned": params["w2"]?["offset"] = 446
+        case "param-shape": params["w1"]?["shape"] = [4, 3, 3, 2]
+        case "unknown-op": nodes[6]["op"] = "softmax"
+        case "read-before-write": nodes.swapAt(1, 2)
+        case "dilation-pad": nodes[0]["pad"] = [1, 1, 1, 1]
+        case "pool-shape": tensors["p"] = [1, 4, 3, 4]
+        case "concat-channels": tensors["k"] = [1, 7, 7, 9]
+        case "missing-output": graph["outputs"] = [["name": "nowhere", "shape": [1, 1, 7, 9]]]
+        case "written-twice": nodes[3]["output"] = "c"
+        case "huge-tensor": tensors["x"] = [1, 3, 70000, 9]
+        case "missing-param": params["b1"] = nil
+        default: break
+        }
+        graph["nodes"] = nodes
+        graph["params"] = params
+        graph["tensors"] = tensors
+        if defect == "bytes" { graph["weights"] = ["file": "tiny.bin", "bytes": 484, "dtype": "f32le"] }
+        var (graphURL, weightsURL) = try modelFiles(graph: graph, weights: weights)
+        if defect == "bad-json" {
+            try Data("{\"format\": \"sticker-nn-graph\", \"version\": 1, \"nodes\": [".utf8).write(to: graphURL)
+        }
+        if defect == "bytes" { weightsURL = weightsURL.appendingPathExtension("missing") }
+        #expect {
+            _ = try SegmentationNetwork(graph: graphURL, weights: weightsURL)
+        } throws: { error in
+            guard case .invalidModel = error as? ProcessingError else { return false }
+            return true
+        }
+        if defect == "bytes" {
+            // The file exists but is 4 bytes shorter than the graph says.
+            let (graphURL, weightsURL) = try modelFiles(graph: graph, weights: weights)
+            #expect(throws: ProcessingError.self) { try SegmentationNetwork(graph: graphURL, weights: weightsURL) }
+        }
+    }
+}
+
+/// The real u2netp, only when `STICKER_U2NETP_DIR` holds u2netp.json and u2netp.bin.
+struct U2NetPTests {
+    static let folder: URL? = ProcessInfo.processInfo.environment["STICKER_U2NETP_DIR"].map { URL(fileURLWithPath: $0) }
+
+    /// A 320 x 320 scene (no resizing involved): a warm disc on a cool gradient.
+    static func scene() -> RGBAImage {
+        var pixels: [UInt8] = []
+        for y in 0..<320 {
+            for x in 0..<320 {
+                let dx = x - 170, dy = y - 150
+                if dx * dx + dy * dy < 90 * 90 {
+                    pixels += [UInt8(200 + (x + y) % 40), UInt8(60 + x % 50), UInt8(40 + y % 30), 255]
+                } else {
+                    pixels += [UInt8(30 + x / 8), UInt8(80 + y / 4), UInt8(150 + (x + y) / 10), 255]
+                }
+            }
+        }
+        return RGBAImage(width: 320, height: 320, pixels: pixels)
+    }
+
+    @Test(.enabled(if: folder != nil, "set STICKER_U2NETP_DIR to a folder with u2netp.json and u2netp.bin"))
+    func matchesOnnxRuntime() throws {
+        let folder = try #require(Self.folder)
+        let network = try SegmentationNetwork(graph: folder.appendingPathComponent("u2netp.json"),
+                                              weights: folder.appendingPathComponent("u2netp.bin"))
+        #expect(network.multiplyAdds == 19_756_089_600)
+        let map = try network.predict(Self.scene())
+        #expect(map.count == 320 * 320)
+        // Fingerprint of onnxruntime 1 thread on the same input (see the commit message).
+        let mean = map.reduce(0, +) / Float(map.count)
+        #expect(abs(mean - Fingerprint.mean) < 1e-4)
+        for (index, value) in Fingerprint.samples {
+            #expect(abs(map[index] - value) < 1e-3, "pixel \(index)")
+        }
+    }
+}
+
+/// onnxruntime 1.x (1 thread) on `U2NetPTests.scene()` prepared the same way (mean over the
+/// 320 x 320 map, and flat indices y * 320 + x), computed once with the exporter's venv.
+private enum Fingerprint {
+    static let mean: Float = 0.24939602
+    static let samples: [(Int, Float)] = [
+        (1605, 1.3619661e-05), (48170, 0.99999535), (48260, 0.22281217), (48262, 0.0040215552),
+        (76970, 0.2286011), (19300, 3.516674e-06), (102399, 0.00068736076), (32300, 7.957220e-06),
+    ]
+}
