@@ -6,6 +6,8 @@ struct CLIResult {
     let status: Int32
     let stdout: String
     let stderr: String
+    /// stdout as bytes (for binary output such as `cutout -o -`).
+    let stdoutData: Data
 
     /// The stdout lines parsed as JSON objects (NDJSON).
     var jsonLines: [[String: Any]] {
@@ -109,10 +111,12 @@ enum CLI {
         process.waitUntilExit()
         try out.close()
         try err.close()
+        let output = (try? Data(contentsOf: outURL)) ?? Data()
         return CLIResult(
             status: process.terminationStatus,
-            stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
-            stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
+            stdout: String(decoding: output, as: UTF8.self),
+            stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "",
+            stdoutData: output
         )
     }
 }
