@@ -1,7 +1,7 @@
 # sticker-catalog — `make demo`, `make test`, `make bench`. Each installs what it needs first.
 SWIFT   ?= swift
 CONFIG  ?= release
-DEPS    := libsqlite3-dev libpng-dev libexif-dev libturbojpeg0-dev libwebp-dev pkg-config
+DEPS    := libsqlite3-dev libpng-dev libexif-dev libturbojpeg0-dev libwebp-dev pkg-config python3-venv
 # Real third-party test material (camera JPEGs, broken PNG/JPEG suites), fetched, never committed.
 CORPUS  ?= testdata-3p
 FETCH   ?= ../shared/corpus/fetch.sh
@@ -9,8 +9,10 @@ SHELL   := /bin/bash
 .SHELLFLAGS := -eo pipefail -c
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN      = .build/$(CONFIG)/catalog
+# The segmentation model the tests use (installed by scripts/install-model.sh; skipped when it can't be).
+TEST_MODEL ?= $(abspath .build/test-model)
 
-.PHONY: deps build demo test corpus model bench bench-import bench-cutout clean
+.PHONY: deps build demo test test-model corpus model bench bench-import bench-cutout clean
 
 ## deps: install the Debian packages the build needs (only those missing; idempotent)
 deps:
@@ -46,12 +48,16 @@ corpus:
 	else echo "note: $(FETCH) not found; the corpus conformance tests will be skipped"; fi
 
 ## test: build (no warnings allowed in our code), then every test; the corpus tests run when it is there
-test: deps corpus
+test: deps corpus test-model
 	@mkdir -p .build
 	$(SWIFT) build --build-tests 2>&1 | tee .build/test-build.log
 	@if grep -E '^/[^ ]*/(Sources|Tests|Plugins)/[^ ]*: warning:' .build/test-build.log | grep -v '/\.build'; then \
 	  echo "error: warnings in our code (above); the build must be clean"; exit 1; fi
-	STICKER_CORPUS="$(abspath $(CORPUS))" $(SWIFT) test
+	STICKER_CORPUS="$(abspath $(CORPUS))" STICKER_U2NETP_DIR="$(TEST_MODEL)" $(SWIFT) test
+
+test-model:
+	@[ -s "$(TEST_MODEL)/u2netp.bin" ] || scripts/install-model.sh "$(TEST_MODEL)" \
+	  || echo "note: the segmentation model could not be installed; the network tests will be skipped"
 
 ## bench: throughput and memory benchmarks (release build)
 bench: bench-import

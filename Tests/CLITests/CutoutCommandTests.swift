@@ -66,3 +66,39 @@ import Testing
         #expect(usage.status == 64, "-o is required")
     }
 }
+
+/// The real network on a generated photo whose true mask is known (runs when the model is installed:
+/// `make test` installs it; in a debug build one prediction takes about a minute).
+@Suite(.enabled(if: InstalledModel.folder != nil, "set STICKER_U2NETP_DIR to a folder made by scripts/install-model.sh"))
+struct CutoutWithModelTests {
+    @Test func generatedSceneIsCutOutNearExactly() throws {
+        let folder = try TemporaryFolder()
+        let scene = SampleScene(
+            width: 480, height: 360, background: .gradient(top: RGB(150, 200, 235), bottom: RGB(60, 110, 70)),
+            shape: .ellipse, subjectColor: RGB(240, 120, 20), centerX: 0.5, centerY: 0.55, radius: 0.3, seed: 3
+        )
+        let input = try folder.write(try SamplePhotos.jpeg(scene, exif: nil, quality: 92), to: "scene.jpg")
+        let run = try CLI.run(["cutout", input, "-o", "mask.png", "--mask-only", "--no-crop"], in: folder,
+                              environment: ["STICKER_MODEL_DIR": try #require(InstalledModel.folder)])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let mask = try PNGCodec.decode([UInt8](try Data(contentsOf: folder.url.appendingPathComponent("mask.png"))), maxPixels: 1_000_000)
+        let truth = scene.renderMask()
+        var intersection = 0, union = 0
+        for index in 0..<truth.count {
+            let predicted = mask.pixels[index * 4] > 127, actual = truth[index] > 127
+            if predicted && actual { intersection += 1 }
+            if predicted || actual { union += 1 }
+        }
+        let iou = Double(intersection) / Double(max(1, union))
+        #expect(iou >= 0.95, "IoU \(iou)")
+    }
+}
+
+/// The model folder `make test` installs, when there is one.
+enum InstalledModel {
+    static let folder: String? = {
+        guard let folder = ProcessInfo.processInfo.environment["STICKER_U2NETP_DIR"],
+              FileManager.default.fileExists(atPath: folder + "/u2netp.bin") else { return nil }
+        return folder
+    }()
+}
