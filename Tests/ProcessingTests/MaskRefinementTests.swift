@@ -14,40 +14,21 @@ import Testing
         return union == 0 ? 1 : Double(intersection) / Double(union)
     }
 
-    /// The truth shrunk 8x (area average) and blown back up bilinearly: what a low-resolution segmenter gives.
-    private func coarse(_ truth: [UInt8], width: Int, height: Int, factor: Int) -> [Float] {
-        let smallWidth = width / factor, smallHeight = height / factor
-        var small = [Float](repeating: 0, count: smallWidth * smallHeight)
-        for y in 0..<smallHeight {
-            for x in 0..<smallWidth {
-                var sum = 0
-                for dy in 0..<factor { for dx in 0..<factor { sum += Int(truth[(y * factor + dy) * width + x * factor + dx]) } }
-                small[y * smallWidth + x] = Float(sum) / Float(255 * factor * factor)
-            }
-        }
-        var result = [Float](repeating: 0, count: width * height)
-        for y in 0..<height {
-            let sy = min(Float(smallHeight - 1), max(0, (Float(y) + 0.5) / Float(factor) - 0.5))
-            let y0 = Int(sy), y1 = min(smallHeight - 1, y0 + 1), fy = sy - Float(y0)
-            for x in 0..<width {
-                let sx = min(Float(smallWidth - 1), max(0, (Float(x) + 0.5) / Float(factor) - 0.5))
-                let x0 = Int(sx), x1 = min(smallWidth - 1, x0 + 1), fx = sx - Float(x0)
-                let top = small[y0 * smallWidth + x0] * (1 - fx) + small[y0 * smallWidth + x1] * fx
-                let bottom = small[y1 * smallWidth + x0] * (1 - fx) + small[y1 * smallWidth + x1] * fx
-                result[y * width + x] = top * (1 - fy) + bottom * fy
-            }
-        }
-        return result
+    /// The truth shrunk by `factor` (area average) and blown back up bilinearly: what a low-resolution segmenter gives.
+    private func coarse(_ truth: [UInt8], width: Int, height: Int, factor: Int) throws -> [Float] {
+        let predictor = SubjectSegmenterTests.CoarseTruth(truth: truth, width: width, height: height, factor: factor)
+        let small = try predictor.predictMask(for: RGBAImage(width: 1, height: 1, red: 0, green: 0, blue: 0))
+        return SubjectSegmenter.bilinear(small, width: width, height: height)
     }
 
     @Test(arguments: SampleScene.Shape.allCases)
-    func guidedFilterSnapsACoarseMaskToTheEdges(shape: SampleScene.Shape) {
+    func guidedFilterSnapsACoarseMaskToTheEdges(shape: SampleScene.Shape) throws {
         let scene = SampleScene(
             width: 320, height: 240, background: .gradient(top: RGB(30, 60, 140), bottom: RGB(20, 90, 40)),
             shape: shape, subjectColor: RGB(250, 180, 40), centerX: 0.45, centerY: 0.5, radius: 0.35
         )
         let truth = scene.renderMask()
-        let rough = coarse(truth, width: 320, height: 240, factor: 8)
+        let rough = try coarse(truth, width: 320, height: 240, factor: 8)
         let refined = GuidedFilter.refine(rough, guide: scene.renderPhoto(), radius: 6, epsilon: 1e-4)
         let before = intersectionOverUnion(rough, truth)
         let after = intersectionOverUnion(refined, truth)
