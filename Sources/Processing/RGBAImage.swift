@@ -37,6 +37,19 @@ public struct RGBAImage: Sendable, Equatable {
         return (pixels[offset], pixels[offset + 1], pixels[offset + 2], pixels[offset + 3])
     }
 
+    /// The rectangle at (`x`, `y`) of the given size, which must lie inside the image.
+    public func cropped(x: Int, y: Int, width: Int, height: Int) -> RGBAImage {
+        precondition(x >= 0 && y >= 0 && width > 0 && height > 0 && x + width <= self.width && y + height <= self.height,
+                     "RGBAImage.cropped: \(width)x\(height) at (\(x), \(y)) is outside \(self.width)x\(self.height)")
+        var result: [UInt8] = []
+        result.reserveCapacity(width * height * 4)
+        for row in y..<(y + height) {
+            let start = (row * self.width + x) * 4
+            result.append(contentsOf: pixels[start..<start + width * 4])
+        }
+        return RGBAImage(width: width, height: height, pixels: result)
+    }
+
     /// True when at least one pixel is not fully opaque.
     public var hasTransparency: Bool {
         pixels.withUnsafeBufferPointer { buffer in

@@ -7,12 +7,6 @@ public enum ImportEvent: Sendable, Equatable, Encodable {
     /// The file could not be imported; recorded as a failed entry when `id` is not nil.
     case failed(id: Int64?, path: String, code: String, message: String)
 
-    public var path: String {
-        switch self {
-        case .imported(_, let path), .duplicate(_, let path, _), .failed(_, let path, _, _): path
-        }
-    }
-
     private enum CodingKeys: String, CodingKey { case event, id, path, error, moved }
     private enum ErrorKeys: String, CodingKey { case code, message }
 

@@ -15,7 +15,7 @@ public enum StickerRenderer {
         let scale = Double(available) / Double(max(box.width, box.height))
         let scaledWidth = max(1, min(available, Int((Double(box.width) * scale).rounded())))
         let scaledHeight = max(1, min(available, Int((Double(box.height) * scale).rounded())))
-        let subject = ImageResizer.resized(crop(cutout, to: box), width: scaledWidth, height: scaledHeight)
+        let subject = ImageResizer.resized(cutout.cropped(x: box.x, y: box.y, width: box.width, height: box.height), width: scaledWidth, height: scaledHeight)
 
         let canvasWidth = box.width >= box.height ? style.size : scaledWidth + 2 * padding
         let canvasHeight = box.width >= box.height ? scaledHeight + 2 * padding : style.size
@@ -84,15 +84,6 @@ public enum StickerRenderer {
         }
         guard maxX >= 0 else { return nil }
         return (minX, minY, maxX - minX + 1, maxY - minY + 1)
-    }
-
-    private static func crop(_ image: RGBAImage, to box: (x: Int, y: Int, width: Int, height: Int)) -> RGBAImage {
-        var pixels = [UInt8](repeating: 0, count: box.width * box.height * 4)
-        for row in 0..<box.height {
-            let source = ((box.y + row) * image.width + box.x) * 4
-            pixels.replaceSubrange(row * box.width * 4 ..< (row + 1) * box.width * 4, with: image.pixels[source ..< source + box.width * 4])
-        }
-        return RGBAImage(width: box.width, height: box.height, pixels: pixels)
     }
 
     private static func shifted(_ plane: [Float], width: Int, height: Int, down offset: Int) -> [Float] {

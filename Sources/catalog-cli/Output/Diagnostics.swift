@@ -16,11 +16,9 @@ enum Diagnostics {
     }
 }
 
-/// Exit codes of PRODUCT.md, by name.
+/// Exit codes of PRODUCT.md that commands raise themselves (64 comes from ArgumentParser, 75 from CatalogError).
 enum ExitStatus {
     static let someFailed = ExitCode(1)
-    static let usage = ExitCode(64)
     static let dataError = ExitCode(65)
     static let ioError = ExitCode(74)
-    static let busy = ExitCode(75)
 }

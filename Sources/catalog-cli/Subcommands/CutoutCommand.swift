@@ -114,13 +114,7 @@ extension CatalogCommand {
         /// `image` cropped to the box of the cut-out's subject.
         static func cropped(_ image: RGBAImage, like cutout: RGBAImage) -> RGBAImage {
             guard let box = StickerRenderer.subjectBounds(cutout) else { return image }
-            var pixels: [UInt8] = []
-            pixels.reserveCapacity(box.width * box.height * 4)
-            for row in box.y..<(box.y + box.height) {
-                let start = (row * image.width + box.x) * 4
-                pixels.append(contentsOf: image.pixels[start..<start + box.width * 4])
-            }
-            return RGBAImage(width: box.width, height: box.height, pixels: pixels)
+            return image.cropped(x: box.x, y: box.y, width: box.width, height: box.height)
         }
     }
 }
