@@ -2,13 +2,34 @@
 public struct StickerSettings: Sendable, Equatable, Codable {
     /// Long side of the sticker, in pixels.
     public var size: Int
+    /// White outline width in pixels at a 512-pixel sticker; 0 for none.
+    public var outline: Int
+    /// A soft shadow under the sticker.
+    public var shadow: Bool
     /// Number of palette colours (1...16).
     public var paletteColors: Int
 
-    public static let `default` = StickerSettings(size: 512, paletteColors: 5)
+    public static let `default` = StickerSettings(size: 512, outline: 8, shadow: false, paletteColors: 5)
 
-    public init(size: Int, paletteColors: Int) {
+    public init(size: Int, outline: Int = 8, shadow: Bool = false, paletteColors: Int) {
         self.size = size
+        self.outline = outline
+        self.shadow = shadow
         self.paletteColors = paletteColors
+    }
+
+    /// How the renderer draws the sticker.
+    public var style: StickerStyle { StickerStyle(size: size, outline: outline, shadow: shadow) }
+
+    private enum CodingKeys: String, CodingKey { case size, outline, shadow, paletteColors }
+
+    // Pipeline-0 entries were stored before outline and shadow existed: they decode with 0 / false,
+    // which is what those stickers had, so comparing settings still tells them apart.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        size = try container.decode(Int.self, forKey: .size)
+        outline = try container.decodeIfPresent(Int.self, forKey: .outline) ?? 0
+        shadow = try container.decodeIfPresent(Bool.self, forKey: .shadow) ?? false
+        paletteColors = try container.decode(Int.self, forKey: .paletteColors)
     }
 }
