@@ -2,6 +2,8 @@
 # Import throughput and peak memory: 100 generated 12-megapixel JPEGs (with EXIF), imported into
 # a fresh catalog with --jobs 1 and --jobs 2; RUNS runs each, the median reported.
 # Environment: CATALOG_BIN, SAMPLES_BIN (release builds), COUNT (100), MEGAPIXELS (12), RUNS (3).
+# Import cuts every subject out, so the segmentation model must be installed (make model, or
+# STICKER_MODEL_DIR). CPU s/photo (user + sys) holds up better than wall time on a shared machine.
 set -euo pipefail
 CATALOG_BIN=${CATALOG_BIN:-.build/release/catalog}
 SAMPLES_BIN=${SAMPLES_BIN:-.build/release/sample-photos}
@@ -19,17 +21,19 @@ if [ "$have" -lt "$COUNT" ]; then
 fi
 bytes=$(du -sb "$photos" | cut -f1)
 echo "input: $COUNT JPEGs, $MEGAPIXELS MP each, $((bytes / COUNT / 1000)) KB average; $(nproc) cores; $RUNS runs each, median"
-printf '%-8s %12s %12s %14s\n' jobs seconds photos/s "peak RSS MB"
+printf '%-8s %12s %12s %14s %14s\n' jobs seconds photos/s "peak RSS MB" "CPU s/photo"
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 for jobs in 1 2; do
-  times=(); rss=()
+  times=(); rss=(); cpu=()
   for run in $(seq "$RUNS"); do
     catalog="$DATA/bench-$jobs.sqlite"
     rm -f "$catalog" "$catalog-wal" "$catalog-shm"
-    out=$( { /usr/bin/time -f '%e %M' "$CATALOG_BIN" --catalog "$catalog" import --jobs "$jobs" "$photos" >/dev/null; } 2>&1 | tail -1)
-    times+=("${out% *}"); rss+=("${out#* }")
+    out=$( { /usr/bin/time -f '%e %M %U %S' "$CATALOG_BIN" --catalog "$catalog" import --jobs "$jobs" "$photos" >/dev/null; } 2>&1 | tail -1)
+    read -r wall peak user sys <<<"$out"
+    times+=("$wall"); rss+=("$peak"); cpu+=("$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')")
   done
   t=$(printf '%s\n' "${times[@]}" | median)
   m=$(printf '%s\n' "${rss[@]}" | median)
-  awk -v j="$jobs" -v t="$t" -v n="$COUNT" -v m="$m" 'BEGIN { printf "%-8s %12.2f %12.1f %14.0f\n", j, t, n / t, m / 1024 }'
+  c=$(printf '%s\n' "${cpu[@]}" | median)
+  awk -v j="$jobs" -v t="$t" -v n="$COUNT" -v m="$m" -v c="$c" 'BEGIN { printf "%-8s %12.2f %12.1f %14.0f %14.2f\n", j, t, n / t, m / 1024, c / n }'
 done

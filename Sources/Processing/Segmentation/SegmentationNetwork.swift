@@ -13,7 +13,7 @@ import Foundation
 /// 5): u2netp at 320 x 320 (19.8 G multiply-adds) takes 0.73 s, 27 GMAC/s, against 0.55 s for
 /// onnxruntime 1 thread in the same run; the 3x3 kernel alone does 25-30 GMAC/s and is about
 /// 85% of the time. Outputs agree with onnxruntime on the same input to 8e-5 (mask agreement 1.0).
-/// In a debug build the C kernels are unoptimised: one prediction takes about a minute.
+/// Debug builds compile the kernels with -O2 too (Package.swift); unoptimised, one prediction took a minute.
 ///
 /// Sharing: the class is immutable (every stored property is a `let` of a value type) and
 /// `Sendable` without exceptions; the weights are only ever read, and each `predict` call
