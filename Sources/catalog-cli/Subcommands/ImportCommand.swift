@@ -31,6 +31,9 @@ extension CatalogCommand {
         @Flag(help: "Examine and process every file, report what would happen, write nothing.")
         var dryRun = false
 
+        @Option(help: "Also add the imported stickers (and ones already catalogued) to this pack, created if needed.")
+        var pack: String?
+
         @Flag(help: "Print one JSON object per file, then a summary object.")
         var json = false
 
@@ -38,6 +41,7 @@ extension CatalogCommand {
             if paths.isEmpty { throw ValidationError("name at least one file or folder to import") }
             if !(1...256).contains(jobs) { throw ValidationError("--jobs must be between 1 and 256, not \(jobs)") }
             if maxPixels < 1 { throw ValidationError("--max-pixels must be a positive number of pixels") }
+            if let pack { try validatePackName(pack) }
         }
 
         func run() async throws {
@@ -52,10 +56,15 @@ extension CatalogCommand {
             let progress = ProgressBar.forStandardError(total: Terminal.standardError.isInteractive ? Importer.countFiles(paths) : 0, label: "importing")
             let json = self.json
             let paths = self.paths
+            let packIds = Mutex<[Int64]>([])
 
             let work = Task { () -> Result<ImportSummary, CatalogError> in
                 do throws(CatalogError) {
                     return .success(try await importer.run(paths) { event in
+                        switch event {
+                        case .imported(let id?, _), .duplicate(let id, _, _): packIds.withLock { $0.append(id) }
+                        default: break
+                        }
                         Self.report(event, json: json, progress: progress)
                     })
                 } catch {
@@ -70,6 +79,14 @@ extension CatalogCommand {
             switch outcome {
             case .success(let value): summary = value
             case .failure(let error): throw Diagnostics.exit(for: error)
+            }
+            if let pack, let repository, !dryRun {
+                do {
+                    let added = try await repository.addToPack(pack, ids: packIds.withLock { $0 }, createIfMissing: true, skipNonStickers: true)
+                    if !json { Terminal.standardOutput.write("Added \(added.added.count) to pack \(pack).\n") }
+                } catch {
+                    throw Diagnostics.exit(for: error)
+                }
             }
             if json {
                 Terminal.standardOutput.write(JSONOutput.line(summary))
