@@ -82,13 +82,14 @@ let package = Package(
                 "Catalog", "SampleImages",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             swiftSettings: strictSwift
         ),
         .testTarget(
             name: "CLITests",
             dependencies: [
-                "catalog-cli", "SampleImages", "Processing",
+                "catalog-cli", "Catalog", "SampleImages", "Processing",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],

@@ -67,8 +67,14 @@ public enum ExportError: Error, LocalizedError, Sendable, Equatable {
         }
     }
 
+    /// `512,000 bytes`: grouped by thousands whatever the locale, as scripts and people read it.
     static func bytes(_ count: Int) -> String {
-        let formatted = count.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US_POSIX")))
-        return "\(formatted) bytes"
+        var digits = Array(String(count))
+        var index = digits.count - 3
+        while index > 0 {
+            digits.insert(",", at: index)
+            index -= 3
+        }
+        return String(digits) + " bytes"
     }
 }

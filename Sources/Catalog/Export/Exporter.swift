@@ -14,6 +14,8 @@ public struct ExportOptions: Sendable {
     public var iMessageSize: Int
     /// Stickers encoded at once.
     public var jobs: Int
+    /// Limits to use instead of the table's (tests: a limit nothing can meet).
+    var limitsOverride: PlatformLimits?
 
     public init(format: ExportFormat, outputDirectory: URL, force: Bool = false, dryRun: Bool = false, iMessageSize: Int = 408, jobs: Int = 2) {
         self.format = format
@@ -37,6 +39,7 @@ public struct Exporter: Sendable {
 
     /// The limits in force (the table's, with the chosen iMessage size).
     public var limits: PlatformLimits {
+        if let override = options.limitsOverride { return override }
         var limits = PlatformLimits.of(options.format)
         if options.format == .imessage { limits.canvas = .square(options.iMessageSize) }
         return limits
@@ -50,11 +53,13 @@ public struct Exporter: Sendable {
         if let range = limits.stickersPerPack, source.items.count < range.lowerBound {
             throw .tooFewStickers(format: limits.format, count: source.items.count, minimum: range.lowerBound, source: limits.source)
         }
-        if let maxTitle = limits.maxTitleLength, source.title.count > maxTitle {
-            throw .titleTooLong(format: limits.format, length: source.title.count, limit: maxTitle)
+        let groups = Self.split(count: source.items.count, maximum: limits.stickersPerPack?.upperBound)
+        // Split parts are titled "Title (1/2)": the suffix counts against the limit too.
+        let longestTitle = source.title.count + (groups.count == 1 ? 0 : " (\(groups.count)/\(groups.count))".count)
+        if let maxTitle = limits.maxTitleLength, longestTitle > maxTitle {
+            throw .titleTooLong(format: limits.format, length: longestTitle, limit: maxTitle)
         }
         let fitted = try await fitStickers(source.items, limits: limits)
-        let groups = Self.split(count: source.items.count, maximum: limits.stickersPerPack?.upperBound)
         var parts: [PlannedPart] = []
         for (index, range) in groups.enumerated() {
             let partName = groups.count == 1 ? source.name : "\(source.name)-\(index + 1)"
