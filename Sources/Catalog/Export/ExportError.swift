@@ -21,6 +21,8 @@ public enum ExportError: Error, LocalizedError, Sendable, Equatable {
     case unsafePath(String)
     /// Writing the output failed.
     case io(path: String, reason: String)
+    /// The task was cancelled (Ctrl-C) before the output was renamed into place; nothing was written.
+    case cancelled
 
     /// One file that does not fit its limit.
     public struct FitFailure: Sendable, Equatable {
@@ -37,6 +39,7 @@ public enum ExportError: Error, LocalizedError, Sendable, Equatable {
         case .pack(let error): error.exitCode
         case .emptyPack, .tooFewStickers, .titleTooLong, .doesNotFit, .unreadableSticker: 65
         case .outputExists, .unsafePath, .io: 74
+        case .cancelled: 130
         }
     }
 
@@ -64,6 +67,8 @@ public enum ExportError: Error, LocalizedError, Sendable, Equatable {
             "refusing to write \(PackError.quoted(path)): it would fall outside the output folder"
         case .io(let path, let reason):
             "cannot write \(path): \(reason)"
+        case .cancelled:
+            "interrupted; nothing was written"
         }
     }
 

@@ -86,6 +86,7 @@ public struct Exporter: Sendable {
                 )
             }
         )
+        if Task.isCancelled { throw .cancelled }
         if options.dryRun { return report }
         if !failures.isEmpty { throw .doesNotFit(failures) }
         let written = try ExportWriter.write(parts, into: directory, force: options.force)
@@ -148,7 +149,7 @@ public struct Exporter: Sendable {
             }
             while let (index, result) = await group.next() {
                 results[index] = result
-                if next < items.count {
+                if next < items.count, !Task.isCancelled {
                     let index = next
                     group.addTask { (index, await Self.fit(items[index], limits: limits)) }
                     next += 1
@@ -158,7 +159,7 @@ public struct Exporter: Sendable {
         }
         var fitted: [FittedSticker] = []
         for result in results {
-            guard let result else { continue }
+            guard let result else { throw .cancelled }
             fitted.append(try result.get())
         }
         return fitted

@@ -40,13 +40,30 @@ extension CatalogCommand {
                 format: format, outputDirectory: directory, force: force, dryRun: dryRun,
                 iMessageSize: iMessageSize, jobs: ProcessInfo.processInfo.activeProcessorCount
             ))
-            let report: ExportReport
+            let source: PackSource
             do {
-                let source = try repository.packSource(named: pack)
-                report = try await exporter.run(source)
-            } catch let error as PackError {
+                source = try repository.packSource(named: pack)
+            } catch {
                 throw Diagnostics.exit(for: error)
-            } catch let error as ExportError {
+            }
+            // Ctrl-C / SIGTERM cancel the fitting; a part being renamed into place finishes, the
+            // temporary files of the others are removed.
+            let work = Task { () -> Result<ExportReport, ExportError> in
+                do throws(ExportError) {
+                    return .success(try await exporter.run(source))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            let trap = SignalTrap { work.cancel() }
+            let report: ExportReport
+            switch await work.value {
+            case .success(let value):
+                report = value
+            case .failure(.cancelled):
+                Diagnostics.report("interrupted by \(trap.signalName); nothing was written")
+                throw ExitCode(trap.exitCode)
+            case .failure(let error):
                 throw Diagnostics.exit(for: error)
             }
             Terminal.standardOutput.write(json ? JSONOutput.document(report) : Self.describe(report))
