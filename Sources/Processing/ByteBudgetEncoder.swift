@@ -54,9 +54,12 @@ public enum ByteBudgetEncoder {
         if allowsWebP {
             let lossless = EncodedImage(bytes: try WebPCodec.encode(image, mode: .lossless), type: .webp, encoding: "webp-lossless")
             if consider(lossless) { return .fits(lossless) }
-            // Highest quality that fits: size grows with quality (almost monotonically), so a binary
-            // search over 0...95 needs about 7 encodings.
-            var low = 0, high = 95
+            // Highest quality that fits: size grows with quality (almost monotonically). The top
+            // quality is tried first (most stickers fit there, one encoding), then a binary search
+            // over 0...94 (about 7 encodings).
+            let top = EncodedImage(bytes: try WebPCodec.encode(image, mode: .lossy(quality: 95)), type: .webp, encoding: "webp-q95")
+            if consider(top) { return .fits(top) }
+            var low = 0, high = 94
             var best: EncodedImage?
             while low <= high {
                 let quality = (low + high) / 2
