@@ -11,10 +11,13 @@ extension CatalogRepository {
                 SELECT pack_item.photo_id, pack_item.emoji, photo.sha256, photo.format, photo.width AS photo_width,
                        photo.height AS photo_height, sticker.width, sticker.height, sticker_png.png
                 FROM pack_item JOIN photo ON photo.id = pack_item.photo_id
-                JOIN sticker ON sticker.photo_id = pack_item.photo_id
-                JOIN sticker_png ON sticker_png.photo_id = pack_item.photo_id
+                LEFT JOIN sticker ON sticker.photo_id = pack_item.photo_id
+                LEFT JOIN sticker_png ON sticker_png.photo_id = pack_item.photo_id
                 WHERE pack_item.pack_id = ? ORDER BY pack_item.position
                 """, arguments: [packId])
+            // An entry whose sticker went away (a failed reprocess) is named, never silently skipped.
+            let missing = rows.filter { ($0["png"] as Data?) == nil || ($0["width"] as Int?) == nil }.map { $0["photo_id"] as Int64 }
+            if !missing.isEmpty { return .failure(.missingStickers(name: name, ids: missing)) }
             var items: [PackSource.Item] = []
             for (index, row) in rows.enumerated() {
                 let id: Int64 = row["photo_id"]

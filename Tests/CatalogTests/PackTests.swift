@@ -70,6 +70,9 @@ struct PackTests {
             // import --pack: failed entries are skipped, not refused; the pack is created.
             let skipped = try await repository.addToPack("imported", ids: [ids[1], failedId], createIfMissing: true, skipNonStickers: true)
             #expect(skipped.added == [ids[1]] && skipped.skipped == [failedId])
+            // A sticker that went away later (a failed reprocess) is named by exports, not skipped.
+            _ = try await repository.write { db in try db.execute(sql: "DELETE FROM sticker WHERE photo_id = ?", arguments: [ids[1]]) }
+            #expect(throws: PackError.missingStickers(name: "imported", ids: [ids[1]])) { _ = try repository.packSource(named: "imported") }
             #expect(PackError.unknownEntries(ids: [777]).exitCode == 65)
             #expect(PackError.invalidName("x/y", reason: "r").exitCode == 64)
             #expect(PackError.unknownEntries(ids: [777]).errorDescription!.contains("777"))

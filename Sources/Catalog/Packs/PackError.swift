@@ -18,6 +18,8 @@ public enum PackError: Error, LocalizedError, Sendable, Equatable {
     case notStickers(ids: [Int64])
     /// These ids are not in the pack.
     case notInPack(name: String, ids: [Int64])
+    /// The pack holds entries that have no sticker any more (their last processing failed).
+    case missingStickers(name: String, ids: [Int64])
     /// A position outside 1...count.
     case invalidPosition(Int, count: Int)
     /// The catalog failed.
@@ -26,7 +28,7 @@ public enum PackError: Error, LocalizedError, Sendable, Equatable {
     public var exitCode: Int32 {
         switch self {
         case .invalidName, .invalidValue, .invalidPosition: 64
-        case .notFound, .alreadyExists, .unknownEntries, .notStickers, .notInPack: 65
+        case .notFound, .alreadyExists, .unknownEntries, .notStickers, .notInPack, .missingStickers: 65
         case .catalog(let error): error.exitCode
         }
     }
@@ -47,6 +49,9 @@ public enum PackError: Error, LocalizedError, Sendable, Equatable {
             "entry \(PackError.list(ids)) has no sticker (its processing failed; see `catalog list --failed`); nothing was added"
         case .notInPack(let name, let ids):
             "entry \(PackError.list(ids)) is not in the pack \(PackError.quoted(name)); nothing was changed"
+        case .missingStickers(let name, let ids):
+            "the pack \(PackError.quoted(name)) holds entry \(PackError.list(ids)) without a sticker (processing failed); "
+                + "`catalog reprocess` makes it again, or `catalog pack remove \(name) \(ids.map(String.init).joined(separator: " "))` drops it"
         case .invalidPosition(let position, let count):
             "position \(position) is outside the pack (1...\(count))"
         case .catalog(let error):

@@ -42,12 +42,14 @@ public enum PaletteGradient {
         var image = RGBAImage(width: width, height: height, red: 0, green: 0, blue: 0, alpha: 0)
         let span = Double(max(1, width - 1 + height - 1))
         let radius = Double(cornerRadius)
+        // The colour depends on x + y only: one lookup entry per diagonal.
+        let diagonal = (0..<(width + height - 1)).map { color(at: Double($0) / span, stops: stops) }
         image.pixels.withUnsafeMutableBufferPointer { pixels in
             for y in 0..<height {
                 for x in 0..<width {
                     let coverage = cornerCoverage(x: x, y: y, width: width, height: height, radius: radius)
                     guard coverage > 0 else { continue }
-                    let (red, green, blue) = color(at: Double(x + y) / span, stops: stops)
+                    let (red, green, blue) = diagonal[x + y]
                     let offset = (y * width + x) * 4
                     pixels[offset] = red
                     pixels[offset + 1] = green
