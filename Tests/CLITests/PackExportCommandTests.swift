@@ -131,7 +131,7 @@ import Testing
         #expect(try run(["preview", "empty", "-o", "e.png"], in: folder).status == 65)
     }
 
-    @Test func importAddsToAPack() throws {
+    @Test(.needsModel) func importAddsToAPack() throws {
         let folder = try TemporaryFolder()
         let photos = try folder.writeSamples()
         // Only the samples with their own transparency, which need no segmentation model.
