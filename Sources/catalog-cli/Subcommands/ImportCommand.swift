@@ -58,13 +58,13 @@ extension CatalogCommand {
             let progress = ProgressBar.forStandardError(total: Terminal.standardError.isInteractive ? Importer.countFiles(paths) : 0, label: "importing")
             let json = self.json
             let paths = self.paths
-            let packIds = Mutex<[Int64]>([])
+            let packIds = Mutex<[(path: String, id: Int64)]>([])
 
             let work = Task { () -> Result<ImportSummary, CatalogError> in
                 do throws(CatalogError) {
                     return .success(try await importer.run(paths) { event in
                         switch event {
-                        case .imported(let id?, _), .duplicate(let id, _, _): packIds.withLock { $0.append(id) }
+                        case .imported(let id?, let path), .duplicate(let id, let path, _): packIds.withLock { $0.append((path, id)) }
                         default: break
                         }
                         Self.report(event, json: json, progress: progress)
@@ -84,7 +84,10 @@ extension CatalogCommand {
             }
             if let pack, let repository, !dryRun {
                 do {
-                    let added = try await repository.addToPack(pack, ids: packIds.withLock { $0 }, createIfMissing: true, skipNonStickers: true)
+                    // Files finish in any order with --jobs > 1; the pack takes them in path order, so
+                    // the same import always makes the same pack.
+                    let ids = packIds.withLock { $0 }.sorted { $0.path < $1.path }.map(\.id)
+                    let added = try await repository.addToPack(pack, ids: ids, createIfMissing: true, skipNonStickers: true)
                     if !json { Terminal.standardOutput.write("Added \(added.added.count) to pack \(pack).\n") }
                 } catch {
                     throw Diagnostics.exit(for: error)
