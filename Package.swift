@@ -18,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
     ],
     targets: [
         // System libraries (Debian -dev packages, found through pkg-config).
@@ -49,6 +50,7 @@ let package = Package(
                 "Processing",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             swiftSettings: strictSwift,
             plugins: ["EmbedMigrations"]
@@ -83,9 +85,18 @@ let package = Package(
                 "Catalog", "SampleImages",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             swiftSettings: strictSwift
         ),
-        .testTarget(name: "CLITests", dependencies: ["catalog-cli", "SampleImages"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "CLITests",
+            dependencies: [
+                "catalog-cli", "Catalog", "SampleImages", "Processing",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ],
+            swiftSettings: strictSwift
+        ),
     ]
 )

@@ -20,7 +20,8 @@ struct CatalogCommand: AsyncParsableCommand {
               130 / 143  interrupted by SIGINT / SIGTERM (finished work is kept)
             """,
         version: "0.1.0",
-        subcommands: [ImportCommand.self, ListCommand.self, ShowCommand.self, StatsCommand.self, CutoutCommand.self]
+        subcommands: [ImportCommand.self, ListCommand.self, ShowCommand.self, StatsCommand.self, CutoutCommand.self,
+                      PackCommand.self, ExportCommand.self, PreviewCommand.self]
     )
 
     /// Accepts `--catalog PATH` before the subcommand too (`catalog --catalog c.sqlite import x`),
@@ -32,6 +33,9 @@ struct CatalogCommand: AsyncParsableCommand {
 
 /// Where `--catalog` may stand on the command line.
 enum GlobalOptionPlacement {
+    /// Subcommands whose own subcommands declare `--catalog`.
+    static let groupCommands: Set<String> = ["pack"]
+
     /// `[--catalog P] sub rest` becomes `sub --catalog P rest`; anything else is returned unchanged.
     static func movingCatalogOption(_ arguments: [String]) -> [String] {
         var leading: [String] = []
@@ -49,6 +53,10 @@ enum GlobalOptionPlacement {
             }
         }
         guard !leading.isEmpty, index < arguments.count else { return arguments }
+        // A command with subcommands of its own (`pack create`) takes the option after those.
+        if groupCommands.contains(arguments[index]), index + 1 < arguments.count, !arguments[index + 1].hasPrefix("-") {
+            return [arguments[index], arguments[index + 1]] + leading + arguments[(index + 2)...]
+        }
         return [arguments[index]] + leading + arguments[(index + 1)...]
     }
 }

@@ -31,6 +31,9 @@ extension CatalogCommand {
         @Flag(help: "Examine and process every file, report what would happen, write nothing.")
         var dryRun = false
 
+        @Option(help: "Also add the imported stickers (and ones already catalogued) to this pack, created if needed.")
+        var pack: String?
+
         @Flag(help: "Print one JSON object per file, then a summary object.")
         var json = false
 
@@ -38,6 +41,7 @@ extension CatalogCommand {
             if paths.isEmpty { throw ValidationError("name at least one file or folder to import") }
             if !(1...256).contains(jobs) { throw ValidationError("--jobs must be between 1 and 256, not \(jobs)") }
             if maxPixels < 1 { throw ValidationError("--max-pixels must be a positive number of pixels") }
+            if let pack { try validatePackName(pack) }
         }
 
         func run() async throws {
@@ -54,10 +58,15 @@ extension CatalogCommand {
             let progress = ProgressBar.forStandardError(total: Terminal.standardError.isInteractive ? Importer.countFiles(paths) : 0, label: "importing")
             let json = self.json
             let paths = self.paths
+            let packIds = Mutex<[(path: String, id: Int64)]>([])
 
             let work = Task { () -> Result<ImportSummary, CatalogError> in
                 do throws(CatalogError) {
                     return .success(try await importer.run(paths) { event in
+                        switch event {
+                        case .imported(let id?, let path), .duplicate(let id, let path, _): packIds.withLock { $0.append((path, id)) }
+                        default: break
+                        }
                         Self.report(event, json: json, progress: progress)
                     })
                 } catch {
@@ -72,6 +81,17 @@ extension CatalogCommand {
             switch outcome {
             case .success(let value): summary = value
             case .failure(let error): throw Diagnostics.exit(for: error)
+            }
+            if let pack, let repository, !dryRun {
+                do {
+                    // Files finish in any order with --jobs > 1; the pack takes them in path order, so
+                    // the same import always makes the same pack.
+                    let ids = packIds.withLock { $0 }.sorted { $0.path < $1.path }.map(\.id)
+                    let added = try await repository.addToPack(pack, ids: ids, createIfMissing: true, skipNonStickers: true)
+                    if !json { Terminal.standardOutput.write("Added \(added.added.count) to pack \(pack).\n") }
+                } catch {
+                    throw Diagnostics.exit(for: error)
+                }
             }
             if json {
                 Terminal.standardOutput.write(JSONOutput.line(summary))

@@ -16,13 +16,28 @@ extension CatalogCommand {
         @Flag(help: "Only entries whose processing failed, with the reason.")
         var failed = false
 
+        @Option(help: "Only the entries of this pack, in pack order.")
+        var pack: String?
+
+        func validate() throws {
+            if let pack { try validatePackName(pack) }
+        }
+
         func run() async throws {
             let repository = try catalog.open(.readOnly)
             let entries: [EntrySummary]
-            do {
-                entries = try repository.entries(failed ? .failed : .all)
-            } catch {
-                throw Diagnostics.exit(for: error)
+            if let pack {
+                do {
+                    entries = try repository.entries(inPack: pack).filter { !failed || $0.status == .failed }
+                } catch {
+                    throw Diagnostics.exit(for: error)
+                }
+            } else {
+                do {
+                    entries = try repository.entries(failed ? .failed : .all)
+                } catch {
+                    throw Diagnostics.exit(for: error)
+                }
             }
             if output.json {
                 Terminal.standardOutput.write(JSONOutput.document(entries))

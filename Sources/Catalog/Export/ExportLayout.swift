@@ -1,0 +1,152 @@
+import Crypto
+import Foundation
+import Processing
+
+/// One pack ready to write: its files (relative paths, bytes) and the fit of each sticker.
+struct PlannedPart: Sendable {
+    enum Container: Sendable { case folder, zip }
+
+    /// The part's pack name (`beach`, `beach-1`).
+    var name: String
+    /// The file or folder written into the output folder (`beach.wastickers`, `beach.telegram`).
+    var fileName: String
+    var container: Container
+    /// Relative, `/`-separated paths and their bytes, sorted by path.
+    var files: [(path: String, bytes: [UInt8])]
+    var fits: [ExportReport.Fit]
+    var stickerCount: Int
+}
+
+/// Where each format puts its files, and the manifest that lists them.
+enum ExportLayout {
+    /// The files of one part in `limits.format`'s layout.
+    static func part(
+        limits: PlatformLimits, packName: String, partName: String, title: String, author: String,
+        number: Int, of count: Int,
+        items: [(PackSource.Item, Exporter.FittedSticker)],
+        icon: (rule: IconRule, file: EncodedImage?, smallest: Int)?
+    ) throws(ExportError) -> PlannedPart {
+        let format = limits.format
+        let safeName = ExportPath.component(partName)
+        let fileName: String
+        let container: PlannedPart.Container
+        /// Folder of the stickers inside the part.
+        let stickerFolder: String
+        switch format {
+        case .png: (fileName, container, stickerFolder) = (safeName, .folder, "")
+        case .zip: (fileName, container, stickerFolder) = (safeName + ".zip", .zip, safeName + "/")
+        case .telegram: (fileName, container, stickerFolder) = (safeName + ".telegram", .folder, "")
+        case .whatsapp: (fileName, container, stickerFolder) = (safeName + ".wastickers", .zip, "")
+        case .signal: (fileName, container, stickerFolder) = (safeName + ".signal", .folder, "")
+        case .imessage: (fileName, container, stickerFolder) = (safeName + ".imessage", .folder, "Stickers.xcstickers/\(safeName).stickerpack/")
+        }
+        let manifestFolder = format == .zip ? stickerFolder : ""
+
+        var files: [String: [UInt8]] = [:]
+        var fits: [ExportReport.Fit] = []
+        var stickers: [ExportManifest.Sticker] = []
+        var emojiLines: [String] = []
+        var stickerDirectories: [String] = []
+        let emojiLimit = limits.emojiPerSticker?.upperBound ?? StickerEmoji.maxCount
+        for (index, (item, fitted)) in items.enumerated() {
+            let base = String(format: "%03d-%lld", index + 1, item.id)
+            let fileType = fitted.file?.type ?? limits.fileTypes[0]
+            let stickerFile = base + "." + fileType.fileExtension
+            let path: String
+            if format == .imessage {
+                stickerDirectories.append(base + ".sticker")
+                path = stickerFolder + base + ".sticker/" + stickerFile
+                files[stickerFolder + base + ".sticker/Contents.json"] = json(["info": xcodeInfo, "properties": ["filename": stickerFile]])
+            } else {
+                path = stickerFolder + stickerFile
+            }
+            fits.append(ExportReport.Fit(
+                id: item.id, file: path, width: fitted.width, height: fitted.height, bytes: fitted.bytes,
+                limit: limits.maxBytes, encoding: fitted.encoding, ok: fitted.file != nil
+            ))
+            let bytes = fitted.file?.bytes ?? []
+            files[path] = bytes
+            let emoji = Array(item.emoji.prefix(emojiLimit))
+            emojiLines.append(stickerFile + " " + emoji.joined())
+            stickers.append(ExportManifest.Sticker(
+                id: item.id, position: item.position, file: path, emoji: emoji, width: fitted.width, height: fitted.height,
+                bytes: bytes.count, sha256: sha256(bytes), encoding: fitted.encoding,
+                palette: item.palette.colors.map { ExportManifest.Color(hex: $0.hex, share: $0.share) }, source: item.source
+            ))
+        }
+
+        var cover: String?
+        if let icon {
+            let ok = icon.file != nil
+            fits.append(ExportReport.Fit(
+                id: nil, file: icon.rule.file, width: icon.rule.side, height: icon.rule.side,
+                bytes: icon.file?.bytes.count ?? icon.smallest, limit: icon.rule.maxBytes, encoding: icon.file?.encoding ?? "png", ok: ok
+            ))
+            files[icon.rule.file] = icon.file?.bytes ?? []
+            cover = icon.rule.file
+        }
+        switch format {
+        case .telegram:
+            files["title.txt"] = Array((title + "\n").utf8)
+            files["emoji.txt"] = Array((emojiLines.joined(separator: "\n") + "\n").utf8)
+        case .whatsapp:
+            files["title.txt"] = Array(title.utf8)
+            files["author.txt"] = Array(author.utf8)
+            files["emoji.txt"] = Array((emojiLines.joined(separator: "\n") + "\n").utf8)
+        case .signal:
+            cover = stickers.first?.file
+        case .imessage:
+            let gridSize = switch limits.canvas {
+            case .square(300): "small"
+            case .square(618): "large"
+            default: "regular"
+            }
+            files["Stickers.xcstickers/Contents.json"] = json(["info": xcodeInfo])
+            files[stickerFolder + "Contents.json"] = json([
+                "info": xcodeInfo,
+                "properties": ["grid-size": gridSize],
+                "stickers": stickerDirectories.map { ["filename": $0] },
+            ])
+        case .png, .zip:
+            break
+        }
+
+        let listed = files.keys.sorted().map { path in
+            ExportManifest.File(path: path, bytes: files[path]!.count, sha256: sha256(files[path]!))
+        }
+        let manifest = ExportManifest(
+            format: format, name: partName, pack: packName, part: number, parts: count, title: title, author: author,
+            cover: cover, stickers: stickers, files: listed
+        )
+        files[manifestFolder + "manifest.json"] = try encode(manifest)
+        for path in files.keys { try ExportPath.check(path) }
+        return PlannedPart(
+            name: partName, fileName: fileName, container: container,
+            files: files.keys.sorted().map { ($0, files[$0]!) }, fits: fits, stickerCount: items.count
+        )
+    }
+
+    /// What Xcode writes in the `info` of every asset catalog `Contents.json`.
+    static var xcodeInfo: [String: Any] { ["author": "xcode", "version": 1] }
+
+    /// Lower-case hex SHA-256.
+    static func sha256(_ bytes: [UInt8]) -> String {
+        SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// A JSON object as pretty, sorted-keys text with a final newline (stable bytes).
+    static func json(_ object: [String: Any]) -> [UInt8] {
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        return Array(data) + [0x0A]
+    }
+
+    static func encode(_ manifest: ExportManifest) throws(ExportError) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        do {
+            return Array(try encoder.encode(manifest)) + [0x0A]
+        } catch {
+            throw .io(path: "manifest.json", reason: "could not encode the manifest: \(error)")
+        }
+    }
+}

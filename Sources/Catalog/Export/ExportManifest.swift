@@ -1,0 +1,44 @@
+/// `manifest.json`, written into every export: the pack, each sticker's id, emoji, palette, source
+/// summary and file, and the SHA-256 of every other file of the export. No timestamps, so the
+/// same pack gives the same manifest.
+struct ExportManifest: Encodable {
+    var generator = "sticker-catalog"
+    var format: ExportFormat
+    /// The part's pack name, and the pack it came from.
+    var name: String
+    var pack: String
+    var part: Int
+    var parts: Int
+    var title: String
+    var author: String
+    /// The cover / tray icon / thumbnail file (Signal: the first sticker), or nil.
+    var cover: String?
+    var stickers: [Sticker]
+    /// Every file of the export but this manifest, sorted by path.
+    var files: [File]
+
+    struct Sticker: Encodable {
+        var id: Int64
+        var position: Int
+        var file: String
+        var emoji: [String]
+        var width: Int
+        var height: Int
+        var bytes: Int
+        var sha256: String
+        var encoding: String
+        var palette: [Color]
+        var source: SourceSummary
+    }
+
+    struct Color: Encodable {
+        var hex: String
+        var share: Double
+    }
+
+    struct File: Encodable {
+        var path: String
+        var bytes: Int
+        var sha256: String
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import Processing
+
+/// `catalog preview`: a pack's contact sheet (every sticker over a gradient of its own palette,
+/// in a grid, under the pack's title), encoded as PNG and written like an export (temporary name,
+/// renamed into place, nothing replaced without `force`).
+public enum PreviewSheet {
+    /// Columns when none are asked for: about square, at most 8.
+    public static func defaultColumns(count: Int) -> Int {
+        min(8, max(1, Int(Double(count).squareRoot().rounded(.up))))
+    }
+
+    /// The sheet of `source` as PNG bytes, with its pixel size.
+    @concurrent
+    public static func render(_ source: PackSource, columns: Int?) async throws(ExportError) -> (png: [UInt8], width: Int, height: Int) {
+        guard !source.items.isEmpty else { throw .emptyPack(name: source.name) }
+        var cells: [ContactSheet.Cell] = []
+        for item in source.items {
+            do {
+                let image = try PNGCodec.decode(item.png, maxPixels: 64_000_000)
+                cells.append(ContactSheet.Cell(sticker: image, palette: item.palette, caption: "#\(item.id)"))
+            } catch {
+                throw .unreadableSticker(id: item.id, reason: error.errorDescription ?? error.code)
+            }
+        }
+        let sheet = ContactSheet().render(
+            title: source.title, cells: cells, columns: columns ?? defaultColumns(count: cells.count)
+        )
+        do {
+            return (try PNGCodec.encode(sheet, compression: .fast), sheet.width, sheet.height)
+        } catch {
+            throw .io(path: "preview", reason: error.errorDescription ?? error.code)
+        }
+    }
+
+    /// Writes `png` to `url` through a temporary file in the same folder.
+    public static func write(_ png: [UInt8], to url: URL, force: Bool) throws(ExportError) {
+        let url = url.standardizedFileURL
+        if !force && ExportWriter.exists(url) { throw .outputExists(path: url.path) }
+        let folder = url.deletingLastPathComponent()
+        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        do {
+            try Data(png).write(to: temporary, options: .withoutOverwriting)
+        } catch {
+            throw .io(path: url.path, reason: (error as NSError).localizedDescription)
+        }
+        guard rename(temporary.path, url.path) == 0 else {
+            throw .io(path: url.path, reason: String(cString: strerror(errno)))
+        }
+    }
+}

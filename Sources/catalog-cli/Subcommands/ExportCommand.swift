@@ -1,0 +1,127 @@
+import ArgumentParser
+import Catalog
+import Foundation
+
+extension ExportFormat: ExpressibleByArgument {}
+
+extension CatalogCommand {
+    /// `catalog export PACK`: the pack as files a messaging app accepts, or plain PNGs.
+    struct ExportCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "export",
+            abstract: "Export a pack for Telegram, WhatsApp, Signal, iMessage, or as PNGs / a zip.",
+            discussion: """
+                Writes into --output (a folder, default the current one): png → NAME/, zip → NAME.zip, telegram → NAME.telegram/, whatsapp → NAME.wastickers, signal → NAME.signal/, imessage → NAME.imessage/Stickers.xcstickers/. Every export holds manifest.json (ids, emoji, palettes, source EXIF summary, SHA-256 of every file). Stickers are fitted to the platform's canvas and byte limit (PNG, smaller PNG, fewer colours, lossy WebP); a pack over the platform's maximum is split into NAME-1, NAME-2, ...
+
+                Exit: 0 written, 64 bad option, 65 unknown/empty pack, too few stickers or a sticker that cannot fit (nothing written; --dry-run prints the fit report first), 74 output exists (use --force) or cannot be written, 130/143 interrupted (nothing written).
+                """
+        )
+
+        @OptionGroup var catalog: CatalogOptions
+        @Argument(help: "The pack's name.") var pack: String
+        @Option(help: "telegram, whatsapp, signal, imessage, png or zip.") var format: ExportFormat = .png
+        @Option(name: [.short, .long], help: ArgumentHelp("The folder to write into (created if needed).", valueName: "path")) var output: String?
+        @Option(name: .customLong("imessage-size"), help: "iMessage sticker size: 300 (small), 408 (regular) or 618 (large).") var iMessageSize = 408
+        @Flag(help: "Replace an export that exists.") var force = false
+        @Flag(help: "Fit every sticker and print the report; write nothing.") var dryRun = false
+        @Flag(help: "Print the report as JSON.") var json = false
+
+        func validate() throws {
+            try validatePackName(pack)
+            if !PlatformLimits.iMessageSizes.contains(iMessageSize) {
+                throw ValidationError("--imessage-size must be 300, 408 or 618, not \(iMessageSize)")
+            }
+        }
+
+        func run() async throws {
+            let repository = try catalog.open(.readOnly)
+            let directory = URL(fileURLWithPath: output ?? FileManager.default.currentDirectoryPath)
+            let exporter = Exporter(options: ExportOptions(
+                format: format, outputDirectory: directory, force: force, dryRun: dryRun,
+                iMessageSize: iMessageSize, jobs: ProcessInfo.processInfo.activeProcessorCount
+            ))
+            let source: PackSource
+            do {
+                source = try repository.packSource(named: pack)
+            } catch {
+                throw Diagnostics.exit(for: error)
+            }
+            // Ctrl-C / SIGTERM cancel the fitting; a part being renamed into place finishes, the
+            // temporary files of the others are removed.
+            let work = Task { () -> Result<ExportReport, ExportError> in
+                do throws(ExportError) {
+                    return .success(try await exporter.run(source))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            let trap = SignalTrap { work.cancel() }
+            let report: ExportReport
+            switch await work.value {
+            case .success(let value):
+                report = value
+            case .failure(.cancelled):
+                Diagnostics.report("interrupted by \(trap.signalName); nothing was written")
+                throw ExitCode(trap.exitCode)
+            case .failure(let error):
+                throw Diagnostics.exit(for: error)
+            }
+            Terminal.standardOutput.write(json ? JSONOutput.document(report) : Self.describe(report))
+            if !report.ok {
+                Diagnostics.report("error: some files do not fit their limit (see the report); nothing was written")
+                throw ExitStatus.dataError
+            }
+        }
+
+        static func describe(_ report: ExportReport) -> String {
+            var text = ""
+            for part in report.parts {
+                text += (report.dryRun ? "Would write " : "Wrote ") + "\(part.path) (\(part.count) stickers)\n"
+                var table = Table("ID", "FILE", "PIXELS", "BYTES", "LIMIT", "ENCODING", "OK")
+                for fit in part.files {
+                    table.append(
+                        fit.id.map(String.init) ?? "-", fit.file, "\(fit.width)×\(fit.height)", "\(fit.bytes)",
+                        fit.limit.map(String.init) ?? "-", fit.encoding, fit.ok ? "ok" : "TOO LARGE"
+                    )
+                }
+                if report.dryRun || !report.ok { text += table.rendered() }
+            }
+            return text
+        }
+    }
+
+    /// `catalog preview PACK -o sheet.png`: the pack's contact sheet.
+    struct PreviewCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "preview",
+            abstract: "Draw a pack's contact sheet: every sticker over a gradient of its palette, in a grid, under the title.",
+            discussion: "Exit: 0 written, 64 bad option, 65 unknown or empty pack, 74 output exists (use --force) or cannot be written."
+        )
+
+        @OptionGroup var catalog: CatalogOptions
+        @Argument(help: "The pack's name.") var pack: String
+        @Option(name: [.short, .long], help: ArgumentHelp("The PNG file to write.", valueName: "path")) var output: String
+        @Option(help: "Stickers a row (default: about square, at most 8).") var columns: Int?
+        @Flag(help: "Replace the file if it exists.") var force = false
+
+        func validate() throws {
+            try validatePackName(pack)
+            if let columns, !(1...64).contains(columns) { throw ValidationError("--columns must be between 1 and 64") }
+        }
+
+        func run() async throws {
+            let repository = try catalog.open(.readOnly)
+            do {
+                let source = try repository.packSource(named: pack)
+                let sheet = try await PreviewSheet.render(source, columns: columns)
+                let url = URL(fileURLWithPath: output)
+                try PreviewSheet.write(sheet.png, to: url, force: force)
+                Terminal.standardOutput.write("Wrote \(url.standardizedFileURL.path) (\(sheet.width)×\(sheet.height), \(source.items.count) stickers).\n")
+            } catch let error as PackError {
+                throw Diagnostics.exit(for: error)
+            } catch let error as ExportError {
+                throw Diagnostics.exit(for: error)
+            }
+        }
+    }
+}
