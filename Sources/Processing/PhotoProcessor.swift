@@ -1,6 +1,6 @@
 /// Turns a photo's bytes into a `ProcessedPhoto`: decode (scaled), orient, make the sticker, take the palette.
 /// Pipeline version 0: the sticker is the oriented photo scaled to `settings.size` on its long side,
-/// and the palette is empty (the cut-out and palette stages replace both).
+/// and the palette is taken from it (the cut-out stage replaces the whole photo by the subject).
 public nonisolated struct PhotoProcessor: Sendable {
     /// The version of the pipeline this binary runs; entries made by an older one are stale.
     public static let pipelineVersion = 0
@@ -19,6 +19,8 @@ public nonisolated struct PhotoProcessor: Sendable {
     public func process(_ bytes: [UInt8]) async throws(ProcessingError) -> ProcessedPhoto {
         let decoded = try PhotoDecoder.decode(bytes, options: decodeOptions)
         let stickerPixels = ImageResizer.fitted(decoded.image, longSide: settings.size)
+        // The palette needs only the pixels the renderer gets: it is computed while the sticker is encoded.
+        async let palette = PaletteExtractor.palette(of: stickerPixels, colors: settings.paletteColors)
         let png = try PNGCodec.encode(stickerPixels)
         return ProcessedPhoto(
             format: decoded.format,
@@ -26,7 +28,7 @@ public nonisolated struct PhotoProcessor: Sendable {
             height: decoded.height,
             exif: decoded.exif,
             sticker: StickerImage(png: png, width: stickerPixels.width, height: stickerPixels.height),
-            palette: Palette(),
+            palette: await palette,
             pipelineVersion: Self.pipelineVersion,
             settings: settings
         )
