@@ -5,10 +5,11 @@ import Processing
 extension CatalogRepository {
     /// The stickers with every colour of `query`, best first (see ``ColorQuery`` for the score).
     ///
-    /// Candidates come from the `palette_index` R*Tree: a box of ±`within` around the first query colour,
-    /// read in bands of decreasing share. A sticker scores at most the share of its matching colour, so
-    /// once `limit` stickers score at least a band's lower bound, no sticker in a later band can enter the
-    /// results and the search stops. Single-colour searches without EXIF filters read only the R*Tree
+    /// Candidates come from the `palette_index` R*Tree, asked with a falling score threshold t: a colour
+    /// scoring at least t has a share of at least t and lies within `within × (1 − t)` of the query colour
+    /// (share ≤ 1), so a 4-D box (Oklab ± that radius, share ≥ t) holds every one. Once `limit` stickers
+    /// score t or more, no unseen sticker can enter the results and the search stops; the last threshold
+    /// (0) is the whole `within` box. Single-colour searches without EXIF filters read only the R*Tree
     /// until the final `limit` rows.
     public nonisolated func search(_ query: ColorQuery) throws(CatalogError) -> [ColorSearchResult] {
         guard !query.colors.isEmpty, query.limit > 0 else { return [] }
@@ -36,54 +37,58 @@ private struct ColorSearch {
         var score: Double
     }
 
-    /// Share bands, largest first: [0.5, ∞), [0.25, 0.5), ... [0, 1/32). Powers of two are exact in the
-    /// R*Tree's 32-bit floats, so each row falls in exactly one band.
-    static let bandBounds: [Double] = [0.5, 0.25, 0.125, 0.0625, 0.03125, 0]
+    /// Score thresholds, highest first; each is exact in the R*Tree's 32-bit floats (stored values are
+    /// rounded down for `share_min`), so `share_min >= t` finds every share of at least t.
+    static let thresholds: [Double] = [0.9, 0.8, 0.7, 0.6, 0.5, 0.45, 0.4, 0.35, 0.3, 0.25, 0.2, 0.15, 0.1, 0.05, 0]
+        .map { Double(Float($0)) }
 
     /// Scored stickers: photo id → one hit per query colour.
     private typealias Scored = [Int64: [Hit]]
 
     func indexed() throws -> [ColorSearchResult] {
         let first = query.colors[0]
-        let radius = query.within / 100
-        let statement = try db.cachedStatement(sql: """
-            SELECT id, photo_id, l_min, l_max, a_min, a_max, b_min, b_max, share_min, share_max FROM palette_index
-            WHERE l_max >= ? AND l_min <= ? AND a_max >= ? AND a_min <= ? AND b_max >= ? AND b_min <= ?
-              AND share_min >= ? AND share_min < ?
-            """)
-        let simple = query.colors.count == 1 && !query.hasExifFilter
-        var scored: Scored = [:]
-        var seen = Set<Int64>()
-        var upper = 2.0
-        for lower in Self.bandBounds {
-            defer { upper = lower }
-            var pending = Set<Int64>()
-            let rows = try Row.fetchCursor(statement, arguments: [
-                first.l - radius, first.l + radius, first.a - radius, first.a + radius,
-                first.b - radius, first.b + radius, lower, upper,
-            ])
+        // Best row-level hit of the first colour per sticker, from the R*Tree alone.
+        var firstHits: [Int64: Hit] = [:]
+        // Stickers scored exactly (nil: rejected: a colour missing or the EXIF filters failed).
+        var evaluated: [Int64: [Hit]?] = [:]
+        for threshold in Self.thresholds {
+            let radius = query.within / 100 * (1 - threshold)
+            let rows = try Row.fetchCursor(try boxStatement(photoOnly: false), arguments: box(first, radius: radius, threshold: threshold))
             while let row = try rows.next() {
                 let photo: Int64 = row[1]
-                if !simple {
-                    if !seen.contains(photo) { pending.insert(photo) }
-                    continue
-                }
-                let color = OklabColor(l: mid(row, 2), a: mid(row, 4), b: mid(row, 6))
                 let share = mid(row, 8)
-                let distance = first.deltaE(color)
+                let distance = first.deltaE(OklabColor(l: mid(row, 2), a: mid(row, 4), b: mid(row, 6)))
                 let score = query.score(distance: distance, share: share)
-                guard score >= 0 else { continue }
-                if score > scored[photo]?[0].score ?? -1 {
-                    scored[photo] = [Hit(colorId: row[0], distance: distance, share: share, score: score)]
+                if score >= 0, score > firstHits[photo]?.score ?? -1 {
+                    firstHits[photo] = Hit(colorId: row[0], distance: distance, share: share, score: score)
                 }
             }
-            if !pending.isEmpty {
-                seen.formUnion(pending)
-                try evaluate(Array(pending), into: &scored)
+            // A sticker scoring `threshold` or more has every colour in its box: the other colours' boxes
+            // narrow the candidates before any palette is read.
+            var others: [Set<Int64>] = []
+            for color in query.colors.dropFirst() {
+                others.append(Set(try Int64.fetchAll(try boxStatement(photoOnly: true), arguments: box(color, radius: radius, threshold: threshold))))
             }
-            if scored.values.count(where: { Self.score($0) >= lower }) >= query.limit { break }
+            let due = firstHits.filter { photo, hit in
+                hit.score >= threshold && evaluated[photo] == nil && others.allSatisfy { $0.contains(photo) }
+            }
+            try evaluate(due, into: &evaluated)
+            if evaluated.values.count(where: { ($0.map(Self.score) ?? -1) >= threshold }) >= query.limit { break }
         }
-        return try results(scored)
+        return try results(evaluated.compactMapValues { $0 })
+    }
+
+    /// The R*Tree rows in a box of `radius` around `color` with a share of at least `threshold`.
+    private func boxStatement(photoOnly: Bool) throws -> Statement {
+        try db.cachedStatement(sql: """
+            SELECT \(photoOnly ? "DISTINCT photo_id" : "id, photo_id, l_min, l_max, a_min, a_max, b_min, b_max, share_min, share_max")
+            FROM palette_index
+            WHERE l_max >= ? AND l_min <= ? AND a_max >= ? AND a_min <= ? AND b_max >= ? AND b_min <= ? AND share_min >= ?
+            """)
+    }
+
+    private func box(_ color: OklabColor, radius: Double, threshold: Double) -> StatementArguments {
+        [color.l - radius, color.l + radius, color.a - radius, color.a + radius, color.b - radius, color.b + radius, threshold]
     }
 
     func fullScan() throws -> [ColorSearchResult] {
@@ -111,27 +116,37 @@ private struct ColorSearch {
         return try results(scored)
     }
 
-    /// Scores `photos` on every query colour from their whole palettes, dropping those that miss a colour
-    /// or the EXIF filters.
-    private func evaluate(_ photos: [Int64], into scored: inout Scored) throws {
-        let kept = query.hasExifFilter ? Array(try allowed(photos)) : photos
+    /// Scores `due` stickers exactly: through the EXIF filters, then (several colours) on every query
+    /// colour from their whole palettes. A single colour's row hit is already exact.
+    private func evaluate(_ due: [Int64: Hit], into evaluated: inout [Int64: [Hit]?]) throws {
+        guard !due.isEmpty else { return }
+        var kept = Array(due.keys)
+        if query.hasExifFilter {
+            let allowed = try allowed(kept)
+            for photo in kept where !allowed.contains(photo) { evaluated[photo] = .some(nil) }
+            kept = kept.filter(allowed.contains)
+        }
+        guard query.colors.count > 1 else {
+            for photo in kept { evaluated[photo] = [due[photo]!] }
+            return
+        }
         guard !kept.isEmpty else { return }
         var palettes: [Int64: [(id: Int64, color: OklabColor, share: Double)]] = [:]
         let rows = try Row.fetchCursor(db, sql: "SELECT id, photo_id, l, a, b, share FROM palette_color WHERE photo_id IN (\(Self.list(kept)))")
         while let row = try rows.next() {
             palettes[row[1], default: []].append((row[0], OklabColor(l: row[2], a: row[3], b: row[4]), row[5]))
         }
-        for (photo, palette) in palettes {
+        for photo in kept {
             var hits: [Hit] = []
             for wanted in query.colors {
-                let best = palette.map { entry -> Hit in
+                let best = (palettes[photo] ?? []).map { entry -> Hit in
                     let distance = wanted.deltaE(entry.color)
                     return Hit(colorId: entry.id, distance: distance, share: entry.share, score: query.score(distance: distance, share: entry.share))
                 }.max { $0.score < $1.score || ($0.score == $1.score && $0.colorId > $1.colorId) }
                 guard let best, best.score >= 0 else { break }
                 hits.append(best)
             }
-            if hits.count == query.colors.count { scored[photo] = hits }
+            evaluated[photo] = hits.count == query.colors.count ? hits : .some(nil)
         }
     }
 
@@ -198,5 +213,16 @@ private struct ColorSearch {
     /// Ids as an SQL list: integers only, so nothing to escape, and no bound-variable limit.
     private static func list(_ ids: [Int64]) -> String {
         ids.map(String.init).joined(separator: ",")
+    }
+}
+
+extension CatalogRepository {
+    /// Bytes used by each table and index (SQLite's dbstat), for benchmarks' size figures.
+    public nonisolated func tableSizes() throws(CatalogError) -> [String: Int64] {
+        try read { db in
+            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name").map {
+                ($0[0] as String, $0[1] as Int64)
+            })
+        }
     }
 }
