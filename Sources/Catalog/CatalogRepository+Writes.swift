@@ -107,8 +107,9 @@ extension CatalogRepository {
 
     // MARK: - Inside a write transaction
 
+    // Cached statements: these run for every entry, and compiling them each time cost more than the inserts.
     private static func photo(sha256: String, _ db: Database) throws -> PhotoRecord? {
-        try PhotoRecord.filter(PhotoRecord.Columns.sha256 == sha256).fetchOne(db)
+        try PhotoRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM photo WHERE sha256 = ?"), arguments: [sha256])
     }
 
     /// Records where the bytes of `record` are now; `.duplicate(pathUpdated:)` tells whether the path moved.
@@ -133,9 +134,7 @@ extension CatalogRepository {
 
     /// Deletes the failed entry of an unreadable file at `path`: its bytes have now been read and hashed.
     private static func removeUnreadableEntry(at path: String, _ db: Database) throws {
-        try PhotoRecord
-            .filter(PhotoRecord.Columns.sha256 == nil && PhotoRecord.Columns.path == path)
-            .deleteAll(db)
+        try db.cachedStatement(sql: "DELETE FROM photo WHERE sha256 IS NULL AND path = ?").execute(arguments: [path])
     }
 
     /// The id of a fetched or inserted record (GRDB sets it in `didInsert`).

@@ -109,21 +109,23 @@ do {
     let repository = try CatalogRepository(url: url, access: .readWrite)
     let present = try repository.stats().ok
     if present != count {
-        guard present == 0 else {
+        guard present < count else {
             FileHandle.standardError.write(Data("search-bench: \(path) holds \(present) stickers, not \(count): remove it first\n".utf8))
             exit(65)
         }
+        // An interrupted fill resumes: the generator is replayed over the stickers already there.
         var random = Generator()
+        for index in 0..<present { _ = synthetic(index, &random) }
         let start = seconds()
         let batchSize = 20_000
-        for batchStart in stride(from: 0, to: count, by: batchSize) {
+        for batchStart in stride(from: present, to: count, by: batchSize) {
             let batch = (batchStart..<min(count, batchStart + batchSize)).map { synthetic($0, &random) }
             _ = try await repository.recordProcessed(batch: batch)
             FileHandle.standardError.write(Data("\rfilled \(batchStart + batch.count)/\(count)".utf8))
         }
         FileHandle.standardError.write(Data("\n".utf8))
         report.fillSeconds = seconds() - start
-        report.fillStickersPerSecond = Double(count) / (report.fillSeconds ?? 1)
+        report.fillStickersPerSecond = Double(count - present) / (report.fillSeconds ?? 1)
     }
     let stats = try repository.stats()
     report.stickers = stats.ok

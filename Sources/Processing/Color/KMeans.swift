@@ -12,24 +12,32 @@ struct KMeans {
         self.assignment = [Int32](repeating: -1, count: samples.count)
     }
 
-    /// Chooses up to `count` starting centres: the first and each next drawn with probability proportional
-    /// to weight × squared distance to the nearest centre so far, keeping the best of a few draws (the
-    /// one that lowers the total most). Stops early when every sample sits on a centre.
-    mutating func seed(count: Int) {
-        var random = SplitMix64(seed: 0x5EED_C0105)
+    /// Adds centres until there are `count`: each drawn with probability proportional to weight × squared
+    /// distance to the nearest centre so far (the first, with none yet, by weight alone), keeping the best
+    /// of a few draws (the one that lowers the total most). Stops early when every sample sits on a centre.
+    mutating func addCenters(upTo count: Int) {
+        var random = SplitMix64(seed: 0x5EED_C0105 &+ UInt64(centers.count))
         let n = samples.count
         var nearest = [Float](repeating: .greatestFiniteMagnitude, count: n)
         var candidateNearest = [Float](repeating: 0, count: n)
         var bestNearest = [Float](repeating: 0, count: n)
+        for center in centers.indices {
+            let c = centers[center]
+            for i in 0..<n {
+                let dl = samples.l[i] - c.l, da = samples.a[i] - c.a, db = samples.b[i] - c.b
+                nearest[i] = min(nearest[i], dl * dl + da * da + db * db)
+            }
+        }
         let trials = 2 + Int(Double(count).squareRoot())
-        for index in 0..<count {
+        while centers.count < count {
+            let first = centers.isEmpty
             var potential = 0.0
-            for i in 0..<n { potential += Double(samples.weight[i]) * Double(index == 0 ? 1 : nearest[i]) }
+            for i in 0..<n { potential += Double(samples.weight[i]) * Double(first ? 1 : nearest[i]) }
             guard potential > 0 else { return }
             var bestCost = Double.infinity
             var bestSample = 0
-            for _ in 0..<(index == 0 ? 1 : trials) {
-                let sample = pick(potential: potential, nearest: nearest, first: index == 0, random: &random)
+            for _ in 0..<(first ? 1 : trials) {
+                let sample = pick(potential: potential, nearest: nearest, first: first, random: &random)
                 let cost = distances(to: sample, nearest: nearest, into: &candidateNearest)
                 if cost < bestCost {
                     bestCost = cost
@@ -40,6 +48,12 @@ struct KMeans {
             centers.append((samples.l[bestSample], samples.a[bestSample], samples.b[bestSample]))
             swap(&nearest, &bestNearest)
         }
+    }
+
+    /// Replaces the centres (after merging).
+    mutating func setCenters(_ clusters: [PaletteExtractor.Cluster]) {
+        centers = clusters.map { (Float($0.color.l), Float($0.color.a), Float($0.color.b)) }
+        assignment = [Int32](repeating: -1, count: samples.count)
     }
 
     /// A sample drawn with probability proportional to weight (first centre) or weight × `nearest`.
@@ -77,8 +91,10 @@ struct KMeans {
         return cost
     }
 
-    /// Lloyd iterations until no sample changes cluster, or `limit` rounds.
-    mutating func iterate(limit: Int) {
+    /// Lloyd iterations until no sample changes cluster, or `limit` rounds. With `median`, each sample
+    /// also weighs 1 / its distance to its centre (Weiszfeld's step): centres move towards their
+    /// clusters' geometric medians, which lowers the mean (rather than the mean squared) difference.
+    mutating func iterate(limit: Int, median: Bool = false) {
         let k = centers.count
         guard k > 0 else { return }
         for _ in 0..<limit {
@@ -109,7 +125,7 @@ struct KMeans {
                                                     changed = true
                                                 }
                                                 let slot = Int(best) * 4
-                                                let weight = Double(w[i])
+                                                let weight = median ? Double(w[i]) / Double(max(bestDistance.squareRoot(), 1e-4)) : Double(w[i])
                                                 sums[slot] += weight
                                                 sums[slot + 1] += weight * Double(l[i])
                                                 sums[slot + 2] += weight * Double(a[i])
@@ -127,28 +143,18 @@ struct KMeans {
                 let weight = sums[c * 4]
                 centers[c] = (Float(sums[c * 4 + 1] / weight), Float(sums[c * 4 + 2] / weight), Float(sums[c * 4 + 3] / weight))
             }
-            if !changed { break }
+            if !changed && !median { break }
         }
     }
 
     /// Each centre with the total weight of its samples (as last assigned).
     func clusters() -> [PaletteExtractor.Cluster] {
-        var totals = [Double](repeating: 0, count: centers.count * 4)
+        var totals = [Double](repeating: 0, count: centers.count)
         for i in 0..<samples.count where assignment[i] >= 0 {
-            let slot = Int(assignment[i]) * 4
-            let weight = Double(samples.weight[i])
-            totals[slot] += weight
-            totals[slot + 1] += weight * Double(samples.l[i])
-            totals[slot + 2] += weight * Double(samples.a[i])
-            totals[slot + 3] += weight * Double(samples.b[i])
+            totals[Int(assignment[i])] += Double(samples.weight[i])
         }
         return centers.indices.map { c in
-            let weight = totals[c * 4]
-            guard weight > 0 else { return .init(color: OklabColor(l: 0, a: 0, b: 0), weight: 0) }
-            return .init(
-                color: OklabColor(l: totals[c * 4 + 1] / weight, a: totals[c * 4 + 2] / weight, b: totals[c * 4 + 3] / weight),
-                weight: weight
-            )
+            .init(color: OklabColor(l: Double(centers[c].l), a: Double(centers[c].a), b: Double(centers[c].b)), weight: totals[c])
         }
     }
 }

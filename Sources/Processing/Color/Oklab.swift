@@ -97,3 +97,34 @@ public struct OklabColor: Sendable, Hashable, Codable {
         return 100 * (dl * dl + da * da + db * db).squareRoot()
     }
 }
+
+/// Oklab with Ottosson's toe-corrected lightness Lr (from his Okhsv/Okhsl work), with a and b scaled by
+/// the same factor Lr / L. Plain Oklab's cube root spreads the darkest 8-bit levels far apart (#000000 to
+/// #010101 is ΔE 6.7, invisible on any screen); Lr follows CIELAB's L* there. The palette clusters in this
+/// space so that it spends no colours on invisible near-black differences; it stores and searches Oklab.
+enum ToeCorrectedOklab {
+    private static let k1 = 0.206, k2 = 0.03, k3 = (1 + 0.206) / (1 + 0.03)
+
+    static func toe(_ l: Double) -> Double {
+        let x = k3 * l - k1
+        return 0.5 * (x + (x * x + 4 * k2 * k3 * l).squareRoot())
+    }
+
+    static func inverseToe(_ lr: Double) -> Double {
+        (lr * lr + k1 * lr) / (k3 * (lr + k2))
+    }
+
+    /// From Oklab.
+    static func forward(_ color: OklabColor) -> OklabColor {
+        let lr = toe(color.l)
+        let scale = color.l > 1e-9 ? lr / color.l : 0
+        return OklabColor(l: lr, a: color.a * scale, b: color.b * scale)
+    }
+
+    /// Back to Oklab.
+    static func inverse(_ color: OklabColor) -> OklabColor {
+        let l = inverseToe(color.l)
+        let scale = color.l > 1e-9 ? l / color.l : 0
+        return OklabColor(l: l, a: color.a * scale, b: color.b * scale)
+    }
+}

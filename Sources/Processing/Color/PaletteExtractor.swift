@@ -1,4 +1,5 @@
-/// The dominant colours of a cut-out's subject, clustered in Oklab.
+/// The dominant colours of a cut-out's subject, clustered in Oklab (with toe-corrected lightness, see
+/// ``ToeCorrectedOklab``; the palette is stored in plain Oklab).
 ///
 /// Only the subject counts: each pixel weighs its alpha (transparent background pixels weigh nothing; the
 /// white outline is drawn later, so it is never in the cut-out). The image is sampled on a regular grid of
@@ -10,8 +11,10 @@ public enum PaletteExtractor {
     public static let colorLimit = 16
     /// Samples taken at most (a 256×256 grid): more adds time, not accuracy.
     static let sampleLimit = 65_536
-    /// Clusters closer than this Oklab ΔE are one colour to the eye, and are merged.
+    /// Clusters closer than this ΔE (toe-corrected Oklab) are one colour to the eye, and are merged.
     public static let mergeDistance = 2.5
+    /// Weiszfeld (median) iterations after Lloyd's.
+    static let medianIterations = 6
     /// Lloyd iterations at most; they usually settle (no point changes cluster) well before.
     static let iterationLimit = 40
 
@@ -20,22 +23,52 @@ public enum PaletteExtractor {
     public static func palette(of cutout: RGBAImage, colors: Int) -> Palette {
         let samples = PaletteSamples(cutout, limit: sampleLimit)
         guard samples.count > 0, samples.totalWeight > 0 else { return Palette() }
+        let count = min(max(colors, 1), colorLimit)
         var clustering = KMeans(samples: samples)
-        clustering.seed(count: min(max(colors, 1), colorLimit))
+        clustering.addCenters(upTo: count)
         clustering.iterate(limit: iterationLimit)
         var clusters = clustering.clusters()
+        // Merging near-identical clusters frees colours: seed them where the error is largest and settle
+        // again, a few times at most (an image with fewer distinct colours ends with fewer).
+        for _ in 0..<3 {
+            let before = clusters.count
+            merge(&clusters)
+            guard clusters.count < before, clusters.count < count else { break }
+            clustering.setCenters(clusters)
+            clustering.addCenters(upTo: count)
+            clustering.iterate(limit: iterationLimit)
+            clusters = clustering.clusters()
+        }
         merge(&clusters)
+        clustering.setCenters(clusters)
+        clustering.iterate(limit: medianIterations, median: true)
+        clusters = clustering.clusters()
+        merge(&clusters)
+        foldSmall(&clusters)
         let total = clusters.reduce(0) { $0 + $1.weight }
         let ordered = clusters.filter { $0.weight > 0 }.sorted { left, right in
             if left.weight != right.weight { return left.weight > right.weight }
             return (left.color.l, left.color.a, left.color.b) < (right.color.l, right.color.a, right.color.b)
         }
         return Palette(colors: ordered.map { cluster in
-            PaletteColor(
-                hex: cluster.color.srgb.hex, l: cluster.color.l, a: cluster.color.a, b: cluster.color.b,
-                share: min(cluster.weight / total, 1)
-            )
+            let color = ToeCorrectedOklab.inverse(cluster.color)
+            return PaletteColor(hex: color.srgb.hex, l: color.l, a: color.a, b: color.b, share: min(cluster.weight / total, 1))
         })
+    }
+
+    /// Colours with less of the subject than this are not dominant: anti-aliased edges and mixtures.
+    public static let minimumShare = 0.02
+
+    /// Gives each cluster under ``minimumShare`` to its nearest cluster (whose colour stays as it is).
+    static func foldSmall(_ clusters: inout [Cluster]) {
+        let total = clusters.reduce(0) { $0 + $1.weight }
+        while clusters.count > 1 {
+            guard let smallest = clusters.indices.min(by: { clusters[$0].weight < clusters[$1].weight }),
+                  clusters[smallest].weight < minimumShare * total else { return }
+            let small = clusters.remove(at: smallest)
+            let nearest = clusters.indices.min { clusters[$0].color.deltaE(small.color) < clusters[$1].color.deltaE(small.color) }!
+            clusters[nearest].weight += small.weight
+        }
     }
 
     /// A weighted colour: a cluster's mean and its total alpha weight.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The subject's pixels on a regular grid, in Oklab, each weighted by its alpha (0 excluded): structure of
+/// The subject's pixels on a regular grid, in toe-corrected Oklab (``ToeCorrectedOklab``), each weighted by its alpha (0 excluded): structure of
 /// arrays in `Float` so the clustering loops stay in cache.
 struct PaletteSamples {
     var l: [Float] = []
@@ -33,7 +33,8 @@ struct PaletteSamples {
                         let red = pixels[offset], green = pixels[offset + 1], blue = pixels[offset + 2]
                         let key = UInt32(red) << 16 | UInt32(green) << 8 | UInt32(blue)
                         if key != lastKey {
-                            last = OklabColor(linearRed: linear[Int(red)], linearGreen: linear[Int(green)], linearBlue: linear[Int(blue)])
+                            last = ToeCorrectedOklab.forward(
+                                OklabColor(linearRed: linear[Int(red)], linearGreen: linear[Int(green)], linearBlue: linear[Int(blue)]))
                             lastKey = key
                         }
                         l.append(Float(last.l))
