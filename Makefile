@@ -12,7 +12,7 @@ BIN      = .build/$(CONFIG)/catalog
 # The segmentation model the tests use (installed by scripts/install-model.sh; skipped when it can't be).
 TEST_MODEL ?= $(abspath .build/test-model)
 
-.PHONY: deps build demo test test-model corpus model bench bench-import bench-cutout clean
+.PHONY: deps build demo test test-model corpus model bench bench-import bench-cutout bench-search bench-palette clean
 
 ## deps: install the Debian packages the build needs (only those missing; idempotent)
 deps:
@@ -61,7 +61,7 @@ test-model:
 	  || echo "note: the segmentation model could not be installed; the network tests will be skipped"
 
 ## bench: throughput and memory benchmarks (release build)
-bench: bench-import
+bench: bench-import bench-search bench-palette
 
 bench-import: model
 	$(MAKE) build CONFIG=release EXTRA_DEPS=time
@@ -71,6 +71,16 @@ bench-import: model
 bench-cutout: corpus
 	$(MAKE) build CONFIG=release EXTRA_DEPS=python3-venv
 	STICKER_CORPUS="$(abspath $(CORPUS))" CATALOG_BIN=.build/release/catalog Benchmarks/cutout/run.sh
+
+## bench-search: colour search over 1,000,000 synthetic stickers: R*Tree vs full scan, in-process and whole-process
+bench-search:
+	$(MAKE) build CONFIG=release
+	CATALOG_BIN=.build/release/catalog SEARCH_BENCH=.build/release/search-bench Benchmarks/search/run.sh
+
+## bench-palette: palette fidelity (k=5) on the cut-out composites' subjects beside colorthief, colorgram, Pillow
+bench-palette: corpus
+	$(MAKE) build CONFIG=release EXTRA_DEPS=python3-venv
+	PALETTE_BENCH=.build/release/palette-bench Benchmarks/palette/run.sh
 
 clean:
 	rm -rf .build demo bench-data

@@ -74,6 +74,10 @@ let package = Package(
             swiftSettings: strictSwift
         ),
 
+        // Benchmarks (not tests): `make bench-search`, `make bench-palette`.
+        .executableTarget(name: "search-bench", dependencies: ["Catalog", "Processing"], swiftSettings: strictSwift),
+        .executableTarget(name: "palette-bench", dependencies: ["Processing"], swiftSettings: strictSwift),
+
         // Build-time: Migrations/*.sql become a Swift source inside the Catalog module.
         .executableTarget(name: "migration-embedder", swiftSettings: strictSwift),
         .plugin(name: "EmbedMigrations", capability: .buildTool(), dependencies: ["migration-embedder"]),

@@ -15,34 +15,41 @@ extension CatalogRepository {
     ) throws(CatalogError) -> ImportOutcome {
         let now = Timestamp.now()
         return try write { db in
-            try Self.removeUnreadableEntry(at: source.path, db)
-            if let existing = try Self.photo(sha256: sha256, db) {
-                return try Self.refreshSource(of: existing, with: source, now: now, db)
-            }
-            var record = PhotoRecord(
-                sha256: sha256, path: source.path, fileSize: source.size, fileMtime: source.modificationTime,
-                format: photo.format.rawValue, width: photo.width, height: photo.height, status: EntryStatus.ok.rawValue,
-                importedAt: now, updatedAt: now
-            )
-            try record.insert(db)
-            let id = try Self.insertedID(record, db)
-            if let exif = photo.exif {
-                try ExifRecord(photoId: id, exif: exif).insert(db)
-            }
-            try StickerRecord(
-                photoId: id, width: photo.sticker.width, height: photo.sticker.height, bytes: photo.sticker.png.count,
-                pipelineVersion: photo.pipelineVersion, settingsJson: try CatalogJSON.string(photo.settings),
-                createdAt: now
-            ).insert(db)
-            try StickerPNGRecord(photoId: id, png: Data(photo.sticker.png)).insert(db)
-            for (rank, color) in photo.palette.colors.enumerated() {
-                var row = PaletteColorRecord(
-                    photoId: id, rank: rank, hex: color.hex, l: color.l, a: color.a, b: color.b, share: color.share
-                )
-                try row.insert(db)
-            }
-            return .imported(id: id)
+            try Self.insertProcessed(photo, sha256: sha256, source: source, now: now, db)
         }
+    }
+
+    /// ``recordProcessed(_:sha256:source:)`` inside the caller's write transaction (also used by batches).
+    static func insertProcessed(
+        _ photo: ProcessedPhoto, sha256: String, source: SourceFile, now: String, _ db: Database
+    ) throws -> ImportOutcome {
+        try Self.removeUnreadableEntry(at: source.path, db)
+        if let existing = try Self.photo(sha256: sha256, db) {
+            return try Self.refreshSource(of: existing, with: source, now: now, db)
+        }
+        var record = PhotoRecord(
+            sha256: sha256, path: source.path, fileSize: source.size, fileMtime: source.modificationTime,
+            format: photo.format.rawValue, width: photo.width, height: photo.height, status: EntryStatus.ok.rawValue,
+            importedAt: now, updatedAt: now
+        )
+        try record.insert(db)
+        let id = try Self.insertedID(record, db)
+        if let exif = photo.exif {
+            try ExifRecord(photoId: id, exif: exif).insert(db)
+        }
+        try StickerRecord(
+            photoId: id, width: photo.sticker.width, height: photo.sticker.height, bytes: photo.sticker.png.count,
+            pipelineVersion: photo.pipelineVersion, settingsJson: try CatalogJSON.string(photo.settings),
+            createdAt: now
+        ).insert(db)
+        try StickerPNGRecord(photoId: id, png: Data(photo.sticker.png)).insert(db)
+        for (rank, color) in photo.palette.colors.enumerated() {
+            var row = PaletteColorRecord(
+                photoId: id, rank: rank, hex: color.hex, l: color.l, a: color.a, b: color.b, share: color.share
+            )
+            try row.insert(db)
+        }
+        return .imported(id: id)
     }
 
     /// Records a file whose processing failed (status `failed`, with `code` and `message`).
@@ -100,8 +107,9 @@ extension CatalogRepository {
 
     // MARK: - Inside a write transaction
 
+    // Cached statements: these run for every entry, and compiling them each time cost more than the inserts.
     private static func photo(sha256: String, _ db: Database) throws -> PhotoRecord? {
-        try PhotoRecord.filter(PhotoRecord.Columns.sha256 == sha256).fetchOne(db)
+        try PhotoRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM photo WHERE sha256 = ?"), arguments: [sha256])
     }
 
     /// Records where the bytes of `record` are now; `.duplicate(pathUpdated:)` tells whether the path moved.
@@ -126,9 +134,7 @@ extension CatalogRepository {
 
     /// Deletes the failed entry of an unreadable file at `path`: its bytes have now been read and hashed.
     private static func removeUnreadableEntry(at path: String, _ db: Database) throws {
-        try PhotoRecord
-            .filter(PhotoRecord.Columns.sha256 == nil && PhotoRecord.Columns.path == path)
-            .deleteAll(db)
+        try db.cachedStatement(sql: "DELETE FROM photo WHERE sha256 IS NULL AND path = ?").execute(arguments: [path])
     }
 
     /// The id of a fetched or inserted record (GRDB sets it in `didInsert`).

@@ -57,10 +57,9 @@ public nonisolated struct PhotoProcessor: Sendable {
         }
     }
 
-    /// The subject's colours. Empty until the palette stage lands: it becomes
-    /// `PaletteExtractor.palette(of: cutout, colors: colors)`.
+    /// The subject's dominant colours (the cut-out, before the outline is drawn).
     @concurrent
     static func palette(of cutout: RGBAImage, colors: Int) async -> Palette {
-        Palette()
+        PaletteExtractor.palette(of: cutout, colors: colors)
     }
 }

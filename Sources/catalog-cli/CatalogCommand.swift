@@ -20,8 +20,10 @@ struct CatalogCommand: AsyncParsableCommand {
               130 / 143  interrupted by SIGINT / SIGTERM (finished work is kept)
             """,
         version: "0.1.0",
-        subcommands: [ImportCommand.self, ListCommand.self, ShowCommand.self, StatsCommand.self, CutoutCommand.self,
-                      PackCommand.self, ExportCommand.self, PreviewCommand.self]
+        subcommands: [
+            ImportCommand.self, ListCommand.self, ShowCommand.self, StatsCommand.self, CutoutCommand.self,
+            SearchCommand.self, PaletteCommand.self, PackCommand.self, ExportCommand.self, PreviewCommand.self,
+        ]
     )
 
     /// Accepts `--catalog PATH` before the subcommand too (`catalog --catalog c.sqlite import x`),

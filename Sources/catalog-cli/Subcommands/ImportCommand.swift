@@ -28,6 +28,9 @@ extension CatalogCommand {
         @Option(name: .customLong("max-pixels"), help: "Refuse images with more pixels than this (decompression bombs).")
         var maxPixels: Int = DecodeOptions.defaultMaxPixels
 
+        @Option(help: "How many palette colours to keep per sticker (1-16).")
+        var colors: Int = StickerSettings.default.paletteColors
+
         @Flag(help: "Examine and process every file, report what would happen, write nothing.")
         var dryRun = false
 
@@ -40,6 +43,9 @@ extension CatalogCommand {
         func validate() throws {
             if paths.isEmpty { throw ValidationError("name at least one file or folder to import") }
             if !(1...256).contains(jobs) { throw ValidationError("--jobs must be between 1 and 256, not \(jobs)") }
+            if !(1...PaletteExtractor.colorLimit).contains(colors) {
+                throw ValidationError("--colors must be between 1 and \(PaletteExtractor.colorLimit), not \(colors)")
+            }
             if maxPixels < 1 { throw ValidationError("--max-pixels must be a positive number of pixels") }
             if let pack { try validatePackName(pack) }
         }
@@ -54,7 +60,9 @@ extension CatalogCommand {
             } else {
                 repository = try catalog.open(.readWrite)
             }
-            let importer = Importer(repository: repository, options: ImportOptions(jobs: jobs, maxPixels: maxPixels, dryRun: dryRun, predictor: predictor))
+            var settings = StickerSettings.default
+            settings.paletteColors = colors
+            let importer = Importer(repository: repository, options: ImportOptions(jobs: jobs, maxPixels: maxPixels, settings: settings, dryRun: dryRun, predictor: predictor))
             let progress = ProgressBar.forStandardError(total: Terminal.standardError.isInteractive ? Importer.countFiles(paths) : 0, label: "importing")
             let json = self.json
             let paths = self.paths

@@ -1,0 +1,180 @@
+import Catalog
+import Foundation
+import Processing
+
+/// `search-bench CATALOG [--count N] [--runs R]`: fills CATALOG (when it does not hold N stickers yet) with
+/// N synthetic stickers of 5 palette colours each, through `CatalogRepository.recordProcessed(batch:)`,
+/// then times `search` (the R*Tree) and `searchByFullScan` in this process on the same queries, and
+/// prints one JSON object with the figures. Used by Benchmarks/search/run.sh, which adds the
+/// whole-process timings of the `catalog` binary.
+var count = 1_000_000
+var runs = 15
+var path: String?
+var remaining = CommandLine.arguments.dropFirst()[...]
+while let argument = remaining.popFirst() {
+    switch argument {
+    case "--count": count = Int(remaining.popFirst() ?? "") ?? count
+    case "--runs": runs = Int(remaining.popFirst() ?? "") ?? runs
+    default: path = argument
+    }
+}
+guard let path else {
+    FileHandle.standardError.write(Data("usage: search-bench CATALOG [--count N] [--runs R]\n".utf8))
+    exit(64)
+}
+
+func seconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+func cpuSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+func percentile(_ values: [Double], _ p: Double) -> Double {
+    let sorted = values.sorted()
+    return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
+}
+
+/// A fixed-seed generator (64-bit LCG, top bits): the same catalog every time.
+struct Generator {
+    var state: UInt64 = 0x5EED
+    mutating func unit() -> Double {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Double(state >> 11) / Double(UInt64(1) << 53)
+    }
+}
+
+let cameras = [("Canon", "EOS R5"), ("NIKON CORPORATION", "NIKON Z 6"), ("FUJIFILM", "X100V"), ("Apple", "iPhone 15"), ("SONY", "ILCE-7M4")]
+let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+/// Sticker `index`: 5 random sRGB colours (shares from sorted random weights), a camera, a date in 2020-2025.
+func synthetic(_ index: Int, _ random: inout Generator) -> ProcessedEntry {
+    var weights = (0..<5).map { _ in random.unit() + 0.02 }
+    let total = weights.reduce(0, +)
+    weights = weights.map { $0 / total }.sorted(by: >)
+    let colors = weights.map { share in
+        let srgb = SRGBColor(red: UInt8(random.unit() * 255.999), green: UInt8(random.unit() * 255.999), blue: UInt8(random.unit() * 255.999))
+        let lab = srgb.oklab
+        return PaletteColor(hex: srgb.hex, l: lab.l, a: lab.a, b: lab.b, share: share)
+    }
+    let camera = cameras[index % cameras.count]
+    let day = Int(random.unit() * 365 * 6)
+    let taken = String(format: "%04d-%02d-%02dT12:00:00", 2020 + day / 365, 1 + (day % 365) / 31 % 12, 1 + day % 28)
+    let exif = ExifMetadata(
+        make: camera.0, model: camera.1, lensModel: nil, takenAt: taken, exposureTime: nil, fNumber: nil, iso: nil,
+        focalLength: nil, orientation: nil, gpsLatitude: nil, gpsLongitude: nil, gpsAltitude: nil, tags: [:]
+    )
+    let photo = ProcessedPhoto(
+        format: .jpeg, width: 4000, height: 3000, exif: exif,
+        sticker: StickerImage(png: png, width: 512, height: 384),
+        palette: Palette(colors: colors), pipelineVersion: PhotoProcessor.pipelineVersion, settings: .default
+    )
+    return ProcessedEntry(
+        photo: photo, sha256: String(format: "%064x", index + 1),
+        source: SourceFile(path: "/synthetic/\(index / 1000)/sticker-\(index).jpg", size: 3_000_000, modificationTime: 1_700_000_000)
+    )
+}
+
+struct Report: Encodable {
+    var stickers = 0
+    var colors = 0
+    var fillSeconds: Double?
+    var fillStickersPerSecond: Double?
+    var fileBytes: Int64 = 0
+    var fileBytesPerMillion: Double = 0
+    var tableBytes: [String: Int64] = [:]
+    var queries: [Query] = []
+
+    struct Query: Encodable {
+        var name: String
+        var arguments: String
+        var results: Int
+        var indexP50Ms: Double
+        var indexP95Ms: Double
+        var indexCpuP50Ms: Double
+        var fullScanP50Ms: Double
+        var speedup: Double
+        var sameResults: Bool
+    }
+}
+
+do {
+    let url = URL(fileURLWithPath: path)
+    var report = Report()
+    let repository = try CatalogRepository(url: url, access: .readWrite)
+    let present = try repository.stats().ok
+    if present != count {
+        guard present < count else {
+            FileHandle.standardError.write(Data("search-bench: \(path) holds \(present) stickers, not \(count): remove it first\n".utf8))
+            exit(65)
+        }
+        // An interrupted fill resumes: the generator is replayed over the stickers already there.
+        var random = Generator()
+        for index in 0..<present { _ = synthetic(index, &random) }
+        let start = seconds()
+        let batchSize = 20_000
+        for batchStart in stride(from: present, to: count, by: batchSize) {
+            let batch = (batchStart..<min(count, batchStart + batchSize)).map { synthetic($0, &random) }
+            _ = try await repository.recordProcessed(batch: batch)
+            FileHandle.standardError.write(Data("\rfilled \(batchStart + batch.count)/\(count)".utf8))
+        }
+        FileHandle.standardError.write(Data("\n".utf8))
+        report.fillSeconds = seconds() - start
+        report.fillStickersPerSecond = Double(count - present) / (report.fillSeconds ?? 1)
+    }
+    let stats = try repository.stats()
+    report.stickers = stats.ok
+    report.colors = stats.paletteColors
+    report.fileBytes = stats.fileSize
+    report.fileBytesPerMillion = Double(stats.fileSize) / Double(max(stats.ok, 1)) * 1_000_000
+    report.tableBytes = try repository.tableSizes()
+
+    let queries: [(String, String, ColorQuery)] = [
+        ("orange", "--color orange", ColorQuery(colors: [ColorName.parse("orange")!.oklab])),
+        ("teal", "--color teal", ColorQuery(colors: [ColorName.parse("teal")!.oklab])),
+        ("#ff8800 within 6", "--color '#ff8800' --within 6", ColorQuery(colors: [ColorName.parse("#ff8800")!.oklab], within: 6)),
+        ("grey", "--color grey", ColorQuery(colors: [ColorName.parse("grey")!.oklab])),
+        ("orange + navy", "--color orange --color navy", ColorQuery(colors: [ColorName.parse("orange")!.oklab, ColorName.parse("navy")!.oklab])),
+        ("orange, Canon, 2024", "--color orange --camera canon --taken-after 2024-01-01",
+         ColorQuery(colors: [ColorName.parse("orange")!.oklab], camera: "canon", takenAfter: "2024-01-01")),
+    ]
+    for (name, arguments, query) in queries {
+        var wall: [Double] = []
+        var cpu: [Double] = []
+        var results: [ColorSearchResult] = []
+        _ = try repository.search(query)  // warm the page cache once
+        for _ in 0..<runs {
+            let start = seconds(), startCPU = cpuSeconds()
+            results = try repository.search(query)
+            wall.append((seconds() - start) * 1000)
+            cpu.append((cpuSeconds() - startCPU) * 1000)
+        }
+        var scans: [Double] = []
+        var scanned: [ColorSearchResult] = []
+        for _ in 0..<3 {
+            let start = seconds()
+            scanned = try repository.searchByFullScan(query)
+            scans.append((seconds() - start) * 1000)
+        }
+        let line = Report.Query(
+            name: name, arguments: arguments, results: results.count,
+            indexP50Ms: percentile(wall, 0.5), indexP95Ms: percentile(wall, 0.95), indexCpuP50Ms: percentile(cpu, 0.5),
+            fullScanP50Ms: percentile(scans, 0.5), speedup: percentile(scans, 0.5) / percentile(wall, 0.5),
+            sameResults: results.map(\.id) == scanned.map(\.id)
+        )
+        FileHandle.standardError.write(Data(String(format: "%-22@ index p50 %7.2f ms p95 %7.2f ms (cpu p50 %6.2f)  full scan %8.1f ms  %6.0fx  same=%@\n",
+                                                    name, line.indexP50Ms, line.indexP95Ms, line.indexCpuP50Ms, line.fullScanP50Ms, line.speedup, line.sameResults ? "yes" : "NO").utf8))
+        report.queries.append(line)
+    }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+    print(String(decoding: try encoder.encode(report), as: UTF8.self))
+} catch {
+    FileHandle.standardError.write(Data("search-bench: \(error)\n".utf8))
+    exit(74)
+}
