@@ -19,7 +19,10 @@ struct CatalogCommand: AsyncParsableCommand {
               130 / 143  interrupted by SIGINT / SIGTERM (finished work is kept)
             """,
         version: "0.1.0",
-        subcommands: [ImportCommand.self, ListCommand.self, ShowCommand.self, StatsCommand.self, CutoutCommand.self]
+        subcommands: [
+            ImportCommand.self, ListCommand.self, ShowCommand.self, StatsCommand.self, CutoutCommand.self, ConfigCommand.self,
+            ReprocessCommand.self,
+        ]
     )
 
     /// Accepts `--catalog PATH` before the subcommand too (`catalog --catalog c.sqlite import x`),
@@ -31,7 +34,8 @@ struct CatalogCommand: AsyncParsableCommand {
 
 /// Where `--catalog` may stand on the command line.
 enum GlobalOptionPlacement {
-    /// `[--catalog P] sub rest` becomes `sub --catalog P rest`; anything else is returned unchanged.
+    /// `[--catalog P] sub rest` becomes `sub --catalog P rest` (`group sub --catalog P rest` for a command
+    /// group); anything else is returned unchanged.
     static func movingCatalogOption(_ arguments: [String]) -> [String] {
         var leading: [String] = []
         var index = 0
@@ -48,6 +52,13 @@ enum GlobalOptionPlacement {
             }
         }
         guard !leading.isEmpty, index < arguments.count else { return arguments }
-        return [arguments[index]] + leading + arguments[(index + 1)...]
+        // A command group (`config get`) takes it behind its subcommand's name.
+        var names = [arguments[index]]
+        if let group = CatalogCommand.configuration.subcommands.first(where: { $0._commandName == names[0] }),
+            index + 1 < arguments.count, group.configuration.subcommands.contains(where: { $0._commandName == arguments[index + 1] })
+        {
+            names.append(arguments[index + 1])
+        }
+        return names + leading + arguments[(index + names.count)...]
     }
 }

@@ -48,28 +48,16 @@ extension CatalogCommand {
             } else {
                 repository = try catalog.open(.readWrite)
             }
-            let importer = Importer(repository: repository, options: ImportOptions(jobs: jobs, maxPixels: maxPixels, dryRun: dryRun))
+            let settings = try catalog.settings(of: repository)
+            let importer = Importer(repository: repository, options: ImportOptions(jobs: jobs, maxPixels: maxPixels, settings: settings, dryRun: dryRun))
             let progress = ProgressBar.forStandardError(total: Terminal.standardError.isInteractive ? Importer.countFiles(paths) : 0, label: "importing")
             let json = self.json
             let paths = self.paths
 
-            let work = Task { () -> Result<ImportSummary, CatalogError> in
-                do throws(CatalogError) {
-                    return .success(try await importer.run(paths) { event in
-                        Self.report(event, json: json, progress: progress)
-                    })
-                } catch {
-                    return .failure(error)
+            let (summary, trap) = try await InterruptibleWork.run(progress: progress) { () throws(CatalogError) in
+                try await importer.run(paths) { event in
+                    Self.report(event, json: json, progress: progress)
                 }
-            }
-            let trap = SignalTrap { work.cancel() }
-            let outcome = await work.value
-            progress?.finish()
-
-            let summary: ImportSummary
-            switch outcome {
-            case .success(let value): summary = value
-            case .failure(let error): throw Diagnostics.exit(for: error)
             }
             if json {
                 Terminal.standardOutput.write(JSONOutput.line(summary))
