@@ -7,7 +7,10 @@ extension CatalogRepository {
     /// (or every entry when `all`), and those whose file's size or modification time changed (a possible
     /// new version of the source). Read a page at a time, so a large catalog is never read in one
     /// transaction; each candidate's file is checked with stat(2).
-    public nonisolated func reprocessCandidates(settings: StickerSettings, all: Bool) throws(CatalogError) -> [ReprocessCandidate] {
+    /// `pipelineVersion` is this binary's (tests pass a later one).
+    public nonisolated func reprocessCandidates(
+        settings: StickerSettings, all: Bool, pipelineVersion: Int = PhotoProcessor.pipelineVersion
+    ) throws(CatalogError) -> [ReprocessCandidate] {
         var candidates: [ReprocessCandidate] = []
         var after: Int64 = 0
         while true {
@@ -22,14 +25,14 @@ extension CatalogRepository {
             guard let last = page.last else { return candidates }
             after = last["id"]
             for row in page {
-                if let candidate = try candidate(row, settings: settings, all: all) {
+                if let candidate = try candidate(row, settings: settings, pipelineVersion: pipelineVersion, all: all) {
                     candidates.append(candidate)
                 }
             }
         }
     }
 
-    private nonisolated func candidate(_ row: Row, settings: StickerSettings, all: Bool) throws(CatalogError) -> ReprocessCandidate? {
+    private nonisolated func candidate(_ row: Row, settings: StickerSettings, pipelineVersion: Int, all: Bool) throws(CatalogError) -> ReprocessCandidate? {
         let sha256: String? = row["sha256"]
         let path: String = row["path"]
         var sticker: (pipelineVersion: Int, settings: StickerSettings)?
@@ -41,7 +44,7 @@ extension CatalogRepository {
             }
         }
         let reasons = StaleReason.recorded(
-            sticker: sticker, failureCode: row["failure_code"], current: settings, pipelineVersion: PhotoProcessor.pipelineVersion
+            sticker: sticker, failureCode: row["failure_code"], current: settings, pipelineVersion: pipelineVersion
         )
         var info = stat()
         let source: ReprocessCandidate.Source

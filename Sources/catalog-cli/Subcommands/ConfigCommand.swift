@@ -48,11 +48,15 @@ extension CatalogCommand.ConfigCommand {
         @OptionGroup var catalog: CatalogOptions
         @Argument(help: ArgumentHelp("The setting, such as palette.colors.", valueName: "key"))
         var key: String
-        @Argument(help: ArgumentHelp("Its new value.", valueName: "value"))
-        var value: String
+        // Collected raw, so that a negative number reaches the validation ("-1" is not an option).
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Its new value.", valueName: "value"))
+        var values: [String] = []
+
+        private var value: String { values.first ?? "" }
 
         func validate() throws {
             let setting = try CatalogCommand.ConfigCommand.setting(named: key)
+            if values.count != 1 { throw ValidationError("give one value for \(key) (\(setting.summary))") }
             do {
                 _ = try setting.canonical(value)
             } catch {
