@@ -235,6 +235,14 @@ import Testing
         #expect(text.stdout.hasPrefix("Would reprocess \(count)"))
     }
 
+    @Test func aMissingCatalogIsAnErrorAndIsNotCreated() throws {
+        let folder = try TemporaryFolder()
+        let run = try catalog("reprocess", in: folder)
+        #expect(run.status == 74)
+        #expect(run.stderr.contains("There is no catalog at"))
+        #expect(!FileManager.default.fileExists(atPath: folder.path("c.sqlite")))
+    }
+
     @Test func badJobsIsAUsageError() throws {
         let folder = try TemporaryFolder()
         #expect(try catalog("reprocess", "--jobs", "0", in: folder).status == 64)

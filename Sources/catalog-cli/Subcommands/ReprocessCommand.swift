@@ -37,8 +37,9 @@ extension CatalogCommand {
         }
 
         func run() async throws {
-            // A dry run never creates or migrates the catalog.
-            let repository = try catalog.open(dryRun ? .readOnly : .readWrite)
+            // A dry run never migrates the catalog, and no run creates one (a missing catalog is an error).
+            let exists = FileManager.default.fileExists(atPath: catalog.location.path)
+            let repository = try catalog.open(dryRun || !exists ? .readOnly : .readWrite)
             let options = ReprocessOptions(jobs: jobs, all: all, dryRun: dryRun, settings: try catalog.settings(of: repository))
             let reprocessor = Reprocessor(repository: repository, options: options)
             let candidates: [ReprocessCandidate]
