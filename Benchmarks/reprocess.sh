@@ -28,7 +28,7 @@ fi
 bytes=$(du -sb "$photos" | cut -f1)
 echo "input: $COUNT imported JPEGs, $MEGAPIXELS MP each, $((bytes / COUNT / 1000)) KB average; $(nproc) cores; $RUNS runs each, median"
 echo "(wall time and speed-up depend on what else runs on the machine; CPU time per photo does not)"
-printf '%-6s %10s %10s %16s %13s\n' jobs seconds photos/s "CPU ms/photo" "peak RSS MB"
+printf '%-6s %10s %10s %16s %13s   %s\n' jobs seconds photos/s "CPU ms/photo" "peak RSS MB" "(wall seconds of each run)"
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 declare -A wall
 for jobs in 1 2; do
@@ -46,7 +46,7 @@ for jobs in 1 2; do
   c=$(printf '%s\n' "${cpu[@]}" | median)
   m=$(printf '%s\n' "${rss[@]}" | median)
   wall[$jobs]=$t
-  awk -v j="$jobs" -v t="$t" -v n="$COUNT" -v c="$c" -v m="$m" \
-    'BEGIN { printf "%-6s %10.2f %10.1f %16.1f %13.0f\n", j, t, n / t, 1000 * c / n, m / 1024 }'
+  awk -v j="$jobs" -v t="$t" -v n="$COUNT" -v c="$c" -v m="$m" -v runs="${times[*]}" \
+    'BEGIN { printf "%-6s %10.2f %10.1f %16.1f %13.0f   (%s)\n", j, t, n / t, 1000 * c / n, m / 1024, runs }'
 done
 awk -v a="${wall[1]}" -v b="${wall[2]}" 'BEGIN { printf "speed-up, --jobs 2 over --jobs 1: %.2fx (target >= 1.8x on 2 idle cores)\n", a / b }'
