@@ -9,10 +9,7 @@ extension CLI {
         process.executableURL = binary
         process.arguments = arguments
         process.currentDirectoryURL = folder.url
-        var env = ["HOME": folder.url.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
-        // The tests' segmentation model, when there is one (import needs it from pipeline version 1).
-        if let model = ProcessInfo.processInfo.environment["STICKER_U2NETP_DIR"] { env["STICKER_MODEL_DIR"] = model }
-        process.environment = env
+        process.environment = environment(in: folder)
         _ = FileManager.default.createFile(atPath: stdout.path, contents: nil)
         _ = FileManager.default.createFile(atPath: stderr.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: stdout)

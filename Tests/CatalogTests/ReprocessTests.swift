@@ -51,7 +51,7 @@ import Testing
             let candidates = try repository.reprocessCandidates(settings: settings, all: false, pipelineVersion: PhotoProcessor.pipelineVersion + 1)
             #expect(candidates.map(\.reasons) == [[.pipeline]])
 
-            let reprocessor = Reprocessor(repository: repository, options: ReprocessOptions(jobs: 1, settings: settings))
+            let reprocessor = Reprocessor(repository: repository, options: ReprocessOptions(jobs: 1, settings: settings, predictor: nil))  // the PNG has its own alpha
             let summary = try await reprocessor.run(candidates) { event in
                 #expect(event == .reprocessed(id: id, path: path, reasons: [.pipeline]))
             }

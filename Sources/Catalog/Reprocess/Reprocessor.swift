@@ -12,13 +12,20 @@ public struct ReprocessOptions: Sendable {
     /// The catalog's current settings: what stale entries are compared with and re-made with.
     public var settings: StickerSettings
     public var maxPixels: Int
+    /// Finds the subject in photos, shared by every entry (see ``ImportOptions/predictor``); nil: only
+    /// photos with their own transparency can be re-made (enough for a dry run, which processes nothing).
+    public var predictor: (any MaskPredictor)?
 
-    public init(jobs: Int, all: Bool = false, dryRun: Bool = false, settings: StickerSettings, maxPixels: Int = DecodeOptions.defaultMaxPixels) {
+    public init(
+        jobs: Int, all: Bool = false, dryRun: Bool = false, settings: StickerSettings,
+        maxPixels: Int = DecodeOptions.defaultMaxPixels, predictor: (any MaskPredictor)?
+    ) {
         self.jobs = max(1, jobs)
         self.all = all
         self.dryRun = dryRun
         self.settings = settings
         self.maxPixels = maxPixels
+        self.predictor = predictor
     }
 }
 
@@ -42,7 +49,7 @@ public struct Reprocessor: Sendable {
     /// Runs `candidates`, calling `onEvent` once per entry as results commit. Stops starting new entries
     /// when the task is cancelled; what finished is committed. Throws only for catalog failures.
     public func run(_ candidates: [ReprocessCandidate], onEvent: @Sendable (ReprocessEvent) -> Void) async throws(CatalogError) -> ReprocessSummary {
-        let processor = PhotoProcessor(settings: options.settings, maxPixels: options.maxPixels)
+        let processor = PhotoProcessor(settings: options.settings, maxPixels: options.maxPixels, predictor: options.predictor)
         let repository = self.repository
         let options = self.options
         var summary = ReprocessSummary()

@@ -16,7 +16,7 @@ extension CatalogCommand.ListCommand {
     static func staleEntries(in repository: CatalogRepository, settings: StickerSettings) async throws(CatalogError) -> [StaleEntry] {
         let reprocessor = Reprocessor(
             repository: repository,
-            options: ReprocessOptions(jobs: ProcessInfo.processInfo.activeProcessorCount, dryRun: true, settings: settings)
+            options: ReprocessOptions(jobs: ProcessInfo.processInfo.activeProcessorCount, dryRun: true, settings: settings, predictor: nil)
         )
         let found = Found()
         _ = try await reprocessor.run(try reprocessor.candidates()) { event in

@@ -14,7 +14,7 @@ extension CatalogCommand {
 
                 Each finished entry is replaced in one transaction: an entry is the old one or the new one, complete either way. Ctrl-C / SIGTERM stop starting new entries, commit the finished ones and exit 130 / 143; run reprocess again to continue.
 
-                Exit: 0 done, 1 some entries failed, 74/75 catalog not writable/busy, 130/143 interrupted. --json prints one JSON object per entry, then a summary object.
+                Exit: 0 done, 1 some entries failed, 69 the segmentation model is not installed (`make model`), 74/75 catalog not writable/busy, 130/143 interrupted. --json prints one JSON object per entry, then a summary object.
                 """
         )
 
@@ -37,10 +37,14 @@ extension CatalogCommand {
         }
 
         func run() async throws {
+            // Before touching the catalog: without the model no photo could be re-made (a dry run makes none).
+            let predictor = dryRun ? nil : try SegmentationModel.required()
             // A dry run never migrates the catalog, and no run creates one (a missing catalog is an error).
             let exists = FileManager.default.fileExists(atPath: catalog.location.path)
             let repository = try catalog.open(dryRun || !exists ? .readOnly : .readWrite)
-            let options = ReprocessOptions(jobs: jobs, all: all, dryRun: dryRun, settings: try catalog.settings(of: repository))
+            let options = ReprocessOptions(
+                jobs: jobs, all: all, dryRun: dryRun, settings: try catalog.settings(of: repository), predictor: predictor
+            )
             let reprocessor = Reprocessor(repository: repository, options: options)
             let candidates: [ReprocessCandidate]
             do {
