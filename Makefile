@@ -12,7 +12,7 @@ BIN      = .build/$(CONFIG)/catalog
 # The segmentation model the tests use (installed by scripts/install-model.sh; skipped when it can't be).
 TEST_MODEL ?= $(abspath .build/test-model)
 
-.PHONY: deps build demo test test-model corpus model bench bench-import bench-cutout bench-search bench-palette clean
+.PHONY: deps build demo test test-model corpus model bench bench-import bench-reprocess bench-cutout bench-search bench-palette clean
 
 ## deps: install the Debian packages the build needs (only those missing; idempotent)
 deps:
@@ -61,11 +61,16 @@ test-model:
 	  || echo "note: the segmentation model could not be installed; the network tests will be skipped"
 
 ## bench: throughput and memory benchmarks (release build)
-bench: bench-import bench-search bench-palette
+bench: bench-import bench-reprocess bench-search bench-palette
 
 bench-import: model
 	$(MAKE) build CONFIG=release EXTRA_DEPS=time
 	CATALOG_BIN=.build/release/catalog SAMPLES_BIN=.build/release/sample-photos Benchmarks/import.sh
+
+## bench-reprocess: reprocess 200 imported 12 MP photos with --jobs 1 and --jobs 2 (speed-up, CPU per photo, peak memory)
+bench-reprocess:
+	$(MAKE) build CONFIG=release EXTRA_DEPS=time
+	CATALOG_BIN=.build/release/catalog SAMPLES_BIN=.build/release/sample-photos Benchmarks/reprocess.sh
 
 ## bench-cutout: cut-out quality (IoU on composites with known masks) beside the peers rembg u2netp and GrabCut
 bench-cutout: corpus

@@ -34,21 +34,7 @@ extension CatalogRepository {
         )
         try record.insert(db)
         let id = try Self.insertedID(record, db)
-        if let exif = photo.exif {
-            try ExifRecord(photoId: id, exif: exif).insert(db)
-        }
-        try StickerRecord(
-            photoId: id, width: photo.sticker.width, height: photo.sticker.height, bytes: photo.sticker.png.count,
-            pipelineVersion: photo.pipelineVersion, settingsJson: try CatalogJSON.string(photo.settings),
-            createdAt: now
-        ).insert(db)
-        try StickerPNGRecord(photoId: id, png: Data(photo.sticker.png)).insert(db)
-        for (rank, color) in photo.palette.colors.enumerated() {
-            var row = PaletteColorRecord(
-                photoId: id, rank: rank, hex: color.hex, l: color.l, a: color.a, b: color.b, share: color.share
-            )
-            try row.insert(db)
-        }
+        try Self.insertContent(of: photo, id: id, now: now, db)
         return .imported(id: id)
     }
 
@@ -107,8 +93,27 @@ extension CatalogRepository {
 
     // MARK: - Inside a write transaction
 
-    // Cached statements: these run for every entry, and compiling them each time cost more than the inserts.
-    private static func photo(sha256: String, _ db: Database) throws -> PhotoRecord? {
+    /// Inserts the `exif`, `sticker`, `sticker_png` and `palette_color` rows of entry `id`.
+    static func insertContent(of photo: ProcessedPhoto, id: Int64, now: String, _ db: Database) throws {
+        if let exif = photo.exif {
+            try ExifRecord(photoId: id, exif: exif).insert(db)
+        }
+        try StickerRecord(
+            photoId: id, width: photo.sticker.width, height: photo.sticker.height, bytes: photo.sticker.png.count,
+            pipelineVersion: photo.pipelineVersion, settingsJson: try CatalogJSON.string(photo.settings),
+            createdAt: now
+        ).insert(db)
+        try StickerPNGRecord(photoId: id, png: Data(photo.sticker.png)).insert(db)
+        for (rank, color) in photo.palette.colors.enumerated() {
+            var row = PaletteColorRecord(
+                photoId: id, rank: rank, hex: color.hex, l: color.l, a: color.a, b: color.b, share: color.share
+            )
+            try row.insert(db)
+        }
+    }
+
+    // Cached statement: this runs for every entry, and compiling it each time cost more than the inserts.
+    static func photo(sha256: String, _ db: Database) throws -> PhotoRecord? {
         try PhotoRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM photo WHERE sha256 = ?"), arguments: [sha256])
     }
 
@@ -138,7 +143,7 @@ extension CatalogRepository {
     }
 
     /// The id of a fetched or inserted record (GRDB sets it in `didInsert`).
-    private static func insertedID(_ record: PhotoRecord, _ db: Database) throws -> Int64 {
+    static func insertedID(_ record: PhotoRecord, _ db: Database) throws -> Int64 {
         guard let id = record.id else {
             throw DatabaseError(resultCode: .SQLITE_ERROR, message: "photo row without id")
         }

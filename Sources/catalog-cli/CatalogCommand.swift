@@ -23,6 +23,7 @@ struct CatalogCommand: AsyncParsableCommand {
         subcommands: [
             ImportCommand.self, ListCommand.self, ShowCommand.self, StatsCommand.self, CutoutCommand.self,
             SearchCommand.self, PaletteCommand.self, PackCommand.self, ExportCommand.self, PreviewCommand.self,
+            ConfigCommand.self, ReprocessCommand.self,
         ]
     )
 
@@ -35,10 +36,8 @@ struct CatalogCommand: AsyncParsableCommand {
 
 /// Where `--catalog` may stand on the command line.
 enum GlobalOptionPlacement {
-    /// Subcommands whose own subcommands declare `--catalog`.
-    static let groupCommands: Set<String> = ["pack"]
-
-    /// `[--catalog P] sub rest` becomes `sub --catalog P rest`; anything else is returned unchanged.
+    /// `[--catalog P] sub rest` becomes `sub --catalog P rest` (`group sub --catalog P rest` for a command
+    /// group); anything else is returned unchanged.
     static func movingCatalogOption(_ arguments: [String]) -> [String] {
         var leading: [String] = []
         var index = 0
@@ -55,10 +54,13 @@ enum GlobalOptionPlacement {
             }
         }
         guard !leading.isEmpty, index < arguments.count else { return arguments }
-        // A command with subcommands of its own (`pack create`) takes the option after those.
-        if groupCommands.contains(arguments[index]), index + 1 < arguments.count, !arguments[index + 1].hasPrefix("-") {
-            return [arguments[index], arguments[index + 1]] + leading + arguments[(index + 2)...]
+        // A command group (`config get`) takes it behind its subcommand's name.
+        var names = [arguments[index]]
+        if let group = CatalogCommand.configuration.subcommands.first(where: { $0._commandName == names[0] }),
+            index + 1 < arguments.count, group.configuration.subcommands.contains(where: { $0._commandName == arguments[index + 1] })
+        {
+            names.append(arguments[index + 1])
         }
-        return [arguments[index]] + leading + arguments[(index + 1)...]
+        return names + leading + arguments[(index + names.count)...]
     }
 }

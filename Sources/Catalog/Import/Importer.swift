@@ -54,41 +54,27 @@ public struct Importer: Sendable {
         var summary = ImportSummary()
         var files = FileWalker(arguments: arguments).makeIterator()
 
-        let result: Result<Void, CatalogError> = await withTaskGroup(of: Examined.self) { group in
-            var inFlight = 0
-            /// Starts the next file; reports argument problems inline. False when there is nothing left.
-            func startNext() throws(CatalogError) -> Bool {
-                while let item = files.next() {
-                    switch item {
-                    case .file(let path):
-                        group.addTask { await Self.examine(path: path, repository: repository, processor: processor) }
-                        inFlight += 1
-                        return true
-                    case .unreadable(let problem):
-                        let event = ImportEvent.failed(id: nil, path: problem.path, code: "unreadable", message: problem.message)
-                        summary.count(event)
-                        onEvent(event)
-                    }
+        /// The next file to start; argument problems are reported inline.
+        func nextFile() -> String? {
+            while let item = files.next() {
+                switch item {
+                case .file(let path): return path
+                case .unreadable(let problem):
+                    let event = ImportEvent.failed(id: nil, path: problem.path, code: "unreadable", message: problem.message)
+                    summary.count(event)
+                    onEvent(event)
                 }
-                return false
             }
-            do throws(CatalogError) {
-                while inFlight < options.jobs, !Task.isCancelled, try startNext() {}
-                while let examined = await group.next() {
-                    inFlight -= 1
-                    if let event = try await commit(examined) {
-                        summary.count(event)
-                        onEvent(event)
-                    }
-                    if !Task.isCancelled { _ = try startNext() }
-                }
-                return .success(())
-            } catch {
-                group.cancelAll()
-                return .failure(error)
+            return nil
+        }
+        try await BoundedWork.run(jobs: options.jobs, next: nextFile) { path in
+            await Self.examine(path: path, repository: repository, processor: processor)
+        } finished: { examined throws(CatalogError) in
+            if let event = try await commit(examined) {
+                summary.count(event)
+                onEvent(event)
             }
         }
-        try result.get()
         if Task.isCancelled {
             summary.interrupted = true
         }

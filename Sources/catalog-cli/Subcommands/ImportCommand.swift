@@ -28,8 +28,8 @@ extension CatalogCommand {
         @Option(name: .customLong("max-pixels"), help: "Refuse images with more pixels than this (decompression bombs).")
         var maxPixels: Int = DecodeOptions.defaultMaxPixels
 
-        @Option(help: "How many palette colours to keep per sticker (1-16).")
-        var colors: Int = StickerSettings.default.paletteColors
+        @Option(help: "How many palette colours to keep per sticker (1-16); default: the catalog's palette.colors (5 unless set with `catalog config`).")
+        var colors: Int?
 
         @Flag(help: "Examine and process every file, report what would happen, write nothing.")
         var dryRun = false
@@ -43,7 +43,7 @@ extension CatalogCommand {
         func validate() throws {
             if paths.isEmpty { throw ValidationError("name at least one file or folder to import") }
             if !(1...256).contains(jobs) { throw ValidationError("--jobs must be between 1 and 256, not \(jobs)") }
-            if !(1...PaletteExtractor.colorLimit).contains(colors) {
+            if let colors, !(1...PaletteExtractor.colorLimit).contains(colors) {
                 throw ValidationError("--colors must be between 1 and \(PaletteExtractor.colorLimit), not \(colors)")
             }
             if maxPixels < 1 { throw ValidationError("--max-pixels must be a positive number of pixels") }
@@ -60,35 +60,25 @@ extension CatalogCommand {
             } else {
                 repository = try catalog.open(.readWrite)
             }
-            var settings = StickerSettings.default
-            settings.paletteColors = colors
-            let importer = Importer(repository: repository, options: ImportOptions(jobs: jobs, maxPixels: maxPixels, settings: settings, dryRun: dryRun, predictor: predictor))
+            var settings = try catalog.settings(of: repository)
+            if let colors { settings.paletteColors = colors }
+            let importer = Importer(
+                repository: repository,
+                options: ImportOptions(jobs: jobs, maxPixels: maxPixels, settings: settings, dryRun: dryRun, predictor: predictor)
+            )
             let progress = ProgressBar.forStandardError(total: Terminal.standardError.isInteractive ? Importer.countFiles(paths) : 0, label: "importing")
             let json = self.json
             let paths = self.paths
             let packIds = Mutex<[(path: String, id: Int64)]>([])
 
-            let work = Task { () -> Result<ImportSummary, CatalogError> in
-                do throws(CatalogError) {
-                    return .success(try await importer.run(paths) { event in
-                        switch event {
-                        case .imported(let id?, let path), .duplicate(let id, let path, _): packIds.withLock { $0.append((path, id)) }
-                        default: break
-                        }
-                        Self.report(event, json: json, progress: progress)
-                    })
-                } catch {
-                    return .failure(error)
+            let (summary, trap) = try await InterruptibleWork.run(progress: progress) { () throws(CatalogError) in
+                try await importer.run(paths) { event in
+                    switch event {
+                    case .imported(let id?, let path), .duplicate(let id, let path, _): packIds.withLock { $0.append((path, id)) }
+                    default: break
+                    }
+                    Self.report(event, json: json, progress: progress)
                 }
-            }
-            let trap = SignalTrap { work.cancel() }
-            let outcome = await work.value
-            progress?.finish()
-
-            let summary: ImportSummary
-            switch outcome {
-            case .success(let value): summary = value
-            case .failure(let error): throw Diagnostics.exit(for: error)
             }
             if let pack, let repository, !dryRun {
                 do {

@@ -7,7 +7,7 @@ extension CatalogCommand {
         static let configuration = CommandConfiguration(
             commandName: "list",
             abstract: "List the catalog's entries.",
-            discussion: "--json prints an array of {\"id\",\"path\",\"sha256\",\"status\"}."
+            discussion: "--json prints an array of {\"id\",\"path\",\"sha256\",\"status\"}; with --stale, of {\"id\",\"path\",\"reasons\"}."
         )
 
         @OptionGroup var catalog: CatalogOptions
@@ -19,12 +19,18 @@ extension CatalogCommand {
         @Option(help: "Only the entries of this pack, in pack order.")
         var pack: String?
 
+        @Flag(help: "Only entries `catalog reprocess` would run, with the reasons (pipeline, settings, source-changed, failed, source-missing).")
+        var stale = false
+
         func validate() throws {
+            if failed && stale { throw ValidationError("choose one of --failed and --stale") }
+            if stale && pack != nil { throw ValidationError("choose one of --pack and --stale") }
             if let pack { try validatePackName(pack) }
         }
 
         func run() async throws {
             let repository = try catalog.open(.readOnly)
+            if stale { return try await listStale(repository) }
             let entries: [EntrySummary]
             if let pack {
                 do {
@@ -52,6 +58,25 @@ extension CatalogCommand {
                 }
             }
             Terminal.standardOutput.write(entries.isEmpty ? (failed ? "No failed entries.\n" : "The catalog is empty.\n") : table.rendered())
+        }
+
+        private func listStale(_ repository: CatalogRepository) async throws {
+            let settings = try catalog.settings(of: repository)
+            let entries: [StaleEntry]
+            do {
+                entries = try await Self.staleEntries(in: repository, settings: settings)
+            } catch {
+                throw Diagnostics.exit(for: error)
+            }
+            if output.json {
+                Terminal.standardOutput.write(JSONOutput.document(entries))
+                return
+            }
+            var table = Table("ID", "REASONS", "PATH")
+            for entry in entries {
+                table.append("\(entry.id)", entry.reasons.map(\.rawValue).joined(separator: ","), entry.path)
+            }
+            Terminal.standardOutput.write(entries.isEmpty ? "Every entry is up to date.\n" : table.rendered())
         }
     }
 }

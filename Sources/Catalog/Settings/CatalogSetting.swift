@@ -1,0 +1,95 @@
+import Processing
+
+/// A catalog-wide setting (`catalog config`): its key, default, allowed values and where it goes in
+/// ``StickerSettings``. Stored as text in the `setting` table; a key never set has its default.
+public enum CatalogSetting: String, CaseIterable, Sendable {
+    case paletteColors = "palette.colors"
+    case stickerSize = "sticker.size"
+    case stickerOutline = "sticker.outline"
+    case stickerShadow = "sticker.shadow"
+
+    /// Long sides a sticker may have: 128 px is the smallest any sticker platform shows well, and 2048
+    /// keeps the decode (at twice the size) and the stored PNG reasonable.
+    public static let stickerSizes = 128...2048
+    /// Outline widths (pixels at a 512-pixel sticker): beyond 64 the outline swallows the subject.
+    public static let outlineWidths = 0...64
+    /// Palette sizes.
+    public static let paletteSizes = 1...16
+
+    /// One line for `config list` and help.
+    public var summary: String {
+        switch self {
+        case .paletteColors: "dominant colours kept per sticker (\(Self.paletteSizes.lowerBound)-\(Self.paletteSizes.upperBound))"
+        case .stickerSize: "long side of a sticker in pixels (\(Self.stickerSizes.lowerBound)-\(Self.stickerSizes.upperBound))"
+        case .stickerOutline: "white outline width in pixels at 512 px, 0 for none (\(Self.outlineWidths.lowerBound)-\(Self.outlineWidths.upperBound))"
+        case .stickerShadow: "a soft shadow under the sticker (true or false)"
+        }
+    }
+
+    /// The value of this setting in `settings`, as text.
+    public func value(in settings: StickerSettings) -> String {
+        switch self {
+        case .paletteColors: String(settings.paletteColors)
+        case .stickerSize: String(settings.size)
+        case .stickerOutline: String(settings.outline)
+        case .stickerShadow: String(settings.shadow)
+        }
+    }
+
+    /// The default value, as text.
+    public var defaultValue: String { value(in: .default) }
+
+    /// `settings` with this setting set to `text`, or why `text` is not allowed.
+    public func applying(_ text: String, to settings: StickerSettings) throws(SettingError) -> StickerSettings {
+        var settings = settings
+        switch self {
+        case .paletteColors: settings.paletteColors = try integer(text, in: Self.paletteSizes)
+        case .stickerSize: settings.size = try integer(text, in: Self.stickerSizes)
+        case .stickerOutline: settings.outline = try integer(text, in: Self.outlineWidths)
+        case .stickerShadow:
+            switch text {
+            case "true": settings.shadow = true
+            case "false": settings.shadow = false
+            default: throw SettingError.invalidValue(key: rawValue, value: text, expected: "true or false")
+            }
+        }
+        return settings
+    }
+
+    /// The setting named `key`, or `.unknownKey`.
+    public static func named(_ key: String) throws(SettingError) -> CatalogSetting {
+        guard let setting = CatalogSetting(rawValue: key) else { throw SettingError.unknownKey(key) }
+        return setting
+    }
+
+    private func integer(_ text: String, in range: ClosedRange<Int>) throws(SettingError) -> Int {
+        guard let value = Int(text), range.contains(value) else {
+            throw SettingError.invalidValue(
+                key: rawValue, value: text, expected: "a whole number from \(range.lowerBound) to \(range.upperBound)"
+            )
+        }
+        return value
+    }
+}
+
+/// A `catalog config` key or value that is not allowed (a usage error: exit 64).
+public enum SettingError: Error, Equatable, Sendable, CustomStringConvertible {
+    case unknownKey(String)
+    case invalidValue(key: String, value: String, expected: String)
+
+    public var description: String {
+        switch self {
+        case .unknownKey(let key):
+            "unknown setting '\(key)'; the settings are \(CatalogSetting.allCases.map(\.rawValue).joined(separator: ", "))"
+        case .invalidValue(let key, let value, let expected):
+            "invalid value '\(value)' for \(key): expected \(expected)"
+        }
+    }
+}
+
+extension CatalogSetting {
+    /// `text` as stored: validated and normalised ("08" is stored as "8").
+    public func canonical(_ text: String) throws(SettingError) -> String {
+        value(in: try applying(text, to: .default))
+    }
+}

@@ -1,0 +1,38 @@
+/// The loop import and reprocess share: a task group with at most `jobs` items in flight, each worked
+/// on in a child task (off every actor), each result handed to `finished` as it completes, in the
+/// caller's context (where the repository commits it).
+///
+/// When the calling task is cancelled (SIGINT/SIGTERM) no new item starts, and the items in flight
+/// still reach `finished`, so finished work is committed. An error thrown by `next` or `finished`
+/// (a catalog failure) cancels the rest and is rethrown; nothing more is committed after it.
+enum BoundedWork {
+    static func run<Item: Sendable, Output: Sendable>(
+        jobs: Int,
+        next: () throws(CatalogError) -> Item?,
+        work: @escaping @Sendable (Item) async -> Output,
+        finished: (Output) async throws(CatalogError) -> Void
+    ) async throws(CatalogError) {
+        let result: Result<Void, CatalogError> = await withTaskGroup(of: Output.self) { group in
+            var inFlight = 0
+            func startNext() throws(CatalogError) -> Bool {
+                guard let item = try next() else { return false }
+                group.addTask { await work(item) }
+                inFlight += 1
+                return true
+            }
+            do throws(CatalogError) {
+                while inFlight < max(1, jobs), !Task.isCancelled, try startNext() {}
+                while let output = await group.next() {
+                    inFlight -= 1
+                    try await finished(output)
+                    if !Task.isCancelled { _ = try startNext() }
+                }
+                return .success(())
+            } catch {
+                group.cancelAll()
+                return .failure(error)
+            }
+        }
+        try result.get()
+    }
+}

@@ -1,0 +1,27 @@
+import ArgumentParser
+import Catalog
+
+/// A long job (import, reprocess) run so that SIGINT/SIGTERM cancel it: no new work starts, finished
+/// work is committed, and the caller then exits with ``SignalTrap/exitCode``.
+enum InterruptibleWork {
+    /// Runs `body`, removes `progress` when it ends, and returns its value with the trap (which tells
+    /// whether a signal came). A catalog failure is reported and becomes its exit code.
+    static func run<Value: Sendable>(
+        progress: ProgressBar?, _ body: @escaping @Sendable () async throws(CatalogError) -> Value
+    ) async throws -> (Value, SignalTrap) {
+        let work = Task { () -> Result<Value, CatalogError> in
+            do throws(CatalogError) {
+                return .success(try await body())
+            } catch {
+                return .failure(error)
+            }
+        }
+        let trap = SignalTrap { work.cancel() }
+        let outcome = await work.value
+        progress?.finish()
+        switch outcome {
+        case .success(let value): return (value, trap)
+        case .failure(let error): throw Diagnostics.exit(for: error)
+        }
+    }
+}

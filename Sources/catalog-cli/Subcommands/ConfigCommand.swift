@@ -1,0 +1,175 @@
+import ArgumentParser
+import Catalog
+import Foundation
+import Processing
+
+extension CatalogCommand {
+    /// `catalog config get|set|list`: the catalog's settings, which import and reprocess use.
+    struct ConfigCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "config",
+            abstract: "Show or change the catalog's settings (palette size, sticker size, outline, shadow).",
+            discussion: """
+                Settings live in the catalog and apply to every import and reprocess. Changing one makes the entries made with another value stale: `catalog list --stale` shows them, `catalog reprocess` re-makes them.
+
+                Keys: \(CatalogSetting.allCases.map { "\($0.rawValue) (\($0.summary), default \($0.defaultValue))" }.joined(separator: "; ")).
+                """,
+            subcommands: [GetSetting.self, SetSetting.self, ListSettings.self]
+        )
+    }
+}
+
+extension CatalogCommand.ConfigCommand {
+    /// `catalog config get KEY`: prints the value alone, for scripts.
+    struct GetSetting: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "get", abstract: "Print one setting's value.")
+
+        @OptionGroup var catalog: CatalogOptions
+        @Argument(help: ArgumentHelp("The setting, such as palette.colors.", valueName: "key"))
+        var key: String
+
+        func validate() throws {
+            _ = try CatalogCommand.ConfigCommand.setting(named: key)
+        }
+
+        func run() async throws {
+            let setting = try CatalogCommand.ConfigCommand.setting(named: key)
+            Terminal.standardOutput.write(setting.value(in: try catalog.currentSettings()) + "\n")
+        }
+    }
+
+    /// `catalog config set KEY VALUE`: validates and stores a setting.
+    struct SetSetting: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "set",
+            abstract: "Change one setting (entries made with another value become stale)."
+        )
+
+        @OptionGroup var catalog: CatalogOptions
+        @Argument(help: ArgumentHelp("The setting, such as palette.colors.", valueName: "key"))
+        var key: String
+        // Collected raw, so that a negative number reaches the validation ("-1" is not an option).
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Its new value.", valueName: "value"))
+        var values: [String] = []
+
+        private var value: String { values.first ?? "" }
+
+        func validate() throws {
+            let setting = try CatalogCommand.ConfigCommand.setting(named: key)
+            if values.count != 1 { throw ValidationError("give one value for \(key) (\(setting.summary))") }
+            do {
+                _ = try setting.canonical(value)
+            } catch {
+                throw ValidationError(error.description)
+            }
+        }
+
+        func run() async throws {
+            let setting = try CatalogCommand.ConfigCommand.setting(named: key)
+            let value = try setting.canonical(value)
+            let repository = try catalog.open(.readWrite)
+            do {
+                let before = setting.value(in: try repository.settings())
+                try await repository.store(setting, value: value)
+                if before != value {
+                    Terminal.standardOutput.write(
+                        "\(setting.rawValue) = \(value) (was \(before)); entries made with \(before) are now stale: `catalog reprocess` re-makes them.\n"
+                    )
+                } else {
+                    Terminal.standardOutput.write("\(setting.rawValue) = \(value) (unchanged)\n")
+                }
+            } catch {
+                throw Diagnostics.exit(for: error)
+            }
+        }
+    }
+
+    /// `catalog config list [--json]`: every setting with its value and default.
+    struct ListSettings: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list",
+            abstract: "List every setting with its value and default.",
+            discussion: "--json prints an array of {\"default\",\"description\",\"key\",\"value\"} (numbers and booleans as such)."
+        )
+
+        @OptionGroup var catalog: CatalogOptions
+        @OptionGroup var output: OutputOptions
+
+        func run() async throws {
+            let settings = try catalog.currentSettings()
+            if output.json {
+                Terminal.standardOutput.write(JSONOutput.document(CatalogSetting.allCases.map { SettingJSON($0, settings) }))
+                return
+            }
+            var table = Table("KEY", "VALUE", "DEFAULT", "MEANING")
+            for setting in CatalogSetting.allCases {
+                table.append(setting.rawValue, setting.value(in: settings), setting.defaultValue, setting.summary)
+            }
+            Terminal.standardOutput.write(table.rendered())
+        }
+    }
+
+    /// One setting in `config list --json`.
+    private struct SettingJSON: Encodable {
+        let key: String
+        let value: Value
+        let defaultValue: Value
+        let description: String
+
+        init(_ setting: CatalogSetting, _ settings: StickerSettings) {
+            key = setting.rawValue
+            value = Value(setting.value(in: settings))
+            defaultValue = Value(setting.defaultValue)
+            description = setting.summary
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case key, value, description
+            case defaultValue = "default"
+        }
+
+        /// A setting's text as the JSON type it stands for.
+        struct Value: Encodable {
+            let text: String
+            init(_ text: String) { self.text = text }
+
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.singleValueContainer()
+                if let number = Int(text) {
+                    try container.encode(number)
+                } else if let flag = Bool(text) {
+                    try container.encode(flag)
+                } else {
+                    try container.encode(text)
+                }
+            }
+        }
+    }
+
+    /// The setting named `key`, or a usage error (exit 64) listing the keys.
+    static func setting(named key: String) throws -> CatalogSetting {
+        do {
+            return try CatalogSetting.named(key)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+}
+
+extension CatalogOptions {
+    /// The settings of the catalog, or the defaults when there is no catalog yet (nothing is created).
+    func currentSettings() throws -> StickerSettings {
+        guard FileManager.default.fileExists(atPath: location.path) else { return .default }
+        return try settings(of: open(.readOnly))
+    }
+
+    /// The settings of an open catalog (the defaults for none: a dry run without a catalog).
+    func settings(of repository: CatalogRepository?) throws -> StickerSettings {
+        guard let repository else { return .default }
+        do {
+            return try repository.settings()
+        } catch {
+            throw Diagnostics.exit(for: error)
+        }
+    }
+}

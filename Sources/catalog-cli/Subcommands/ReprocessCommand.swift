@@ -1,0 +1,111 @@
+import ArgumentParser
+import Catalog
+import Foundation
+import Processing
+
+extension CatalogCommand {
+    /// `catalog reprocess`: re-runs the pipeline on stale entries, in parallel, interruptibly.
+    struct ReprocessCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "reprocess",
+            abstract: "Bring stale entries up to date (older pipeline, other settings, changed source, failed).",
+            discussion: """
+                An entry is stale when its sticker was made by an older pipeline version (pipeline) or with other settings than the catalog's (settings, see `catalog config`), when its file's size or modification time changed and its bytes hash differently (source-changed; a merely touched file is not re-run, its new time is recorded), or when its last processing failed for a reason worth retrying (failed; a file that cannot be decoded stays failed until its bytes change). A missing file is reported (source-missing), not an error. `catalog list --stale` shows what would run and why.
+
+                Each finished entry is replaced in one transaction: an entry is the old one or the new one, complete either way. Ctrl-C / SIGTERM stop starting new entries, commit the finished ones and exit 130 / 143; run reprocess again to continue.
+
+                Exit: 0 done, 1 some entries failed, 69 the segmentation model is not installed (`make model`), 74/75 catalog not writable/busy, 130/143 interrupted. --json prints one JSON object per entry, then a summary object.
+                """
+        )
+
+        @OptionGroup var catalog: CatalogOptions
+
+        @Flag(help: "Re-run every entry, stale or not.")
+        var all = false
+
+        @Option(help: "How many entries to process at once (the default is the number of cores).")
+        var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+        @Flag(help: "Read the sources and report what would run, process and write nothing.")
+        var dryRun = false
+
+        @Flag(help: "Print one JSON object per entry, then a summary object.")
+        var json = false
+
+        func validate() throws {
+            if !(1...256).contains(jobs) { throw ValidationError("--jobs must be between 1 and 256, not \(jobs)") }
+        }
+
+        func run() async throws {
+            // Before touching the catalog: without the model no photo could be re-made (a dry run makes none).
+            let predictor = dryRun ? nil : try SegmentationModel.required()
+            // A dry run never migrates the catalog, and no run creates one (a missing catalog is an error).
+            let exists = FileManager.default.fileExists(atPath: catalog.location.path)
+            let repository = try catalog.open(dryRun || !exists ? .readOnly : .readWrite)
+            let options = ReprocessOptions(
+                jobs: jobs, all: all, dryRun: dryRun, settings: try catalog.settings(of: repository), predictor: predictor
+            )
+            let reprocessor = Reprocessor(repository: repository, options: options)
+            let candidates: [ReprocessCandidate]
+            do {
+                candidates = try reprocessor.candidates()
+            } catch {
+                throw Diagnostics.exit(for: error)
+            }
+            let progress = ProgressBar.forStandardError(total: candidates.count, label: "reprocessing")
+            let json = self.json
+
+            let (summary, trap) = try await InterruptibleWork.run(progress: progress) { () throws(CatalogError) in
+                try await reprocessor.run(candidates) { event in
+                    Self.report(event, json: json, progress: progress)
+                }
+            }
+            if json {
+                Terminal.standardOutput.write(JSONOutput.line(summary))
+            } else {
+                Terminal.standardOutput.write(Self.sentence(summary, dryRun: dryRun))
+            }
+            if summary.interrupted {
+                Diagnostics.report(
+                    "interrupted by \(trap.signalName): \(summary.done) entries done, \(summary.left) left; run catalog reprocess again to continue"
+                )
+                throw ExitCode(trap.exitCode)
+            }
+            if summary.failed > 0 { throw ExitStatus.someFailed }
+        }
+
+        private static func sentence(_ summary: ReprocessSummary, dryRun: Bool) -> String {
+            if summary.done == 0 { return "Nothing to reprocess: every entry is up to date.\n" }
+            var parts = ["\(dryRun ? "Would reprocess" : "Reprocessed") \(summary.reprocessed)"]
+            if summary.refreshed > 0 { parts.append("\(summary.refreshed) touched but unchanged") }
+            if summary.failed > 0 { parts.append("\(summary.failed) failed") }
+            if summary.missing > 0 { parts.append("\(summary.missing) with a missing source") }
+            if summary.duplicates > 0 { parts.append("\(summary.duplicates) now a copy of another entry") }
+            return parts.joined(separator: ", ") + ".\n"
+        }
+
+        private static func report(_ event: ReprocessEvent, json: Bool, progress: ProgressBar?) {
+            if json {
+                Terminal.standardOutput.write(JSONOutput.line(event))
+            } else if let line = Self.line(event) {
+                if let progress { progress.interject(line) } else { Terminal.standardError.write(line) }
+            }
+            progress?.advance()
+        }
+
+        /// The stderr line for an event people should see.
+        private static func line(_ event: ReprocessEvent) -> String? {
+            switch event {
+            case .failed(let id, let path, _, let code, let message):
+                "catalog: \(path) (entry \(id)): \(message) [\(code)]\n"
+            case .missing(let id, let path, _):
+                "catalog: \(path) (entry \(id)): source missing, entry left as it is [source-missing]\n"
+            case .duplicate(let id, let path, _, let other, let removed):
+                removed
+                    ? "catalog: \(path) (entry \(id)): now readable, and its bytes are entry \(other)'s; the placeholder entry was removed\n"
+                    : "catalog: \(path) (entry \(id)): its bytes changed to those of entry \(other); entry \(id) was left as it is\n"
+            case .reprocessed, .refreshed: nil
+            }
+        }
+    }
+}

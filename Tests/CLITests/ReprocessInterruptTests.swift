@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+
+/// `catalog reprocess` stopped mid-run on the real binary: SIGINT / SIGTERM commit what finished and
+/// exit 130 / 143, `kill -9` leaves every entry old-and-complete or new-and-complete, and a re-run finishes.
+@Suite(.needsModel) struct ReprocessInterruptTests {
+    /// Entries in the catalog: enough that a signal sent after the first finished entry lands mid-run.
+    static let count = 16
+
+    /// A catalog of `count` photos whose settings then changed, so every entry is stale.
+    private func staleCatalog(in folder: TemporaryFolder) throws {
+        let photos = try folder.writeNumberedCopies(Self.count, width: 960, height: 720)
+        let imported = try CLI.run(["--catalog", "c.sqlite", "import", photos, "--jobs", "2"], in: folder)
+        try #require(imported.status == 0, "stderr: \(imported.stderr)")
+        for (key, value) in [("sticker.size", "256"), ("palette.colors", "3")] {
+            try #require(try CLI.run(["--catalog", "c.sqlite", "config", "set", key, value], in: folder).status == 0)
+        }
+    }
+
+    /// Starts a reprocess and waits until `finished` entries are reported on its NDJSON output.
+    private func reprocessUntil(_ finished: Int, jobs: Int, in folder: TemporaryFolder, output: URL) throws -> Process {
+        let process = try CLI.start(
+            ["--catalog", "c.sqlite", "reprocess", "--jobs", "\(jobs)", "--json"], in: folder,
+            stdout: output, stderr: output.appendingPathExtension("stderr")
+        )
+        let deadline = Date().addingTimeInterval(120)
+        while Date() < deadline, process.isRunning,
+            folder.jsonLines(at: output).filter({ $0["event"] as? String == "reprocessed" }).count < finished
+        {
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+        return process
+    }
+
+    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
+    func signalStopsCleanlyAndARerunContinues(signal: Int32, expectedStatus: Int32) throws {
+        let folder = try TemporaryFolder()
+        try staleCatalog(in: folder)
+        let output = folder.url.appendingPathComponent(".out")
+        let process = try reprocessUntil(1, jobs: 1, in: folder, output: output)
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == expectedStatus)
+
+        let summary = try #require(folder.jsonLines(at: output).last)
+        #expect(summary["event"] as? String == "summary")
+        #expect(summary["interrupted"] as? Bool == true)
+        let done = summary["reprocessed"] as? Int ?? 0
+        #expect(done >= 1 && done < Self.count)
+        #expect(summary["left"] as? Int == Self.count - done)
+        let message = (try? String(contentsOf: output.appendingPathExtension("stderr"), encoding: .utf8)) ?? ""
+        let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
+        #expect(message.contains("interrupted by \(name): \(done) entries done, \(Self.count - done) left; run catalog reprocess again"))
+
+        let rerun = try CLI.run(["--catalog", "c.sqlite", "reprocess", "--json"], in: folder)
+        #expect(rerun.status == 0, "stderr: \(rerun.stderr)")
+        #expect(rerun.jsonLines.last?["reprocessed"] as? Int == Self.count - done)
+        #expect(rerun.jsonLines.last?["left"] as? Int == 0)
+        #expect((try CLI.run(["--catalog", "c.sqlite", "list", "--stale", "--json"], in: folder).json as? [Any])?.isEmpty == true)
+    }
+
+    @Test func killMinus9LeavesEveryEntryOldOrNewAndComplete() throws {
+        let folder = try TemporaryFolder()
+        try staleCatalog(in: folder)
+        let output = folder.url.appendingPathComponent(".out")
+        let process = try reprocessUntil(2, jobs: 2, in: folder, output: output)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal)
+
+        let (old, new) = try consistentEntries(in: folder)
+        #expect(old + new == Self.count)
+        #expect(new >= 2 && old >= 1, "killed after \(new) of \(Self.count)")
+
+        let rerun = try CLI.run(["--catalog", "c.sqlite", "reprocess", "--json"], in: folder)
+        #expect(rerun.status == 0, "stderr: \(rerun.stderr)")
+        #expect(rerun.jsonLines.last?["reprocessed"] as? Int == old)
+        #expect(try consistentEntries(in: folder) == (0, Self.count))
+    }
+
+    /// Checks every entry is complete and made either with the old settings (512 px, 5 colours) or the
+    /// new ones (256 px, 3 colours), never a mix; returns how many of each.
+    private func consistentEntries(in folder: TemporaryFolder) throws -> (old: Int, new: Int) {
+        var old = 0, new = 0
+        for id in 1...Self.count {
+            let show = try CLI.run(["--catalog", "c.sqlite", "show", "\(id)", "--json"], in: folder)
+            let entry = try #require(show.json as? [String: Any], "entry \(id): \(show.stderr)")
+            #expect(entry["status"] as? String == "ok")
+            let sticker = try #require(entry["sticker"] as? [String: Any], "entry \(id) has no sticker")
+            let settings = try #require(sticker["settings"] as? [String: Any])
+            let size = settings["size"] as? Int, colors = settings["paletteColors"] as? Int
+            let longSide = max(sticker["width"] as? Int ?? 0, sticker["height"] as? Int ?? 0)
+            let palette = (entry["palette"] as? [Any])?.count ?? -1
+            #expect((sticker["bytes"] as? Int ?? 0) > 0)
+            #expect(entry["exif"] is [String: Any])
+            switch (size, colors) {
+            case (512, 5): old += 1
+            case (256, 3): new += 1
+            default: Issue.record("entry \(id) has mixed settings: size \(String(describing: size)), colours \(String(describing: colors))")
+            }
+            #expect(longSide == size, "entry \(id): a \(longSide)-pixel sticker recorded as \(String(describing: size))")
+            #expect(palette >= 0 && palette <= (colors ?? 0), "entry \(id): \(palette) colours recorded with \(String(describing: colors))")
+        }
+        try checkStoredRows(in: folder)
+        return (old, new)
+    }
+
+    /// With the sqlite3 shell: every sticker's PNG is there with the recorded length, every ok entry has a sticker.
+    private func checkStoredRows(in folder: TemporaryFolder) throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3") else { return }
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        shell.arguments = [folder.path("c.sqlite"), """
+            SELECT (SELECT count(*) FROM sticker s LEFT JOIN sticker_png p USING (photo_id) WHERE p.png IS NULL OR length(p.png) != s.bytes)
+                 + (SELECT count(*) FROM photo WHERE status = 'ok' AND id NOT IN (SELECT photo_id FROM sticker));
+            """]
+        let pipe = Pipe()
+        shell.standardOutput = pipe
+        try shell.run()
+        shell.waitUntilExit()
+        let answer = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(answer.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+    }
+}
