@@ -16,6 +16,9 @@ public actor CatalogRepository {
     nonisolated let path: String
     /// The connections; never handed out.
     let pool: DatabasePool
+    /// The copy kept of the catalog before this open upgraded its schema; nil when nothing was migrated
+    /// (or the catalog was new).
+    public nonisolated let preMigrationCopy: PreMigrationCopy?
 
     /// Opens the catalog at `url`.
     ///
@@ -34,7 +37,7 @@ public actor CatalogRepository {
         self.url = url
         self.access = access
         self.path = path
-        self.pool = try CatalogDatabase.open(path: path, access: access, busyTimeout: busyTimeout)
+        (self.pool, self.preMigrationCopy) = try CatalogDatabase.open(path: path, access: access, busyTimeout: busyTimeout)
     }
 
     /// Runs `updates` in one IMMEDIATE transaction of the writer connection, errors mapped.

@@ -19,7 +19,8 @@ struct CatalogCommand: AsyncParsableCommand {
               130 / 143  interrupted by SIGINT / SIGTERM (finished work is kept)
             """,
         version: "0.1.0",
-        subcommands: [ImportCommand.self, ListCommand.self, ShowCommand.self, StatsCommand.self, CutoutCommand.self]
+        subcommands: [ImportCommand.self, ListCommand.self, ShowCommand.self, StatsCommand.self, CutoutCommand.self,
+                      VerifyCommand.self, BackupCommand.self]
     )
 
     /// Accepts `--catalog PATH` before the subcommand too (`catalog --catalog c.sqlite import x`),

@@ -1,0 +1,25 @@
+import Foundation
+import GRDB
+
+/// The copy of an existing catalog kept beside it (`catalog.sqlite.pre-0001`) before migrations changed
+/// its schema, so an upgrade that goes wrong, or a wish to go back to the older binary, loses nothing.
+public struct PreMigrationCopy: Sendable, Equatable {
+    /// Where the copy is.
+    public var url: URL
+    /// The schema version the catalog had (the number of its last migration, as in `Migrations/`).
+    public var fromVersion: String
+    /// The migrations applied after the copy was made.
+    public var appliedMigrations: [String]
+
+    /// Copies the catalog at `path` to `path.pre-N` when it is in state `.older`; nil for other states
+    /// (a new catalog has nothing to keep). A copy that cannot be made stops the upgrade.
+    static func makeIfNeeded(_ pool: DatabasePool, path: String, state: SchemaState) throws(CatalogError) -> PreMigrationCopy? {
+        guard case .older(let pending) = state else { return nil }
+        let applied = CatalogMigrations.identifiers.filter { !pending.contains($0) }
+        let last = applied.last ?? "0000"
+        let version = String(last.prefix { $0 != "_" })
+        let destination = path + ".pre-" + version
+        try ConsistentCopy.write(from: pool, path: path, to: destination)
+        return PreMigrationCopy(url: URL(fileURLWithPath: destination), fromVersion: version, appliedMigrations: pending)
+    }
+}
