@@ -12,7 +12,7 @@ BIN      = .build/$(CONFIG)/catalog
 # The segmentation model the tests use (installed by scripts/install-model.sh; skipped when it can't be).
 TEST_MODEL ?= $(abspath .build/test-model)
 
-.PHONY: deps build demo test test-model corpus model bench bench-import bench-cutout clean
+.PHONY: deps build demo test test-model corpus model bench bench-import bench-cutout fuzz reliability-long clean
 
 ## deps: install the Debian packages the build needs (only those missing; idempotent)
 deps:
@@ -71,5 +71,15 @@ bench-cutout: corpus
 	$(MAKE) build CONFIG=release EXTRA_DEPS=python3-venv
 	STICKER_CORPUS="$(abspath $(CORPUS))" CATALOG_BIN=.build/release/catalog Benchmarks/cutout/run.sh
 
+## fuzz: libFuzzer + ASan harnesses over JPEG decode, PNG decode and EXIF read, seeded from the corpus;
+## SECONDS per harness (default 60), FUZZ_TARGETS to pick (jpeg png exif). Findings: .build-fuzz/crashes-*/
+fuzz: deps corpus
+	FUZZ_SECONDS=$(or $(SECONDS),60) STICKER_CORPUS="$(abspath $(CORPUS))" scripts/fuzz.sh $(FUZZ_TARGETS)
+
+## reliability-long: the fault tests with many kills (KILLS, default 50); tens of minutes
+reliability-long: deps test-model
+	$(SWIFT) build --build-tests
+	STICKER_KILLS=$(or $(KILLS),50) STICKER_U2NETP_DIR="$(TEST_MODEL)" $(SWIFT) test --skip-build --filter FaultTests
+
 clean:
-	rm -rf .build demo bench-data
+	rm -rf .build .build-fuzz demo bench-data
