@@ -63,9 +63,9 @@ build_harness() {
 
 seeds() {
     case $1 in
-        jpeg) echo "$CORPUS/jpeg $CORPUS/exif $FUZZ_DIR/seeds-jpeg" ;;
-        png) echo "$CORPUS/png $CORPUS/pillow $FUZZ_DIR/seeds-png" ;;
-        exif) echo "$CORPUS/exif $FUZZ_DIR/seeds-exif" ;;
+        jpeg) echo "$CORPUS/jpeg $CORPUS/exif $FUZZ_DIR/seeds-jpeg Fuzz/regressions" ;;
+        png) echo "$CORPUS/png $CORPUS/pillow $FUZZ_DIR/seeds-png Fuzz/regressions" ;;
+        exif) echo "$CORPUS/exif $FUZZ_DIR/seeds-exif Fuzz/regressions" ;;
     esac
 }
 
