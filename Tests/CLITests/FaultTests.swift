@@ -12,7 +12,7 @@ import Testing
 
     @Test func killNineDuringImportLosesNothing() throws {
         let folder = try TemporaryFolder()
-        let count = 24
+        let count = 12
         let photos = try Reliability.writeVariants(count, in: folder)
         var generator = SystemRandomNumberGenerator()
         var killedMidway = 0
@@ -67,9 +67,9 @@ import Testing
     @Test func fourOverlappingImportersMakeOneEntryPerPhoto() throws {
         let folder = try TemporaryFolder()
         let base = try Reliability.variantBase()
-        // Four folders, each with 12 of 24 photos, overlapping: photo i is in folders i%4 and (i+1)%4
+        // Four folders of 8 or so of 16 photos, overlapping: photo i is in folders i%4 and (i+1)%4
         // and, for even i, (i+2)%4; the same bytes under different paths.
-        let unique = 24
+        let unique = 16
         for index in 0..<unique {
             var targets: Set<Int> = [index % 4, (index + 1) % 4]
             if index.isMultiple(of: 2) { targets.insert((index + 2) % 4) }
@@ -123,7 +123,7 @@ import Testing
 
     @Test func aFullDiskStopsCleanlyAndARerunCompletes() throws {
         let folder = try TemporaryFolder()
-        let photos = try Reliability.writeVariants(20, in: folder)
+        let photos = try Reliability.writeVariants(12, in: folder)
         for index in 0..<4 {
             try #require(try CLI.run(["--catalog", "c.sqlite", "import", photos + "/photo-\(index).jpg"], in: folder).status == 0)
         }
@@ -137,12 +137,12 @@ import Testing
         #expect(try Reliability.verify("c.sqlite", in: folder).status == 0)
         let list = try CLI.run(["--catalog", "c.sqlite", "list", "--json"], in: folder)
         let during = (list.json as? [Any])?.count ?? 0
-        #expect(during >= 4 && during < 20, "earlier entries intact, the rest refused: \(during)")
+        #expect(during >= 4 && during < 12, "earlier entries intact, the rest refused: \(during)")
 
         let rerun = try CLI.run(["--catalog", "c.sqlite", "import", photos], in: folder)
         #expect(rerun.status == 0, "\(rerun.stderr)")
         let after = try CLI.run(["--catalog", "c.sqlite", "list", "--json"], in: folder)
-        #expect((after.json as? [Any])?.count == 20)
+        #expect((after.json as? [Any])?.count == 12)
         #expect(try Reliability.verify("c.sqlite", in: folder).status == 0)
     }
 
@@ -162,7 +162,7 @@ import Testing
     @Test(.enabled(if: canMountTmpfs, "needs root and mount namespaces (unshare -m)"))
     func aRealFullFileSystemStopsCleanlyAndARerunCompletes() throws {
         let folder = try TemporaryFolder()
-        let photos = try Reliability.writeVariants(20, in: folder)
+        let photos = try Reliability.writeVariants(12, in: folder)
         for index in 0..<3 {
             try #require(try CLI.run(["--catalog", "c.sqlite", "import", photos + "/photo-\(index).jpg"], in: folder).status == 0)
         }
@@ -193,9 +193,9 @@ import Testing
         let (verified, report, verifyErr) = try Reliability.verify("after/c.sqlite", in: folder)
         #expect(verified == 0, "\(report) \(verifyErr)")
         let during = (try CLI.run(["--catalog", "after/c.sqlite", "list", "--json"], in: folder).json as? [Any])?.count ?? 0
-        #expect(during >= 3 && during < 20, "earlier entries intact: \(during)")
+        #expect(during >= 3 && during < 12, "earlier entries intact: \(during)")
         let rerun = try CLI.run(["--catalog", "after/c.sqlite", "import", photos], in: folder)
         #expect(rerun.status == 0, "\(rerun.stderr)")
-        #expect((try CLI.run(["--catalog", "after/c.sqlite", "list", "--json"], in: folder).json as? [Any])?.count == 20)
+        #expect((try CLI.run(["--catalog", "after/c.sqlite", "list", "--json"], in: folder).json as? [Any])?.count == 12)
     }
 }

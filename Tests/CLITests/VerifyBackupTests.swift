@@ -144,4 +144,26 @@ import Testing
             #expect((report["entries"] as? Int ?? 0) >= 1)
         }
     }
+
+    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
+    func anInterruptedBackupLeavesNoTemporaryFile(signal: Int32, expectedStatus: Int32) throws {
+        let folder = try importedCatalog(2)
+        // 150 MB of padding, so the copy takes long enough to be interrupted.
+        try #require(try Reliability.sql(folder.path("c.sqlite"), "INSERT INTO setting VALUES ('padding', randomblob(150 * 1024 * 1024))"))
+        let backup = try CLI.start(["--catalog", "c.sqlite", "backup", "b.sqlite"], in: folder)
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, backup.process.isRunning, !Reliability.files(in: folder).contains(where: { $0.hasPrefix(".b.sqlite.tmp-") }) {
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+        kill(backup.pid, signal)
+        let result = backup.wait()
+        #expect(result.status == expectedStatus, "\(result.stderr)")
+        #expect(Reliability.files(in: folder).filter { $0.contains(".tmp-") }.isEmpty)
+        if FileManager.default.fileExists(atPath: folder.path("b.sqlite")) {
+            // The copy was complete before the signal arrived: then it is whole.
+            #expect(try Reliability.verify("b.sqlite", in: folder).status == 0)
+        } else {
+            #expect(result.stderr.contains("no backup written"), "\(result.stderr)")
+        }
+    }
 }
