@@ -47,6 +47,29 @@ import Testing
         }
     }
 
+    @Test(.enabled(if: hasSeveralMigrations, "this binary has a single migration: no older catalog can exist yet"))
+    func processesUpgradingAtOnceKeepTheOlderCatalog() async throws {
+        try await withTemporaryDirectory { directory in
+            let url = directory.appending(path: "catalog.sqlite")
+            let first = CatalogMigrations.identifiers[0]
+            do {
+                let queue = try DatabaseQueue(path: url.path)
+                try CatalogMigrations.migrator.migrate(queue, upTo: first)
+            }
+            let copies = try await withThrowingTaskGroup(of: PreMigrationCopy?.self) { group in
+                for _ in 0..<4 {
+                    group.addTask { try CatalogRepository(url: url, access: .readWrite).preMigrationCopy }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(copies.contains { $0 != nil }, "at least the process that migrated kept a copy")
+            let copy = try #require(copies.compactMap { $0 }.first)
+            // Whoever wrote it last, the copy is of the older catalog, never of a migrated one.
+            let old = try DatabaseQueue(path: copy.url.path)
+            #expect(try old.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") } == [first])
+        }
+    }
+
     @Test func newAndCurrentCatalogsAreNotCopied() async throws {
         try await withTemporaryDirectory { directory in
             let url = directory.appending(path: "catalog.sqlite")

@@ -12,8 +12,13 @@ import Darwin
 /// meanwhile), fsync of the copy, rename over the destination, fsync of the folder. A failure removes
 /// the temporary file; the destination is then as it was.
 enum ConsistentCopy {
-    /// Copies the catalog `pool` opens (at `path`, for messages) to `destination`, replacing it.
-    static func write(from pool: DatabasePool, path: String, to destination: String) throws(CatalogError) {
+    /// Copies the catalog `pool` opens (at `path`, for messages) to `destination`, replacing it, when
+    /// `accept` (given the synced copy, before the rename) says so; returns whether it did.
+    @discardableResult
+    static func write(
+        from pool: DatabasePool, path: String, to destination: String,
+        accept: (DatabaseQueue) throws -> Bool = { _ in true }
+    ) throws(CatalogError) -> Bool {
         let folder = (destination as NSString).deletingLastPathComponent
         let name = (destination as NSString).lastPathComponent
         let temporary = (folder as NSString).appendingPathComponent(".\(name).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
@@ -25,10 +30,22 @@ enum ConsistentCopy {
                 }
             }
             try sync(temporary, destination: destination)
+            let accepted = try CatalogError.catching(path: destination) {
+                var configuration = Configuration()
+                configuration.readonly = true
+                let copy = try DatabaseQueue(path: temporary, configuration: configuration)
+                defer { try? copy.close() }
+                return try accept(copy)
+            }
+            guard accepted else {
+                unlink(temporary)
+                return false
+            }
             guard rename(temporary, destination) == 0 else {
                 throw CatalogError.io(path: destination, reason: "cannot rename the copy into place (\(String(cString: strerror(errno))))")
             }
             try sync(folder, destination: destination)
+            return true
         } catch {
             unlink(temporary)
             throw error.naming(destination)

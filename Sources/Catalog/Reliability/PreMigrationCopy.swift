@@ -19,7 +19,12 @@ public struct PreMigrationCopy: Sendable, Equatable {
         let last = applied.last ?? "0000"
         let version = String(last.prefix { $0 != "_" })
         let destination = path + ".pre-" + version
-        try ConsistentCopy.write(from: pool, path: path, to: destination)
+        // Another process may migrate the catalog between the state read and the copy: a copy that is not
+        // in the state this process saw is dropped (that process kept the copy of the older catalog).
+        let copied = try ConsistentCopy.write(from: pool, path: path, to: destination) { copy in
+            try copy.read(SchemaState.read) == state
+        }
+        guard copied else { return nil }
         return PreMigrationCopy(url: URL(fileURLWithPath: destination), fromVersion: version, appliedMigrations: pending)
     }
 }
