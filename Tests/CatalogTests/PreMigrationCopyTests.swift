@@ -66,7 +66,10 @@ import Testing
             let copy = try #require(copies.compactMap { $0 }.first)
             // Whoever wrote it last, the copy is of the older catalog, never of a migrated one.
             let old = try DatabaseQueue(path: copy.url.path)
-            #expect(try old.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") } == [first])
+            let applied: [String] = try await old.read { db in
+                try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")
+            }
+            #expect(applied == [first])
         }
     }
 
