@@ -25,7 +25,8 @@ public actor CatalogRepository {
     /// - `readWrite`: creates the folder and the file when missing, switches to WAL and applies pending
     ///   migrations. Refuses, without writing anything, a folder or a file that is not a catalog
     ///   (`.notACatalog`), a catalog migrated by a newer binary (`.newerCatalog`), and a file or folder
-    ///   that is not writable (`.readOnly`, checked with access(2) up front).
+    ///   that is not writable (`.readOnly`, checked with access(2) up front). An existing catalog with
+    ///   pending migrations is first copied beside itself (`preMigrationCopy`); no copy, no migration.
     /// - `readOnly`: never creates or changes anything. The file must exist (`.missing`), be a catalog,
     ///   and have exactly this binary's migrations: a newer one is refused (`.newerCatalog`) and so is an
     ///   older one (`.needsMigration`: a command that writes upgrades it first; reading an older schema
