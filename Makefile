@@ -26,7 +26,8 @@ build: deps
 	$(SWIFT) build -c $(CONFIG)
 
 ## demo: the main job on built-in sample photos: generate them, import, list, show, stats
-demo: build
+## (installs the segmentation model first, into the default location, when it is not there)
+demo: build model
 	@rm -rf demo && mkdir -p demo
 	.build/$(CONFIG)/sample-photos demo/photos
 	$(BIN) --catalog demo/catalog.sqlite import demo/photos
@@ -62,7 +63,7 @@ test-model:
 ## bench: throughput and memory benchmarks (release build)
 bench: bench-import
 
-bench-import:
+bench-import: model
 	$(MAKE) build CONFIG=release EXTRA_DEPS=time
 	CATALOG_BIN=.build/release/catalog SAMPLES_BIN=.build/release/sample-photos Benchmarks/import.sh
 

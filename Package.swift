@@ -30,14 +30,17 @@ let package = Package(
         // libpng's setjmp/longjmp error handling inside C.
         .target(name: "CPNGWriter", dependencies: ["CPNG"]),
         // Direct float32 convolution, pooling and resize kernels for the subject cut-out network
-        // (AVX2+FMA chosen at run time through target attributes, scalar fallback).
-        .target(name: "CSegmentationKernels"),
+        // (AVX2+FMA chosen at run time through target attributes, scalar fallback). Optimised in
+        // debug builds too: unoptimised, one prediction takes a minute, too slow for tests and demos.
+        .target(name: "CSegmentationKernels", cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))]),
 
         // Pure image work: decoders, encoders, EXIF, orientation, resizing, stickers.
+        // Optimised in debug builds too (like the kernels): the cut-out's pixel loops are 10-20
+        // times slower unoptimised, which made every test import and `make demo CONFIG=debug` crawl.
         .target(
             name: "Processing",
             dependencies: ["CTurboJPEG", "CPNG", "CPNGWriter", "CExif", "CWebP", "CSegmentationKernels"],
-            swiftSettings: strictSwift
+            swiftSettings: strictSwift + [.unsafeFlags(["-O"], .when(configuration: .debug))]
         ),
         // The store and the workflows over it.
         .target(

@@ -93,6 +93,13 @@ static void on_flush(png_structp png) {
 int png_writer_encode_rgba(const uint8_t *rgba, size_t rgba_size, uint32_t width, uint32_t height,
                            int compression_level, int filters, int strategy,
                            uint8_t **out, size_t *out_size, char *error, size_t error_size) {
+    return png_writer_encode(rgba, rgba_size, width, height, 4, compression_level, filters, strategy,
+                             out, out_size, error, error_size);
+}
+
+int png_writer_encode(const uint8_t *rgba, size_t rgba_size, uint32_t width, uint32_t height, int channels,
+                      int compression_level, int filters, int strategy,
+                      uint8_t **out, size_t *out_size, char *error, size_t error_size) {
     if (error != NULL && error_size > 0) error[0] = '\0';
     if (out == NULL || out_size == NULL) {
         set_error(error, error_size, "no place for the output");
@@ -105,22 +112,26 @@ int png_writer_encode_rgba(const uint8_t *rgba, size_t rgba_size, uint32_t width
         set_error(error, error_size, "no pixels");
         return 1;
     }
+    if (channels != 1 && channels != 4) {
+        set_error(error, error_size, "channels must be 1 (grey) or 4 (RGBA)");
+        return 1;
+    }
     if (width == 0 || height == 0 || width > PNG_UINT_31_MAX || height > PNG_UINT_31_MAX) {
         char message[96];
         snprintf(message, sizeof message, "%" PRIu32 "x%" PRIu32 " is not a PNG size", width, height);
         set_error(error, error_size, message);
         return 1;
     }
-    /* width * height * 4 <= SIZE_MAX, so every offset below fits (width >= 1 here). */
-    if ((size_t)height > SIZE_MAX / 4 / width) {
+    /* width * height * channels <= SIZE_MAX, so every offset below fits (width >= 1 here). */
+    if ((size_t)height > SIZE_MAX / (size_t)channels / width) {
         set_error(error, error_size, "the image is too large to address");
         return 1;
     }
-    const size_t row_bytes = (size_t)width * 4;
+    const size_t row_bytes = (size_t)width * (size_t)channels;
     if (row_bytes * height != rgba_size) {
         char message[128];
-        snprintf(message, sizeof message, "%" PRIu32 "x%" PRIu32 " RGBA needs %zu bytes, got %zu",
-                 width, height, row_bytes * height, rgba_size);
+        snprintf(message, sizeof message, "%" PRIu32 "x%" PRIu32 " %s needs %zu bytes, got %zu",
+                 width, height, channels == 1 ? "grey" : "RGBA", row_bytes * height, rgba_size);
         set_error(error, error_size, message);
         return 1;
     }
@@ -184,7 +195,7 @@ int png_writer_encode_rgba(const uint8_t *rgba, size_t rgba_size, uint32_t width
     }
 
     png_set_write_fn(png, state, on_write, on_flush);
-    png_set_IHDR(png, info, width, height, 8, PNG_COLOR_TYPE_RGB_ALPHA, PNG_INTERLACE_NONE,
+    png_set_IHDR(png, info, width, height, 8, channels == 1 ? PNG_COLOR_TYPE_GRAY : PNG_COLOR_TYPE_RGB_ALPHA, PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     /* As the simplified API tags 8-bit output: the pixels are sRGB. */
     png_set_sRGB(png, info, PNG_sRGB_INTENT_PERCEPTUAL);

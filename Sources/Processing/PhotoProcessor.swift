@@ -1,34 +1,66 @@
-/// Turns a photo's bytes into a `ProcessedPhoto`: decode (scaled), orient, make the sticker, take the palette.
-/// Pipeline version 0: the sticker is the oriented photo scaled to `settings.size` on its long side,
-/// and the palette is empty (the cut-out and palette stages replace both).
+/// Turns a photo's bytes into a `ProcessedPhoto`: decode (scaled), orient, cut the subject out,
+/// render the sticker and take the palette.
+/// Pipeline version 1: the sticker is the cut-out subject (`SubjectSegmenter`), cropped, scaled and
+/// outlined by `StickerRenderer` with `settings.style`. (Version 0 was the whole photo, resized.)
 public nonisolated struct PhotoProcessor: Sendable {
     /// The version of the pipeline this binary runs; entries made by an older one are stale.
-    public static let pipelineVersion = 0
+    public static let pipelineVersion = 1
+    /// The cut-out's working long side: enough for the network's 320-pixel input and for the
+    /// edge refinement, far less than 12 MP. Larger stickers get twice their size.
+    public static let workingSize = 1024
 
     public var settings: StickerSettings
     public var decodeOptions: DecodeOptions
+    /// Shared by every photo of an import (the network is loaded once; predicting is thread-safe).
+    public let segmenter: SubjectSegmenter
 
-    public init(settings: StickerSettings = .default, maxPixels: Int = DecodeOptions.defaultMaxPixels) {
+    /// `predictor` nil: only photos with their own transparency can be processed (others fail
+    /// with `segmentation-unavailable`); callers check that a model is installed first.
+    public init(settings: StickerSettings = .default, maxPixels: Int = DecodeOptions.defaultMaxPixels, predictor: (any MaskPredictor)?) {
         self.settings = settings
-        // Decode at twice the sticker size: enough for resampling without aliasing, far less than 12 MP.
-        self.decodeOptions = DecodeOptions(maxPixels: maxPixels, workingSize: settings.size * 2)
+        self.segmenter = SubjectSegmenter(predictor: predictor)
+        self.decodeOptions = DecodeOptions(maxPixels: maxPixels, workingSize: max(Self.workingSize, settings.size * 2))
     }
 
     /// Runs the whole pipeline off the caller's actor; CPU-bound, so callers bound how many run at once.
     @concurrent
     public func process(_ bytes: [UInt8]) async throws(ProcessingError) -> ProcessedPhoto {
         let decoded = try PhotoDecoder.decode(bytes, options: decodeOptions)
-        let stickerPixels = ImageResizer.fitted(decoded.image, longSide: settings.size)
-        let png = try PNGCodec.encode(stickerPixels)
+        var working = decoded.image
+        if max(working.width, working.height) > decodeOptions.workingSize {
+            working = ImageResizer.fitted(working, longSide: decodeOptions.workingSize)
+        }
+        let cutout = try segmenter.cutout(working).cutout
+        // The sticker and the palette both read the cut-out and nothing else: side by side.
+        async let sticker = Self.sticker(of: cutout, style: settings.style)
+        async let palette = Self.palette(of: cutout, colors: settings.paletteColors)
         return ProcessedPhoto(
             format: decoded.format,
             width: decoded.width,
             height: decoded.height,
             exif: decoded.exif,
-            sticker: StickerImage(png: png, width: stickerPixels.width, height: stickerPixels.height),
-            palette: Palette(),
+            sticker: try await sticker.get(),
+            palette: await palette,
             pipelineVersion: Self.pipelineVersion,
             settings: settings
         )
+    }
+
+    /// The rendered sticker as PNG (a `Result`: `async let` would forget the error's type).
+    @concurrent
+    static func sticker(of cutout: RGBAImage, style: StickerStyle) async -> Result<StickerImage, ProcessingError> {
+        do throws(ProcessingError) {
+            let pixels = try StickerRenderer.render(cutout, style: style)
+            return .success(StickerImage(png: try PNGCodec.encode(pixels), width: pixels.width, height: pixels.height))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The subject's colours. Empty until the palette stage lands: it becomes
+    /// `PaletteExtractor.palette(of: cutout, colors: colors)`.
+    @concurrent
+    static func palette(of cutout: RGBAImage, colors: Int) async -> Palette {
+        Palette()
     }
 }

@@ -14,6 +14,7 @@ struct CatalogCommand: AsyncParsableCommand {
               1   finished, but some items failed (each is named; the rest was done)
               64  usage error (bad option or argument)
               65  bad input data: nothing usable (or a catalog this version cannot read)
+              69  the segmentation model is not installed or is damaged (`make model`; see $STICKER_MODEL_DIR)
               74  I/O error: the catalog or output cannot be written
               75  the catalog is busy (another process held its lock): retry later
               130 / 143  interrupted by SIGINT / SIGTERM (finished work is kept)

@@ -1,5 +1,6 @@
 import Foundation
 import SampleImages
+import Testing
 
 /// What a run of the `catalog` binary did.
 struct CLIResult {
@@ -74,7 +75,16 @@ enum CLI {
         return folder.appendingPathComponent("catalog")
     }()
 
-    /// Runs `catalog ARGUMENTS` in `folder` with a clean environment (no inherited CATALOG_PATH).
+    /// The clean environment runs get (no inherited CATALOG_PATH): HOME is the test's folder, and
+    /// STICKER_MODEL_DIR is the tests' model ($STICKER_U2NETP_DIR) when there is one; `extra` wins.
+    static func environment(in folder: TemporaryFolder, adding extra: [String: String] = [:]) -> [String: String] {
+        var env = ["HOME": folder.url.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
+        if let model = InstalledModel.folder { env["STICKER_MODEL_DIR"] = model }
+        env.merge(extra) { _, new in new }
+        return env
+    }
+
+    /// Runs `catalog ARGUMENTS` in `folder` with a clean environment (see `environment`).
     static func run(
         _ arguments: [String], in folder: TemporaryFolder, environment: [String: String] = [:],
         executable: URL = binary, stdin: Data? = nil
@@ -83,9 +93,7 @@ enum CLI {
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = folder.url
-        var env = ["HOME": folder.url.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
-        env.merge(environment) { _, new in new }
-        process.environment = env
+        process.environment = Self.environment(in: folder, adding: environment)
         let outURL = folder.url.appendingPathComponent(".stdout-\(UUID().uuidString)")
         let errURL = folder.url.appendingPathComponent(".stderr-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
@@ -118,5 +126,21 @@ enum CLI {
             stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "",
             stdoutData: output
         )
+    }
+}
+
+/// The model folder `make test` installs (scripts/install-model.sh), when there is one.
+enum InstalledModel {
+    static let folder: String? = {
+        guard let folder = ProcessInfo.processInfo.environment["STICKER_U2NETP_DIR"],
+              FileManager.default.fileExists(atPath: folder + "/u2netp.bin") else { return nil }
+        return folder
+    }()
+}
+
+extension Trait where Self == ConditionTrait {
+    /// For tests that import (which needs the segmentation model): `make test` always installs it.
+    static var needsModel: Self {
+        .enabled(if: InstalledModel.folder != nil, "needs the segmentation model: set STICKER_U2NETP_DIR to a folder made by scripts/install-model.sh (make test does)")
     }
 }

@@ -49,8 +49,8 @@ import Testing
         let photo = try #require(SamplePhotos.demo(width: 320, height: 240).first { $0.name.hasSuffix(".jpg") })
         let input = try folder.write(photo.bytes, to: "photo.jpg")
         let run = try CLI.run(["cutout", input, "-o", "out.png"], in: folder, environment: noModel)
-        #expect(run.status == 74)
-        #expect(run.stderr.contains("photo.jpg") && run.stderr.contains("model"))
+        #expect(run.status == 69)
+        #expect(run.stderr.contains("photo.jpg") && run.stderr.contains("/nonexistent-model-folder") && run.stderr.contains("make model"))
         #expect(!FileManager.default.fileExists(atPath: folder.path("out.png")))
     }
 
@@ -68,8 +68,8 @@ import Testing
 }
 
 /// The real network on a generated photo whose true mask is known (runs when the model is installed:
-/// `make test` installs it; in a debug build one prediction takes about a minute).
-@Suite(.enabled(if: InstalledModel.folder != nil, "set STICKER_U2NETP_DIR to a folder made by scripts/install-model.sh"))
+/// `make test` installs it).
+@Suite(.needsModel)
 struct CutoutWithModelTests {
     @Test func generatedSceneIsCutOutNearExactly() throws {
         let folder = try TemporaryFolder()
@@ -92,13 +92,4 @@ struct CutoutWithModelTests {
         let iou = Double(intersection) / Double(max(1, union))
         #expect(iou >= 0.95, "IoU \(iou)")
     }
-}
-
-/// The model folder `make test` installs, when there is one.
-enum InstalledModel {
-    static let folder: String? = {
-        guard let folder = ProcessInfo.processInfo.environment["STICKER_U2NETP_DIR"],
-              FileManager.default.fileExists(atPath: folder + "/u2netp.bin") else { return nil }
-        return folder
-    }()
 }

@@ -3,7 +3,7 @@ import SampleImages
 import Testing
 
 /// `catalog import` end to end: the real binary, a temporary folder, exit codes and JSON.
-@Suite struct ImportCommandTests {
+@Suite(.needsModel) struct ImportCommandTests {
     @Test func importsSamplesThenReimportIsANoOp() throws {
         let folder = try TemporaryFolder()
         let photos = try folder.writeSamples()
@@ -29,6 +29,15 @@ import Testing
         #expect(entries.count == sampleCount)
         #expect(Set(entries.compactMap { $0["sha256"] as? String }).count == sampleCount)
         #expect(entries.allSatisfy { Set($0.keys) == ["id", "sha256", "path", "status"] })
+
+        // Every sticker is a pipeline-1 cut-out made with the default settings.
+        for id in 1...sampleCount {
+            let detail = try #require(try CLI.run(["--catalog", "c.sqlite", "show", "\(id)", "--json"], in: folder).json as? [String: Any])
+            let sticker = try #require(detail["sticker"] as? [String: Any])
+            #expect(sticker["pipelineVersion"] as? Int == 1)
+            #expect((sticker["settings"] as? [String: Any])?["outline"] as? Int == 8)
+            #expect(max(sticker["width"] as? Int ?? 0, sticker["height"] as? Int ?? 0) == 512)
+        }
     }
 
     @Test func movedFileIsRecognisedByItsBytes() throws {

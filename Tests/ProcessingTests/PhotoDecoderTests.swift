@@ -103,16 +103,4 @@ struct PhotoDecoderTests {
             try PhotoDecoder.decode(png, options: options)
         }
     }
-
-    @Test func processorMakesAStickerOfTheRightSize() async throws {
-        let jpeg = try ExifWriter.jpegByInserting(
-            ExifMetadata(make: "Test", orientation: 6), into: JPEGCodec.encode(Self.stored(for: 6), quality: 95))
-        let processed = try await PhotoProcessor(settings: StickerSettings(size: 32, paletteColors: 5)).process(jpeg)
-        #expect(processed.width == 64 && processed.height == 48)
-        #expect(processed.sticker.width == 32 && processed.sticker.height == 24)
-        let sticker = try PNGCodec.decode(processed.sticker.png, maxPixels: 10_000)
-        #expect(sticker.width == 32 && sticker.height == 24)
-        #expect(Fixtures.matches(sticker.pixel(x: 2, y: 2), Fixtures.red))
-        #expect(processed.exif?.make == "Test")
-    }
 }

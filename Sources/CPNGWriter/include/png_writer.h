@@ -52,7 +52,12 @@ int png_writer_encode_rgba(const uint8_t *rgba, size_t rgba_size, uint32_t width
                            int compression_level, int filters, int strategy,
                            uint8_t **out, size_t *out_size, char *error, size_t error_size);
 
-/* Releases a buffer returned by png_writer_encode_rgba (NULL is allowed). */
+/* The same for `channels` 1 (8-bit grey, `width` bytes a row) or 4 (RGBA, as above). */
+int png_writer_encode(const uint8_t *pixels, size_t pixels_size, uint32_t width, uint32_t height, int channels,
+                      int compression_level, int filters, int strategy,
+                      uint8_t **out, size_t *out_size, char *error, size_t error_size);
+
+/* Releases a buffer returned by png_writer_encode_rgba or png_writer_encode (NULL is allowed). */
 void png_writer_free(uint8_t *buffer);
 
 #ifdef __cplusplus

@@ -10,12 +10,19 @@ public struct ImportOptions: Sendable {
     public var settings: StickerSettings
     /// Examine and process every file but write nothing.
     public var dryRun: Bool
+    /// Finds the subject in photos: loaded once and shared by every file. nil: only photos with
+    /// their own transparency can be imported (the CLI refuses to start without a model).
+    public var predictor: (any MaskPredictor)?
 
-    public init(jobs: Int, maxPixels: Int = DecodeOptions.defaultMaxPixels, settings: StickerSettings = .default, dryRun: Bool = false) {
+    public init(
+        jobs: Int, maxPixels: Int = DecodeOptions.defaultMaxPixels, settings: StickerSettings = .default,
+        dryRun: Bool = false, predictor: (any MaskPredictor)?
+    ) {
         self.jobs = max(1, jobs)
         self.maxPixels = maxPixels
         self.settings = settings
         self.dryRun = dryRun
+        self.predictor = predictor
     }
 }
 
@@ -42,7 +49,7 @@ public struct Importer: Sendable {
     /// Stops starting new files when the task is cancelled; what finished is committed.
     /// Throws only for catalog failures (busy, disk full, ...), after which nothing more is written.
     public func run(_ arguments: [String], onEvent: @Sendable (ImportEvent) -> Void) async throws(CatalogError) -> ImportSummary {
-        let processor = PhotoProcessor(settings: options.settings, maxPixels: options.maxPixels)
+        let processor = PhotoProcessor(settings: options.settings, maxPixels: options.maxPixels, predictor: options.predictor)
         let repository = self.repository
         var summary = ImportSummary()
         var files = FileWalker(arguments: arguments).makeIterator()

@@ -33,6 +33,24 @@ public struct SubjectSegmenter: Sendable {
         if Self.hasMeaningfulTransparency(photo) {
             return (photo, stride(from: 3, to: photo.pixels.count, by: 4).map { Float(photo.pixels[$0]) / 255 })
         }
+        let bytes = try predictedMask(photo)
+        let mask = bytes.map { Float($0) / 255 }
+        var cutout = EdgeDecontamination.decontaminated(photo, alpha: mask)
+        for index in 0..<mask.count { cutout.pixels[index * 4 + 3] = bytes[index] }
+        return (cutout, mask)
+    }
+
+    /// The subject's mask alone (0 background ... 255 subject, one byte a pixel, at the photo's
+    /// size): the photo's own alpha when it has meaningful transparency.
+    public func mask(_ photo: RGBAImage) throws(ProcessingError) -> [UInt8] {
+        if Self.hasMeaningfulTransparency(photo) {
+            return stride(from: 3, to: photo.pixels.count, by: 4).map { photo.pixels[$0] }
+        }
+        return try predictedMask(photo)
+    }
+
+    /// The predictor's mask, upsampled, refined along the photo's edges and cleaned up.
+    private func predictedMask(_ photo: RGBAImage) throws(ProcessingError) -> [UInt8] {
         guard let predictor else {
             throw .segmentationUnavailable("no segmentation model is installed, so only images with their own transparency can be cut out")
         }
@@ -44,10 +62,7 @@ public struct SubjectSegmenter: Sendable {
         let bytes = refined.map { UInt8(($0 * 255).rounded()) }
         let cleaned = MaskCleanup.cleaned(bytes, width: photo.width, height: photo.height)
         guard cleaned.contains(where: { $0 >= 128 }) else { throw .noSubject("the photo has no distinct subject") }
-        let mask = cleaned.map { Float($0) / 255 }
-        var cutout = EdgeDecontamination.decontaminated(photo, alpha: mask)
-        for index in 0..<mask.count { cutout.pixels[index * 4 + 3] = cleaned[index] }
-        return (cutout, mask)
+        return cleaned
     }
 
     /// True when at least 1% of the pixels are clearly see-through: the image was cut out already.
@@ -60,19 +75,6 @@ public struct SubjectSegmenter: Sendable {
 
     /// Bilinear resampling with pixel centres aligned (half-pixel convention).
     static func bilinear(_ mask: LowResolutionMask, width: Int, height: Int) -> [Float] {
-        var result = [Float](repeating: 0, count: width * height)
-        let scaleX = Float(mask.width) / Float(width), scaleY = Float(mask.height) / Float(height)
-        for y in 0..<height {
-            let sy = min(Float(mask.height - 1), max(0, (Float(y) + 0.5) * scaleY - 0.5))
-            let y0 = Int(sy), y1 = min(mask.height - 1, y0 + 1), fy = sy - Float(y0)
-            for x in 0..<width {
-                let sx = min(Float(mask.width - 1), max(0, (Float(x) + 0.5) * scaleX - 0.5))
-                let x0 = Int(sx), x1 = min(mask.width - 1, x0 + 1), fx = sx - Float(x0)
-                let top = mask.values[y0 * mask.width + x0] * (1 - fx) + mask.values[y0 * mask.width + x1] * fx
-                let bottom = mask.values[y1 * mask.width + x0] * (1 - fx) + mask.values[y1 * mask.width + x1] * fx
-                result[y * width + x] = top * (1 - fy) + bottom * fy
-            }
-        }
-        return result
+        PlaneResampler.bilinear(mask.values, width: mask.width, height: mask.height, toWidth: width, toHeight: height)
     }
 }

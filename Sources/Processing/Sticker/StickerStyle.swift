@@ -23,5 +23,5 @@ public struct StickerStyle: Sendable, Equatable, Codable {
     var shadowOffset: Int { shadow ? max(1, size / 96) : 0 }
 
     /// Transparent room kept around the subject for the outline, its anti-aliasing and the shadow.
-    var padding: Int { Int(outlinePixels.rounded(.up)) + 2 + (shadow ? 3 * shadowRadius + shadowOffset : 0) }
+    public var padding: Int { Int(outlinePixels.rounded(.up)) + 2 + (shadow ? 3 * shadowRadius + shadowOffset : 0) }
 }

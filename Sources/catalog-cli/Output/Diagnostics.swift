@@ -21,4 +21,6 @@ enum ExitStatus {
     static let someFailed = ExitCode(1)
     static let dataError = ExitCode(65)
     static let ioError = ExitCode(74)
+    /// EX_UNAVAILABLE: the segmentation model is not installed or is damaged.
+    static let unavailable = ExitCode(69)
 }

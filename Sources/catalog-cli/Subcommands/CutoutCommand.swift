@@ -43,7 +43,7 @@ extension CatalogCommand {
         var maxPixels: Int = DecodeOptions.defaultMaxPixels
 
         /// The cut-out runs at this long side; the mask is then scaled to the photo's size.
-        static let workingSize = 1024
+        static let workingSize = PhotoProcessor.workingSize
 
         func validate() throws {
             if !(0...64).contains(outline) { throw ValidationError("--outline must be between 0 and 64 pixels") }
@@ -66,7 +66,8 @@ extension CatalogCommand {
             } catch {
                 Diagnostics.report("error: \(name): \(error.errorDescription ?? error.code)")
                 switch error {
-                case .segmentationUnavailable, .invalidModel: throw ExitStatus.ioError
+                case .segmentationUnavailable, .invalidModel:
+                    throw SegmentationModel.unavailable(error, looked: model.map { URL(fileURLWithPath: $0) } ?? SegmentationModel.defaultLocation)
                 default: throw ExitStatus.dataError
                 }
             }
@@ -89,32 +90,17 @@ extension CatalogCommand {
                 working = ImageResizer.fitted(working, longSide: Self.workingSize)
             }
             let predictor = try NetworkMaskPredictor.installed(in: model.map { URL(fileURLWithPath: $0) })
-            let (cutout, mask) = try SubjectSegmenter(predictor: predictor).cutout(working)
+            let segmenter = SubjectSegmenter(predictor: predictor)
             if maskOnly {
-                let grey = Self.greyImage(mask, width: working.width, height: working.height)
-                let full = noCrop ? ImageResizer.resized(grey, width: decoded.width, height: decoded.height) : Self.cropped(grey, like: cutout)
-                return try PNGCodec.encode(full)
+                // One channel all the way: no colour decontamination, no RGBA upsampling or encoding.
+                let mask = try segmenter.mask(working)
+                return try noCrop
+                    ? MaskOutput.png(mask, width: working.width, height: working.height, scaledTo: (decoded.width, decoded.height))
+                    : MaskOutput.croppedPNG(mask, width: working.width, height: working.height)
             }
+            let cutout = try segmenter.cutout(working).cutout
             if noCrop { return try PNGCodec.encode(cutout) }
             return try PNGCodec.encode(try StickerRenderer.render(cutout, style: StickerStyle(size: size, outline: outline, shadow: shadow)))
-        }
-
-        /// The mask as an opaque grey image (white = subject).
-        static func greyImage(_ mask: [Float], width: Int, height: Int) -> RGBAImage {
-            var pixels = [UInt8](repeating: 255, count: mask.count * 4)
-            for index in 0..<mask.count {
-                let value = UInt8((min(1, max(0, mask[index])) * 255).rounded())
-                pixels[index * 4] = value
-                pixels[index * 4 + 1] = value
-                pixels[index * 4 + 2] = value
-            }
-            return RGBAImage(width: width, height: height, pixels: pixels)
-        }
-
-        /// `image` cropped to the box of the cut-out's subject.
-        static func cropped(_ image: RGBAImage, like cutout: RGBAImage) -> RGBAImage {
-            guard let box = StickerRenderer.subjectBounds(cutout) else { return image }
-            return image.cropped(x: box.x, y: box.y, width: box.width, height: box.height)
         }
     }
 }

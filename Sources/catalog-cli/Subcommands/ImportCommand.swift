@@ -11,9 +11,9 @@ extension CatalogCommand {
             commandName: "import",
             abstract: "Import photos from files and folders (recursively) into the catalog.",
             discussion: """
-                The format is recognised from the bytes (JPEG and PNG). Identity is the SHA-256 of a file's bytes: importing the same bytes again is a no-op ("duplicate"), and a moved file is recognised (its path is updated). A file that cannot be imported is recorded as a failed entry with a reason (unsupported-format, corrupt-image, truncated, too-large, unreadable) and the rest goes on. Hidden files inside folders are skipped.
+                The format is recognised from the bytes (JPEG and PNG). Identity is the SHA-256 of a file's bytes: importing the same bytes again is a no-op ("duplicate"), and a moved file is recognised (its path is updated). Each photo's subject is cut out (the segmentation model must be installed: `make model`, or $STICKER_MODEL_DIR; PNGs with transparency keep their own) and becomes an outlined sticker. A file that cannot be imported is recorded as a failed entry with a reason (unsupported-format, corrupt-image, truncated, too-large, no-subject, unreadable) and the rest goes on. Hidden files inside folders are skipped.
 
-                Exit: 0 all imported (or already there), 1 some failed, 65 nothing usable, 74/75 catalog not writable/busy, 130/143 interrupted (run the same import again to continue). --json prints one JSON object a line, then a summary object.
+                Exit: 0 all imported (or already there), 1 some failed, 65 nothing usable, 69 no segmentation model installed (or a damaged one; nothing is written), 74/75 catalog not writable/busy, 130/143 interrupted (run the same import again to continue). --json prints one JSON object a line, then a summary object.
                 """
         )
 
@@ -41,6 +41,8 @@ extension CatalogCommand {
         }
 
         func run() async throws {
+            // Before touching the catalog: without the model nothing could be imported.
+            let predictor = try SegmentationModel.required()
             let repository: CatalogRepository?
             if dryRun {
                 // A dry run never creates or migrates a catalog; it reads one if there is one.
@@ -48,7 +50,7 @@ extension CatalogCommand {
             } else {
                 repository = try catalog.open(.readWrite)
             }
-            let importer = Importer(repository: repository, options: ImportOptions(jobs: jobs, maxPixels: maxPixels, dryRun: dryRun))
+            let importer = Importer(repository: repository, options: ImportOptions(jobs: jobs, maxPixels: maxPixels, dryRun: dryRun, predictor: predictor))
             let progress = ProgressBar.forStandardError(total: Terminal.standardError.isInteractive ? Importer.countFiles(paths) : 0, label: "importing")
             let json = self.json
             let paths = self.paths
