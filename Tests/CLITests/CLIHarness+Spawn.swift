@@ -33,24 +33,13 @@ final class RunningCLI {
 }
 
 extension CLI {
-    /// The environment `CLI.run` gives the binary (a clean one), plus the installed model when the tests have it.
-    static func environment(in folder: TemporaryFolder, _ extra: [String: String] = [:]) -> [String: String] {
-        var env = ["HOME": folder.url.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
-        let inherited = ProcessInfo.processInfo.environment
-        if let model = inherited["STICKER_MODEL_DIR"] ?? inherited["STICKER_U2NETP_DIR"] {
-            env["STICKER_MODEL_DIR"] = model
-        }
-        env.merge(extra) { _, new in new }
-        return env
-    }
-
     /// Starts `catalog ARGUMENTS` in `folder` without waiting; output goes to hidden files there.
     static func start(_ arguments: [String], in folder: TemporaryFolder, environment: [String: String] = [:]) throws -> RunningCLI {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
         process.currentDirectoryURL = folder.url
-        process.environment = CLI.environment(in: folder, environment)
+        process.environment = CLI.environment(in: folder, adding: environment)
         let outURL = folder.url.appendingPathComponent(".stdout-\(UUID().uuidString)")
         let errURL = folder.url.appendingPathComponent(".stderr-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)

@@ -7,7 +7,7 @@ import Testing
 ///
 /// `catalog reprocess` (issue 5) is not on main yet: its kill test is to be added beside
 /// `killNineDuringImportLosesNothing` when it lands (same loop, `reprocess --all` instead of `import`).
-@Suite(.serialized) struct FaultTests {
+@Suite(.serialized, .needsModel) struct FaultTests {
     static let kills = ProcessInfo.processInfo.environment["STICKER_KILLS"].flatMap(Int.init) ?? 6
 
     @Test func killNineDuringImportLosesNothing() throws {

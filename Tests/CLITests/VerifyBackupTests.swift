@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `catalog verify` and `catalog backup` on the real binary.
-@Suite struct VerifyBackupTests {
+@Suite(.needsModel) struct VerifyBackupTests {
     private func importedCatalog(_ count: Int = 6) throws -> TemporaryFolder {
         let folder = try TemporaryFolder()
         let photos = try Reliability.writeVariants(count, in: folder)
@@ -124,7 +124,7 @@ import Testing
 
     @Test func backupWhileAnotherProcessImportsIsConsistent() throws {
         let folder = try TemporaryFolder()
-        let photos = try Reliability.writeVariants(30, in: folder)
+        let photos = try Reliability.writeVariants(12, in: folder)
         try #require(try CLI.run(["--catalog", "c.sqlite", "import", photos + "/photo-0.jpg"], in: folder).status == 0)
         let importer = try CLI.start(["--catalog", "c.sqlite", "import", photos, "--jobs", "2"], in: folder)
         var copies: [String] = []
