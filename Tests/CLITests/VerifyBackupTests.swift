@@ -157,12 +157,14 @@ import Testing
         }
         kill(backup.pid, signal)
         let result = backup.wait()
-        #expect(result.status == expectedStatus, "\(result.stderr)")
         #expect(Reliability.files(in: folder).filter { $0.contains(".tmp-") }.isEmpty)
         if FileManager.default.fileExists(atPath: folder.path("b.sqlite")) {
-            // The copy was complete before the signal arrived: then it is whole.
+            // The copy was complete before the signal arrived (a loaded machine): then it is whole, and
+            // the exit says so (0 when the signal came after the last check, else 130/143).
+            #expect([0, expectedStatus].contains(result.status), "\(result.stderr)")
             #expect(try Reliability.verify("b.sqlite", in: folder).status == 0)
         } else {
+            #expect(result.status == expectedStatus, "\(result.stderr)")
             #expect(result.stderr.contains("no backup written"), "\(result.stderr)")
         }
     }
