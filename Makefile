@@ -12,7 +12,7 @@ BIN      = .build/$(CONFIG)/catalog
 # The segmentation model the tests use (installed by scripts/install-model.sh; skipped when it can't be).
 TEST_MODEL ?= $(abspath .build/test-model)
 
-.PHONY: deps build demo test test-model corpus model bench bench-import bench-reprocess bench-cutout bench-search bench-palette clean
+.PHONY: deps build demo test test-model corpus model bench bench-import bench-reprocess bench-cutout bench-search bench-palette fuzz reliability-long clean
 
 ## deps: install the Debian packages the build needs (only those missing; idempotent)
 deps:
@@ -87,5 +87,15 @@ bench-palette: corpus
 	$(MAKE) build CONFIG=release EXTRA_DEPS=python3-venv
 	PALETTE_BENCH=.build/release/palette-bench Benchmarks/palette/run.sh
 
+## fuzz: libFuzzer + ASan harnesses over JPEG decode, PNG decode and EXIF read, seeded from the corpus;
+## SECONDS per harness (default 60), FUZZ_TARGETS to pick (jpeg png exif). Findings: .build-fuzz/crashes-*/
+fuzz: deps corpus
+	FUZZ_SECONDS=$(or $(SECONDS),60) STICKER_CORPUS="$(abspath $(CORPUS))" scripts/fuzz.sh $(FUZZ_TARGETS)
+
+## reliability-long: the fault tests with many kills (KILLS, default 50); tens of minutes
+reliability-long: deps test-model
+	$(SWIFT) build --build-tests
+	STICKER_KILLS=$(or $(KILLS),50) STICKER_U2NETP_DIR="$(TEST_MODEL)" $(SWIFT) test --skip-build --filter FaultTests
+
 clean:
-	rm -rf .build demo bench-data
+	rm -rf .build .build-fuzz demo bench-data

@@ -16,13 +16,17 @@ public actor CatalogRepository {
     nonisolated let path: String
     /// The connections; never handed out.
     let pool: DatabasePool
+    /// The copy kept of the catalog before this open upgraded its schema; nil when nothing was migrated
+    /// (or the catalog was new).
+    public nonisolated let preMigrationCopy: PreMigrationCopy?
 
     /// Opens the catalog at `url`.
     ///
     /// - `readWrite`: creates the folder and the file when missing, switches to WAL and applies pending
     ///   migrations. Refuses, without writing anything, a folder or a file that is not a catalog
     ///   (`.notACatalog`), a catalog migrated by a newer binary (`.newerCatalog`), and a file or folder
-    ///   that is not writable (`.readOnly`, checked with access(2) up front).
+    ///   that is not writable (`.readOnly`, checked with access(2) up front). An existing catalog with
+    ///   pending migrations is first copied beside itself (`preMigrationCopy`); no copy, no migration.
     /// - `readOnly`: never creates or changes anything. The file must exist (`.missing`), be a catalog,
     ///   and have exactly this binary's migrations: a newer one is refused (`.newerCatalog`) and so is an
     ///   older one (`.needsMigration`: a command that writes upgrades it first; reading an older schema
@@ -34,7 +38,7 @@ public actor CatalogRepository {
         self.url = url
         self.access = access
         self.path = path
-        self.pool = try CatalogDatabase.open(path: path, access: access, busyTimeout: busyTimeout)
+        (self.pool, self.preMigrationCopy) = try CatalogDatabase.open(path: path, access: access, busyTimeout: busyTimeout)
     }
 
     /// Runs `updates` in one IMMEDIATE transaction of the writer connection, errors mapped.

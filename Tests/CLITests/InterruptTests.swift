@@ -52,6 +52,9 @@ import Testing
         let done = summary["imported"] as? Int ?? 0
         #expect(done >= 1 && done < Self.count)
         #expect(!FileManager.default.fileExists(atPath: folder.path("c.sqlite-journal")))
+        // No temporary file is left: only the catalog (and SQLite's own WAL files, if any) beside the photos.
+        let leftovers = Reliability.files(in: folder).subtracting(["c.sqlite", "c.sqlite-wal", "c.sqlite-shm", "many"])
+        #expect(leftovers.isEmpty, "left behind: \(leftovers)")
 
         let rerun = try CLI.run(["--catalog", "c.sqlite", "import", photos, "--json"], in: folder)
         #expect(rerun.status == 0)

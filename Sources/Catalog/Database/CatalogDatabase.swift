@@ -22,20 +22,28 @@ enum CatalogDatabase {
         configuration.busyMode = .timeout(busyTimeout.timeInterval)
         configuration.journalMode = .wal
         configuration.label = "sticker-catalog"
+        // Test hook (README, "Reliability tests"): a database size limit in pages, so a test can fill
+        // "the disk" (SQLITE_FULL) at a chosen point without a small file system.
+        if let pages = ProcessInfo.processInfo.environment["STICKER_TEST_MAX_PAGE_COUNT"].flatMap(Int.init), pages > 0 {
+            configuration.prepareDatabase { db in
+                try db.execute(sql: "PRAGMA max_page_count = \(pages)")
+            }
+        }
         return configuration
     }
 
     /// Opens the catalog at `path`; see `CatalogRepository.init(url:access:busyTimeout:)` for the rules.
-    static func open(path: String, access: CatalogAccess, busyTimeout: Duration) throws(CatalogError) -> DatabasePool {
+    /// Also returns the copy kept of an existing catalog before migrations changed it, if any.
+    static func open(path: String, access: CatalogAccess, busyTimeout: Duration) throws(CatalogError) -> (DatabasePool, PreMigrationCopy?) {
         switch access {
         case .readWrite: try openForWriting(path: path, busyTimeout: busyTimeout)
-        case .readOnly: try openForReading(path: path, busyTimeout: busyTimeout)
+        case .readOnly: (try openForReading(path: path, busyTimeout: busyTimeout), nil)
         }
     }
 
     // MARK: - Read-write
 
-    private static func openForWriting(path: String, busyTimeout: Duration) throws(CatalogError) -> DatabasePool {
+    private static func openForWriting(path: String, busyTimeout: Duration) throws(CatalogError) -> (DatabasePool, PreMigrationCopy?) {
         let folder = (path as NSString).deletingLastPathComponent
         switch CatalogFile.kind(at: path) {
         case .directory:
@@ -64,8 +72,8 @@ enum CatalogDatabase {
         let pool = try CatalogError.catching(path: path) {
             try DatabasePool(path: path, configuration: configuration(readonly: false, busyTimeout: busyTimeout))
         }
-        try migrate(pool, path: path)
-        return pool
+        let copy = try migrate(pool, path: path)
+        return (pool, copy)
     }
 
     /// Reads the schema state through a short-lived read-only connection.
@@ -78,10 +86,12 @@ enum CatalogDatabase {
     }
 
     /// Applies pending migrations, checking again around them: another process (perhaps a newer binary)
-    /// may have migrated the file since it was inspected.
-    private static func migrate(_ pool: DatabasePool, path: String) throws(CatalogError) {
+    /// may have migrated the file since it was inspected. An existing catalog is copied first (`PreMigrationCopy`).
+    private static func migrate(_ pool: DatabasePool, path: String) throws(CatalogError) -> PreMigrationCopy? {
+        let before = try CatalogError.catching(path: path) { try pool.read(SchemaState.read) }
+        try before.refuseWriting(path: path)
+        let copy = try PreMigrationCopy.makeIfNeeded(pool, path: path, state: before)
         try CatalogError.catching(path: path) {
-            try pool.read(SchemaState.read).refuseWriting(path: path)
             let migrator = CatalogMigrations.migrator
             do {
                 try migrator.migrate(pool)
@@ -95,6 +105,7 @@ enum CatalogDatabase {
             }
             try pool.read(SchemaState.read).refuseWriting(path: path)
         }
+        return copy
     }
 
     // MARK: - Read-only

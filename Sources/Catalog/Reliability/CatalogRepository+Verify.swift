@@ -1,0 +1,183 @@
+import Foundation
+import GRDB
+
+extension CatalogRepository {
+    /// Checks the catalog without changing it, in one read transaction (one consistent snapshot, while
+    /// other processes may write): SQLite's `integrity_check` and `foreign_key_check`, every ok entry
+    /// complete (a sticker, its PNG, sizes that agree), palettes (ranks 0..n-1, shares in order and
+    /// summing to at most 1), the palette's R*Tree index against `palette_color` when the catalog has
+    /// one, and which source files are missing (reported, not counted as problems).
+    public nonisolated func verify() throws(CatalogError) -> VerifyReport {
+        var report = try read { db in
+            var problems: [VerifyReport.Problem] = []
+            problems += try Self.integrityProblems(db)
+            problems += try Self.foreignKeyProblems(db)
+            problems += try Self.stickerProblems(db)
+            problems += try Self.paletteProblems(db)
+            let index = try Self.paletteIndexProblems(db)
+            problems += index ?? []
+            let sources = try Row.fetchAll(db, sql: "SELECT id, path FROM photo ORDER BY id").map {
+                VerifyReport.MissingSource(id: $0["id"], path: $0["path"])
+            }
+            return (
+                VerifyReport(
+                    entries: try PhotoRecord.fetchCount(db), paletteColors: try PaletteColorRecord.fetchCount(db),
+                    paletteIndexChecked: index != nil, problems: problems, missingSources: []
+                ),
+                sources
+            )
+        }
+        // File-system checks happen outside the transaction: they do not need the snapshot.
+        report.0.missingSources = report.1.filter { !FileManager.default.fileExists(atPath: $0.path) }
+        return report.0
+    }
+
+    // MARK: - Checks (inside the read transaction)
+
+    private static func integrityProblems(_ db: Database) throws -> [VerifyReport.Problem] {
+        let rows = try String.fetchAll(db, sql: "PRAGMA integrity_check(100)")
+        if rows == ["ok"] { return [] }
+        return rows.map { VerifyReport.Problem(check: "integrity", message: $0) }
+    }
+
+    private static func foreignKeyProblems(_ db: Database) throws -> [VerifyReport.Problem] {
+        try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").map { row in
+            let table: String = row[0]
+            let rowid: Int64? = row[1]
+            let parent: String = row[2]
+            return VerifyReport.Problem(
+                check: "foreign-key",
+                message: "\(table) row \(rowid.map(String.init) ?? "?") refers to a missing \(parent) row"
+            )
+        }
+    }
+
+    /// Every ok entry has a sticker and its PNG; the recorded size is the PNG's, and the PNG's header
+    /// has the recorded width and height.
+    private static func stickerProblems(_ db: Database) throws -> [VerifyReport.Problem] {
+        var problems: [VerifyReport.Problem] = []
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT p.id, s.photo_id IS NOT NULL AS has_sticker, g.photo_id IS NOT NULL AS has_png,
+                   s.width, s.height, s.bytes, length(g.png) AS png_bytes, substr(g.png, 1, 24) AS head
+            FROM photo p
+            LEFT JOIN sticker s ON s.photo_id = p.id
+            LEFT JOIN sticker_png g ON g.photo_id = p.id
+            WHERE p.status = 'ok' OR s.photo_id IS NOT NULL
+            ORDER BY p.id
+            """)
+        for row in rows {
+            let id: Int64 = row["id"]
+            guard row["has_sticker"] as Bool else {
+                problems.append(.init(check: "incomplete-entry", id: id, message: "entry \(id) is ok but has no sticker"))
+                continue
+            }
+            guard row["has_png"] as Bool else {
+                problems.append(.init(check: "incomplete-entry", id: id, message: "entry \(id) has no sticker PNG"))
+                continue
+            }
+            let bytes: Int64 = row["bytes"]
+            let pngBytes: Int64 = row["png_bytes"]
+            if bytes != pngBytes {
+                problems.append(.init(check: "sticker-size", id: id, message: "entry \(id): the sticker is recorded as \(bytes) bytes but its PNG has \(pngBytes)"))
+            }
+            let head = [UInt8]((row["head"] as Data?) ?? Data())
+            guard let size = pngSize(head) else {
+                problems.append(.init(check: "sticker-size", id: id, message: "entry \(id): the sticker is not a PNG (no signature and IHDR)"))
+                continue
+            }
+            let width: Int = row["width"]
+            let height: Int = row["height"]
+            if size != (width, height) {
+                problems.append(.init(check: "sticker-size", id: id, message: "entry \(id): the sticker is recorded as \(width)x\(height) but its PNG is \(size.0)x\(size.1)"))
+            }
+        }
+        return problems
+    }
+
+    /// Width and height from a PNG's signature and IHDR chunk (its first 24 bytes), or nil.
+    static func pngSize(_ head: [UInt8]) -> (Int, Int)? {
+        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        guard head.count >= 24, Array(head[0..<8]) == signature, Array(head[12..<16]) == Array("IHDR".utf8) else {
+            return nil
+        }
+        func number(_ at: Int) -> Int { head[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+        return (number(16), number(20))
+    }
+
+    /// Per sticker: ranks 0..n-1, shares non-increasing with the rank, their sum at most 1.
+    private static func paletteProblems(_ db: Database) throws -> [VerifyReport.Problem] {
+        var problems: [VerifyReport.Problem] = []
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT photo_id, count(*) AS n, min(rank) AS low, max(rank) AS high, sum(share) AS total
+            FROM palette_color GROUP BY photo_id ORDER BY photo_id
+            """)
+        for row in rows {
+            let id: Int64 = row["photo_id"]
+            let count: Int = row["n"]
+            let low: Int = row["low"]
+            let high: Int = row["high"]
+            let total: Double = row["total"]
+            if low != 0 || high != count - 1 {
+                problems.append(.init(check: "palette", id: id, message: "entry \(id): palette ranks are not 0...\(count - 1) (\(low)...\(high))"))
+            }
+            if total > 1 + 1e-6 {
+                problems.append(.init(check: "palette", id: id, message: "entry \(id): palette shares sum to \(total), more than 1"))
+            }
+        }
+        let unordered = try Int64.fetchAll(db, sql: """
+            SELECT DISTINCT a.photo_id FROM palette_color a JOIN palette_color b
+              ON b.photo_id = a.photo_id AND b.rank = a.rank + 1
+            WHERE b.share > a.share + 1e-9 ORDER BY a.photo_id
+            """)
+        for id in unordered {
+            problems.append(.init(check: "palette", id: id, message: "entry \(id): palette shares do not decrease with the rank"))
+        }
+        return problems
+    }
+
+    /// When the catalog has the palette's R*Tree (`palette_index`, one row per `palette_color` row,
+    /// keyed by its id, boxes over Oklab l, a, b): the same ids on both sides, and each box holding its
+    /// colour. Nil when there is no such table (catalogs from before that migration).
+    private static func paletteIndexProblems(_ db: Database) throws -> [VerifyReport.Problem]? {
+        guard try Bool.fetchOne(db, sql: "SELECT count(*) > 0 FROM sqlite_master WHERE name = 'palette_index'") == true else {
+            return nil
+        }
+        let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(palette_index)").map { $0["name"] as String }
+        guard let idColumn = columns.first else { return [] }
+        let key = idColumn.quotedDatabaseIdentifier
+        var problems: [VerifyReport.Problem] = []
+        let unindexed = try Row.fetchAll(db, sql: """
+            SELECT c.id, c.photo_id FROM palette_color c
+            WHERE NOT EXISTS (SELECT 1 FROM palette_index i WHERE i.\(key) = c.id) ORDER BY c.id
+            """)
+        for row in unindexed {
+            let id: Int64 = row["photo_id"]
+            let color: Int64 = row["id"]
+            problems.append(.init(check: "palette-index", id: id, message: "entry \(id): palette colour \(color) is missing from palette_index"))
+        }
+        let orphans = try Int64.fetchAll(db, sql: """
+            SELECT i.\(key) FROM palette_index i
+            WHERE NOT EXISTS (SELECT 1 FROM palette_color c WHERE c.id = i.\(key)) ORDER BY 1
+            """)
+        for color in orphans {
+            problems.append(.init(check: "palette-index", message: "palette_index row \(color) has no palette colour"))
+        }
+        if columns.count == 7 {
+            // Boxes over (l, a, b); the R*Tree stores 32-bit floats rounded outwards, hence the tolerance.
+            let c = columns.map(\.quotedDatabaseIdentifier)
+            let misplaced = try Row.fetchAll(db, sql: """
+                SELECT c.id, c.photo_id FROM palette_color c JOIN palette_index i ON i.\(key) = c.id
+                WHERE NOT (i.\(c[1]) <= c.l + 1e-5 AND i.\(c[2]) >= c.l - 1e-5
+                       AND i.\(c[3]) <= c.a + 1e-5 AND i.\(c[4]) >= c.a - 1e-5
+                       AND i.\(c[5]) <= c.b + 1e-5 AND i.\(c[6]) >= c.b - 1e-5)
+                ORDER BY c.id
+                """)
+            for row in misplaced {
+                let id: Int64 = row["photo_id"]
+                let color: Int64 = row["id"]
+                problems.append(.init(check: "palette-index", id: id, message: "entry \(id): palette colour \(color) is indexed at other coordinates than its own"))
+            }
+        }
+        return problems
+    }
+}

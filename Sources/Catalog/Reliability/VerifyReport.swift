@@ -1,0 +1,67 @@
+/// What `catalog verify` found. JSON keys are the property names.
+public struct VerifyReport: Sendable, Equatable, Encodable {
+    /// One thing wrong with the catalog.
+    public struct Problem: Sendable, Equatable, Encodable {
+        /// Which check found it: `integrity`, `foreign-key`, `incomplete-entry`, `sticker-size`,
+        /// `palette`, `palette-index`.
+        public var check: String
+        /// The entry concerned, when the problem is about one entry.
+        public var id: Int64?
+        /// What is wrong, for people.
+        public var message: String
+
+        public init(check: String, id: Int64? = nil, message: String) {
+            self.check = check
+            self.id = id
+            self.message = message
+        }
+    }
+
+    /// An entry whose source file is no longer where the catalog saw it (reported, not a fault of the catalog).
+    public struct MissingSource: Sendable, Equatable, Encodable {
+        public var id: Int64
+        public var path: String
+
+        public init(id: Int64, path: String) {
+            self.id = id
+            self.path = path
+        }
+    }
+
+    /// True when no check found a problem (missing sources do not count).
+    public var sound: Bool { problems.isEmpty }
+    /// Entries checked, all statuses.
+    public var entries: Int
+    /// Palette colour rows checked.
+    public var paletteColors: Int
+    /// Whether the palette's R*Tree index (`palette_index`) exists and was compared with `palette_color`.
+    public var paletteIndexChecked: Bool
+    /// What is wrong, in the order found; empty when the catalog is sound.
+    public var problems: [Problem]
+    /// Entries whose source file is missing, by id.
+    public var missingSources: [MissingSource]
+
+    public init(
+        entries: Int, paletteColors: Int, paletteIndexChecked: Bool, problems: [Problem], missingSources: [MissingSource]
+    ) {
+        self.entries = entries
+        self.paletteColors = paletteColors
+        self.paletteIndexChecked = paletteIndexChecked
+        self.problems = problems
+        self.missingSources = missingSources
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case sound, entries, paletteColors, paletteIndexChecked, problems, missingSources
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(sound, forKey: .sound)
+        try container.encode(entries, forKey: .entries)
+        try container.encode(paletteColors, forKey: .paletteColors)
+        try container.encode(paletteIndexChecked, forKey: .paletteIndexChecked)
+        try container.encode(problems, forKey: .problems)
+        try container.encode(missingSources, forKey: .missingSources)
+    }
+}

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer harnesses of Fuzz/ (JPEG decode, PNG decode, EXIF read) with
+# `swiftc -sanitize=fuzzer,address` and runs each for FUZZ_SECONDS seconds, seeded from the corpus.
+#
+#   scripts/fuzz.sh [TARGET...]        TARGET: jpeg png exif (default: all three)
+#   FUZZ_SECONDS=600 FUZZ_JOBS=1 STICKER_CORPUS=/work/corpus scripts/fuzz.sh png
+#
+# Processing is compiled once, instrumented, as a static library (outside SwiftPM, which has no
+# fuzzer product type); each harness links it. New inputs collect in $FUZZ_DIR/corpus-TARGET,
+# crashes in $FUZZ_DIR/crashes-TARGET/ (keep them as regression tests: Tests/ProcessingTests/FuzzRegressions/).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+FUZZ_DIR=${FUZZ_DIR:-.build-fuzz}
+FUZZ_SECONDS=${FUZZ_SECONDS:-60}
+CORPUS=${STICKER_CORPUS:-testdata-3p}
+SWIFTC=${SWIFTC:-$(command -v swiftc)}
+CLANG=${CLANG:-$(dirname "$SWIFTC")/clang}
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(jpeg png exif)
+mkdir -p "$FUZZ_DIR/modules/CPNGWriter" "$FUZZ_DIR/modules/CSegmentationKernels" "$FUZZ_DIR/obj"
+root=$(pwd)
+
+build_library() {
+    local stamp="$FUZZ_DIR/libProcessing.a"
+    if [ -f "$stamp" ] && [ -z "$(find Sources/Processing Sources/CPNGWriter Sources/CSegmentationKernels -newer "$stamp" -print -quit)" ]; then
+        return
+    fi
+    echo "fuzz: building the instrumented Processing library (a few minutes)"
+    rm -f "$FUZZ_DIR/libProcessing.a" "$FUZZ_DIR/Processing.swiftmodule"
+    for module in CPNGWriter CSegmentationKernels; do
+        local header
+        header=$(ls "$root/Sources/$module/include/"*.h)
+        printf 'module %s {\n    header "%s"\n    export *\n}\n' "$module" "$header" > "$FUZZ_DIR/modules/$module/module.modulemap"
+    done
+    "$CLANG" -c -O1 -g -fsanitize=fuzzer-no-link,address -ISources/CPNGWriter/include $(pkg-config --cflags libpng) \
+        Sources/CPNGWriter/png_writer.c -o "$FUZZ_DIR/obj/png_writer.o"
+    "$CLANG" -c -O1 -g -fsanitize=fuzzer-no-link,address -ISources/CSegmentationKernels/include \
+        Sources/CSegmentationKernels/segmentation_kernels.c -o "$FUZZ_DIR/obj/segmentation_kernels.o"
+    local includes=()
+    for module in CTurboJPEG CPNG CExif CWebP; do includes+=(-I "Sources/$module"); done
+    includes+=(-I "$FUZZ_DIR/modules/CPNGWriter" -I "$FUZZ_DIR/modules/CSegmentationKernels")
+    "$SWIFTC" -emit-library -static -emit-module -parse-as-library -module-name Processing -O -g \
+        -sanitize=fuzzer,address -swift-version 6 -enable-upcoming-feature ExistentialAny \
+        "${includes[@]}" -emit-module-path "$FUZZ_DIR/Processing.swiftmodule" \
+        $(find Sources/Processing -name '*.swift' | sort) -o "$FUZZ_DIR/libProcessing.a" 2>&1 | grep -v 'Cannot export local symbol' >&2 || true
+    [ -f "$FUZZ_DIR/Processing.swiftmodule" ] || { echo "fuzz: the Processing library did not build" >&2; exit 1; }
+    ar rcs "$FUZZ_DIR/libProcessing.a" "$FUZZ_DIR/obj/png_writer.o" "$FUZZ_DIR/obj/segmentation_kernels.o"
+}
+
+build_harness() {
+    local target=$1 name
+    name=$(echo "$target" | tr '[:lower:]' '[:upper:]')
+    local includes=()
+    for module in CTurboJPEG CPNG CExif CWebP; do includes+=(-I "Sources/$module"); done
+    includes+=(-I "$FUZZ_DIR/modules/CPNGWriter" -I "$FUZZ_DIR/modules/CSegmentationKernels")
+    rm -f "$FUZZ_DIR/fuzz-$target"
+    "$SWIFTC" -parse-as-library -O -g -sanitize=fuzzer,address -swift-version 6 "${includes[@]}" -I "$FUZZ_DIR" \
+        "Fuzz/Fuzz$name.swift" Fuzz/FuzzLimits.swift -L "$FUZZ_DIR" -lProcessing \
+        -lturbojpeg -lpng16 -lexif -lwebp -lm -o "$FUZZ_DIR/fuzz-$target" 2>&1 | grep -v 'Cannot export local symbol' >&2 || true
+    [ -x "$FUZZ_DIR/fuzz-$target" ] || { echo "fuzz: the $target harness did not build" >&2; exit 1; }
+}
+
+seeds() {
+    case $1 in
+        jpeg) echo "$CORPUS/jpeg $CORPUS/exif $FUZZ_DIR/seeds-jpeg Fuzz/regressions" ;;
+        png) echo "$CORPUS/png $CORPUS/pillow $FUZZ_DIR/seeds-png Fuzz/regressions" ;;
+        exif) echo "$CORPUS/exif $FUZZ_DIR/seeds-exif Fuzz/regressions" ;;
+    esac
+}
+
+build_library
+for target in "${targets[@]}"; do
+    build_harness "$target"
+done
+for target in "${targets[@]}"; do
+    mkdir -p "$FUZZ_DIR/corpus-$target" "$FUZZ_DIR/crashes-$target" "$FUZZ_DIR/seeds-$target"
+    # Seed files of the other kinds also live in these folders; the small camera photos are useful JPEG seeds.
+    if [ "$target" = jpeg ] && [ -d "$CORPUS/photos" ]; then cp -n "$CORPUS"/photos/*.jpg "$FUZZ_DIR/seeds-jpeg/" 2>/dev/null || true; fi
+    dirs=()
+    for dir in $(seeds "$target"); do [ -d "$dir" ] && dirs+=("$dir"); done
+    max_len=262144
+    [ "$target" = exif ] && max_len=65536   # libexif reads at most 64 KiB of an APP1 segment
+    echo "fuzz: $target for ${FUZZ_SECONDS}s (seeds: ${dirs[*]})"
+    ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0} nice -n 10 "$FUZZ_DIR/fuzz-$target" \
+        -max_total_time="$FUZZ_SECONDS" -timeout=10 -rss_limit_mb=2560 -max_len=$max_len -print_final_stats=1 \
+        -artifact_prefix="$FUZZ_DIR/crashes-$target/" "$FUZZ_DIR/corpus-$target" "${dirs[@]}" \
+        2>&1 | tee "$FUZZ_DIR/fuzz-$target.log" | grep -E --line-buffered 'DONE|INITED|stat::|ERROR|SUMMARY|Test unit written|==[0-9]+==' || true
+done
