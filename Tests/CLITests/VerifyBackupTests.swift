@@ -57,28 +57,24 @@ import Testing
         #expect(human.stdout.contains("entry 1 has no sticker PNG"))
     }
 
-    /// The palette's R*Tree (migration 0002, when the catalog has it; created here otherwise) must
-    /// hold every colour, and nothing else.
+    /// The palette's R*Tree (migration 0002, kept by triggers) must hold every colour, at its place, and
+    /// nothing else.
     @Test func thePaletteIndexMustMatchThePalette() throws {
         let folder = try importedCatalog(2)
         let catalog = folder.path("c.sqlite")
         try #require(try Reliability.sql(catalog, """
-            CREATE VIRTUAL TABLE IF NOT EXISTS palette_index USING rtree(id, min_l, max_l, min_a, max_a, min_b, max_b);
             DELETE FROM palette_color;
             INSERT INTO palette_color (id, photo_id, rank, hex, l, a, b, share) VALUES (1, 1, 0, '#808080', 0.5, 0.01, -0.02, 0.9);
             INSERT INTO palette_color (id, photo_id, rank, hex, l, a, b, share) VALUES (2, 2, 0, '#808080', 0.6, 0.01, -0.02, 0.9);
-            DELETE FROM palette_index;
-            INSERT INTO palette_index VALUES (1, 0.5, 0.5, 0.01, 0.01, -0.02, -0.02);
-            INSERT INTO palette_index VALUES (2, 0.6, 0.6, 0.01, 0.01, -0.02, -0.02);
             """))
         var (status, report, _) = try Reliability.verify("c.sqlite", in: folder)
         #expect(status == 0, "\(report)")
         #expect(report["paletteIndexChecked"] as? Bool == true)
 
         try #require(try Reliability.sql(catalog, """
-            DELETE FROM palette_index WHERE rowid IN (1, 2);
-            INSERT INTO palette_index VALUES (2, 0.9, 0.9, 0.01, 0.01, -0.02, -0.02);
-            INSERT INTO palette_index VALUES (77, 0, 0, 0, 0, 0, 0);
+            DELETE FROM palette_index WHERE id IN (1, 2);
+            INSERT INTO palette_index VALUES (2, 0.9, 0.9, 0.01, 0.01, -0.02, -0.02, 0.9, 0.9, 2);
+            INSERT INTO palette_index VALUES (77, 0, 0, 0, 0, 0, 0, 0, 0, 1);
             """))
         (status, report, _) = try Reliability.verify("c.sqlite", in: folder)
         #expect(status == 65)

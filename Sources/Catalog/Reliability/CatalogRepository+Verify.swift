@@ -135,16 +135,13 @@ extension CatalogRepository {
         return problems
     }
 
-    /// When the catalog has the palette's R*Tree (`palette_index`, one row per `palette_color` row,
-    /// keyed by its id, boxes over Oklab l, a, b): the same ids on both sides, and each box holding its
-    /// colour. Nil when there is no such table (catalogs from before that migration).
+    /// When the catalog has the palette's R*Tree (`palette_index`, migration 0002: one point per
+    /// `palette_color` row, keyed by its id): the same ids on both sides, each point at its colour. Nil when there is no such table (catalogs from before that migration).
     private static func paletteIndexProblems(_ db: Database) throws -> [VerifyReport.Problem]? {
         guard try Bool.fetchOne(db, sql: "SELECT count(*) > 0 FROM sqlite_master WHERE name = 'palette_index'") == true else {
             return nil
         }
-        let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(palette_index)").map { $0["name"] as String }
-        guard let idColumn = columns.first else { return [] }
-        let key = idColumn.quotedDatabaseIdentifier
+        let key = "id"
         var problems: [VerifyReport.Problem] = []
         let unindexed = try Row.fetchAll(db, sql: """
             SELECT c.id, c.photo_id FROM palette_color c
@@ -162,21 +159,21 @@ extension CatalogRepository {
         for color in orphans {
             problems.append(.init(check: "palette-index", message: "palette_index row \(color) has no palette colour"))
         }
-        if columns.count == 7 {
-            // Boxes over (l, a, b); the R*Tree stores 32-bit floats rounded outwards, hence the tolerance.
-            let c = columns.map(\.quotedDatabaseIdentifier)
-            let misplaced = try Row.fetchAll(db, sql: """
-                SELECT c.id, c.photo_id FROM palette_color c JOIN palette_index i ON i.\(key) = c.id
-                WHERE NOT (i.\(c[1]) <= c.l + 1e-5 AND i.\(c[2]) >= c.l - 1e-5
-                       AND i.\(c[3]) <= c.a + 1e-5 AND i.\(c[4]) >= c.a - 1e-5
-                       AND i.\(c[5]) <= c.b + 1e-5 AND i.\(c[6]) >= c.b - 1e-5)
-                ORDER BY c.id
-                """)
-            for row in misplaced {
-                let id: Int64 = row["photo_id"]
-                let color: Int64 = row["id"]
-                problems.append(.init(check: "palette-index", id: id, message: "entry \(id): palette colour \(color) is indexed at other coordinates than its own"))
-            }
+        // Migration 0002's layout: a point per colour over (l, a, b, share), the photo id beside it. The
+        // R*Tree stores 32-bit floats rounded outwards, hence the tolerance.
+        let misplaced = try Row.fetchAll(db, sql: """
+            SELECT c.id, c.photo_id FROM palette_color c JOIN palette_index i ON i.id = c.id
+            WHERE NOT (i.l_min <= c.l + 1e-5 AND i.l_max >= c.l - 1e-5
+                   AND i.a_min <= c.a + 1e-5 AND i.a_max >= c.a - 1e-5
+                   AND i.b_min <= c.b + 1e-5 AND i.b_max >= c.b - 1e-5
+                   AND i.share_min <= c.share + 1e-5 AND i.share_max >= c.share - 1e-5
+                   AND i.photo_id = c.photo_id)
+            ORDER BY c.id
+            """)
+        for row in misplaced {
+            let id: Int64 = row["photo_id"]
+            let color: Int64 = row["id"]
+            problems.append(.init(check: "palette-index", id: id, message: "entry \(id): palette colour \(color) is indexed at other coordinates or under another entry"))
         }
         return problems
     }
