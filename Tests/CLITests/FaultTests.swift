@@ -5,8 +5,6 @@ import Testing
 /// importers at once, a lock held too long, a full disk. Bounded for CI; STICKER_KILLS sets the
 /// number of kills (the long run: STICKER_KILLS=50).
 ///
-/// `catalog reprocess` (issue 5) is not on main yet: its kill test is to be added beside
-/// `killNineDuringImportLosesNothing` when it lands (same loop, `reprocess --all` instead of `import`).
 @Suite(.serialized, .needsModel) struct FaultTests {
     static let kills = ProcessInfo.processInfo.environment["STICKER_KILLS"].flatMap(Int.init) ?? 6
 
@@ -62,6 +60,51 @@ import Testing
         }
         #expect(killedMidway >= 1, "at least one kill hit a running import")
         print("kill -9 during import: \(killedMidway) kills of a running import (of \(Self.kills) rounds, \(generation) catalogs completed), 2 during creation")
+    }
+
+    /// kill -9 at random moments of `reprocess` after a settings change: every entry stays complete
+    /// (verify), with the old settings or the new, and a re-run leaves nothing stale.
+    @Test func killNineDuringReprocessLosesNothing() throws {
+        let folder = try TemporaryFolder()
+        let count = 10
+        let photos = try Reliability.writeVariants(count, in: folder)
+        let catalog = "c.sqlite"
+        try #require(try CLI.run(["--catalog", catalog, "import", photos, "--jobs", "2"], in: folder).status == 0)
+        var generator = SystemRandomNumberGenerator()
+        var killedMidway = 0
+        var outline = 8
+        var generations = 0
+        for round in 0..<Self.kills {
+            if try staleCount(catalog, in: folder) == 0 {
+                outline = outline == 8 ? 4 : 8
+                try #require(try CLI.run(["--catalog", catalog, "config", "set", "sticker.outline", "\(outline)"], in: folder).status == 0)
+                generations += 1
+            }
+            let reprocess = try CLI.start(["--catalog", catalog, "reprocess", "--jobs", "2"], in: folder)
+            let delay = Double.random(in: 0.05...2.5, using: &generator)
+            Thread.sleep(forTimeInterval: delay)
+            let running = reprocess.process.isRunning
+            kill(reprocess.pid, SIGKILL)
+            let result = reprocess.wait()
+            if running && result.status == 128 + SIGKILL { killedMidway += 1 }
+
+            let (status, report, stderr) = try Reliability.verify(catalog, in: folder)
+            #expect(status == 0, "round \(round) after \(delay)s: \(report) \(stderr)")
+            let list = try CLI.run(["--catalog", catalog, "list", "--json"], in: folder)
+            let entries = list.json as? [[String: Any]] ?? []
+            #expect(entries.count == count && entries.allSatisfy { $0["status"] as? String == "ok" }, "round \(round): \(entries)")
+        }
+        let rerun = try CLI.run(["--catalog", catalog, "reprocess", "--json"], in: folder)
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(try staleCount(catalog, in: folder) == 0)
+        #expect(try Reliability.verify(catalog, in: folder).status == 0)
+        #expect(killedMidway >= 1, "at least one kill hit a running reprocess")
+        print("kill -9 during reprocess: \(killedMidway) kills of a running reprocess (of \(Self.kills) rounds, \(generations) settings changes)")
+    }
+
+    private func staleCount(_ catalog: String, in folder: TemporaryFolder) throws -> Int {
+        let stale = try CLI.run(["--catalog", catalog, "list", "--stale", "--json"], in: folder)
+        return try #require(stale.json as? [Any], "list --stale: \(stale.stdout) \(stale.stderr)").count
     }
 
     @Test func fourOverlappingImportersMakeOneEntryPerPhoto() throws {
