@@ -68,7 +68,7 @@ bench-import: model
 	CATALOG_BIN=.build/release/catalog SAMPLES_BIN=.build/release/sample-photos Benchmarks/import.sh
 
 ## bench-reprocess: reprocess 200 imported 12 MP photos with --jobs 1 and --jobs 2 (speed-up, CPU per photo, peak memory)
-bench-reprocess:
+bench-reprocess: model
 	$(MAKE) build CONFIG=release EXTRA_DEPS=time
 	CATALOG_BIN=.build/release/catalog SAMPLES_BIN=.build/release/sample-photos Benchmarks/reprocess.sh
 
