@@ -31,17 +31,7 @@ extension CatalogCommand {
         }
 
         func run() async throws {
-            let repository = try catalog.open(.readOnly)
-            let found: EntryDetail?
-            do {
-                found = try repository.entry(id: id)
-            } catch {
-                throw Diagnostics.exit(for: error)
-            }
-            guard let entry = found else {
-                Diagnostics.report("error: no entry with id \(id) in \(catalog.location.path) (see `catalog list`)")
-                throw ExitStatus.dataError
-            }
+            let entry = try catalog.requiredEntry(id)
             guard !entry.palette.isEmpty else {
                 Diagnostics.report("error: entry \(id) (\(entry.path)) has no palette: \(entry.sticker == nil ? "it has no sticker" : "it was made before palettes were computed")")
                 throw ExitStatus.dataError

@@ -22,17 +22,7 @@ extension CatalogCommand {
         }
 
         func run() async throws {
-            let repository = try catalog.open(.readOnly)
-            let found: EntryDetail?
-            do {
-                found = try repository.entry(id: id)
-            } catch {
-                throw Diagnostics.exit(for: error)
-            }
-            guard let entry = found else {
-                Diagnostics.report("error: no entry with id \(id) in \(catalog.location.path) (see `catalog list`)")
-                throw ExitStatus.dataError
-            }
+            let entry = try catalog.requiredEntry(id)
             if output.json {
                 Terminal.standardOutput.write(JSONOutput.document(entry))
             } else {
