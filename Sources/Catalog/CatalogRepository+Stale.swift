@@ -13,7 +13,10 @@ extension CatalogRepository {
     ) throws(CatalogError) -> [ReprocessCandidate] {
         var candidates: [ReprocessCandidate] = []
         var after: Int64 = 0
+        // Test hook: seconds to pause before each page, so a test can signal `reprocess` mid-scan.
+        let pause = ProcessInfo.processInfo.environment["STICKER_TEST_SCAN_PAUSE"].flatMap(Double.init) ?? 0
         while true {
+            if pause > 0 { Thread.sleep(forTimeInterval: pause) }
             let page = try read { db in
                 try Row.fetchAll(db, sql: """
                     SELECT p.id, p.sha256, p.path, p.file_size, p.file_mtime, p.failure_code,

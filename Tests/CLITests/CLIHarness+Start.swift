@@ -4,12 +4,14 @@ import SampleImages
 extension CLI {
     /// Starts `catalog ARGUMENTS` in `folder` without waiting (to signal or kill it mid-run), with the
     /// environment of ``run(_:in:environment:executable:stdin:)``; stdout goes to `stdout`, stderr to `stderr`.
-    static func start(_ arguments: [String], in folder: TemporaryFolder, stdout: URL, stderr: URL) throws -> Process {
+    static func start(
+        _ arguments: [String], in folder: TemporaryFolder, stdout: URL, stderr: URL, environment extra: [String: String] = [:]
+    ) throws -> Process {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
         process.currentDirectoryURL = folder.url
-        process.environment = environment(in: folder)
+        process.environment = environment(in: folder, adding: extra)
         _ = FileManager.default.createFile(atPath: stdout.path, contents: nil)
         _ = FileManager.default.createFile(atPath: stderr.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: stdout)

@@ -8,8 +8,8 @@ import Testing
     static let count = 16
 
     /// A catalog of `count` photos whose settings then changed, so every entry is stale.
-    private func staleCatalog(in folder: TemporaryFolder) throws {
-        let photos = try folder.writeNumberedCopies(Self.count, width: 960, height: 720)
+    private func staleCatalog(in folder: TemporaryFolder, count: Int = Self.count) throws {
+        let photos = try folder.writeNumberedCopies(count, width: 960, height: 720)
         let imported = try CLI.run(["--catalog", "c.sqlite", "import", photos, "--jobs", "2"], in: folder)
         try #require(imported.status == 0, "stderr: \(imported.stderr)")
         for (key, value) in [("sticker.size", "256"), ("palette.colors", "3")] {
@@ -58,6 +58,52 @@ import Testing
         #expect(rerun.jsonLines.last?["reprocessed"] as? Int == Self.count - done)
         #expect(rerun.jsonLines.last?["left"] as? Int == 0)
         #expect((try CLI.run(["--catalog", "c.sqlite", "list", "--stale", "--json"], in: folder).json as? [Any])?.isEmpty == true)
+    }
+
+    /// A signal while reprocess is still looking for stale entries: nothing starts, and it ends like a
+    /// signal mid-run, with the summary (none done, all left), the line saying so and 130 / 143.
+    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
+    func signalDuringTheScanForStaleEntriesEndsWithTheSummary(signal: Int32, expectedStatus: Int32) throws {
+        let folder = try TemporaryFolder()
+        let count = 3
+        try staleCatalog(in: folder, count: count)
+        let output = folder.url.appendingPathComponent(".out")
+        // The scan pauses 1 s before each page (a test hook); the catalog is opened after the signals
+        // are trapped, so once the process holds it open, a signal lands in the scan.
+        let process = try CLI.start(
+            ["--catalog", "c.sqlite", "reprocess", "--json"], in: folder,
+            stdout: output, stderr: output.appendingPathExtension("stderr"), environment: ["STICKER_TEST_SCAN_PAUSE": "1"]
+        )
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline, process.isRunning, !Self.holdsOpen(process.processIdentifier, fileNamed: "c.sqlite") {
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == expectedStatus)
+
+        let lines = folder.jsonLines(at: output)
+        #expect(lines.count == 1)
+        let summary = try #require(lines.last)
+        #expect(summary["event"] as? String == "summary")
+        #expect(summary["interrupted"] as? Bool == true)
+        #expect(summary["reprocessed"] as? Int == 0)
+        #expect(summary["left"] as? Int == count)
+        let message = (try? String(contentsOf: output.appendingPathExtension("stderr"), encoding: .utf8)) ?? ""
+        let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
+        #expect(message.contains("interrupted by \(name): 0 entries done, \(count) left; run catalog reprocess again"), "stderr: \(message)")
+
+        let rerun = try CLI.run(["--catalog", "c.sqlite", "reprocess", "--json"], in: folder)
+        #expect(rerun.status == 0, "stderr: \(rerun.stderr)")
+        #expect(rerun.jsonLines.last?["reprocessed"] as? Int == count)
+    }
+
+    /// Whether process `pid` has a file called `name` open (Linux: its /proc/PID/fd links).
+    private static func holdsOpen(_ pid: Int32, fileNamed name: String) -> Bool {
+        let fds = "/proc/\(pid)/fd"
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: fds)) ?? []
+        return entries.contains { (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(fds)/\($0)"))?.hasSuffix("/" + name) == true }
     }
 
     @Test func killMinus9LeavesEveryEntryOldOrNewAndComplete() throws {

@@ -5,9 +5,10 @@ import Catalog
 /// work is committed, and the caller then exits with ``SignalTrap/exitCode``.
 enum InterruptibleWork {
     /// Runs `body`, removes `progress` when it ends, and returns its value with the trap (which tells
-    /// whether a signal came). A catalog failure is reported and becomes its exit code.
+    /// whether a signal came). A catalog failure is reported and becomes its exit code. `trap`: one
+    /// installed earlier (a signal it already caught cancels `body` at once); nil installs one now.
     static func run<Value: Sendable>(
-        progress: ProgressBar?, _ body: @escaping @Sendable () async throws(CatalogError) -> Value
+        progress: ProgressBar?, trap: SignalTrap? = nil, _ body: @escaping @Sendable () async throws(CatalogError) -> Value
     ) async throws -> (Value, SignalTrap) {
         let work = Task { () -> Result<Value, CatalogError> in
             do throws(CatalogError) {
@@ -16,7 +17,8 @@ enum InterruptibleWork {
                 return .failure(error)
             }
         }
-        let trap = SignalTrap { work.cancel() }
+        let trap = trap ?? SignalTrap()
+        trap.cancelOnSignal { work.cancel() }
         let outcome = await work.value
         progress?.finish()
         switch outcome {

@@ -7,36 +7,54 @@ import Synchronization
 /// ends the process at once (SQLite's write-ahead log keeps the catalog consistent even then).
 /// Keep the trap alive for as long as the work runs.
 final class SignalTrap {
-    /// The first signal received, shared with the handlers (which run on a Dispatch queue).
-    private final class Received: Sendable {
+    /// The first signal received and what it cancels, shared with the handlers (which run on a Dispatch queue).
+    private final class State: Sendable {
         let signal = Atomic<Int32>(0)
+        /// Called on the first signal; set once the work exists (a signal before that is kept and acted on then).
+        let cancel = Mutex<(@Sendable () -> Void)?>(nil)
+
+        func signalled(_ signalNumber: Int32) {
+            let (first, _) = signal.compareExchange(expected: 0, desired: signalNumber, ordering: .sequentiallyConsistent)
+            guard first else { _exit(128 + signalNumber) }
+            cancel.withLock { $0 }?()
+        }
     }
 
-    private let received = Received()
+    private let state = State()
     private let sources: [any DispatchSourceSignal]
 
-    /// Traps the signals and calls `cancel` on the first one.
-    init(cancel: @escaping @Sendable () -> Void) {
-        let received = self.received
+    /// Traps the signals now; what they cancel is given later with ``cancelOnSignal(_:)``, so a command
+    /// can trap them before its slow set-up (opening the catalog, scanning it).
+    init() {
+        let state = self.state
         sources = [SIGINT, SIGTERM].map { signalNumber in
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler {
-                let (first, _) = received.signal.compareExchange(expected: 0, desired: signalNumber, ordering: .sequentiallyConsistent)
-                if first { cancel() } else { _exit(128 + signalNumber) }
-            }
+            source.setEventHandler { state.signalled(signalNumber) }
             source.resume()
             return source
         }
+    }
+
+    /// Traps the signals and calls `cancel` on the first one.
+    convenience init(cancel: @escaping @Sendable () -> Void) {
+        self.init()
+        cancelOnSignal(cancel)
     }
 
     deinit {
         sources.forEach { $0.cancel() }
     }
 
+    /// Calls `cancel` on the first signal, or at once when it already came.
+    func cancelOnSignal(_ cancel: @escaping @Sendable () -> Void) {
+        state.cancel.withLock { $0 = cancel }
+        if signalNumber != nil { cancel() }
+    }
+
     /// The signal that arrived, if any.
     var signalNumber: Int32? {
-        let value = received.signal.load(ordering: .sequentiallyConsistent)
+        let value = state.signal.load(ordering: .sequentiallyConsistent)
         return value == 0 ? nil : value
     }
 

@@ -37,6 +37,8 @@ extension CatalogCommand {
         }
 
         func run() async throws {
+            // Trapped first: a signal at any moment from here on ends with the summary line and 130/143.
+            let trap = SignalTrap()
             // Before touching the catalog: without the model no photo could be re-made (a dry run makes none).
             let predictor = dryRun ? nil : try SegmentationModel.required()
             // A dry run never migrates the catalog, and no run creates one (a missing catalog is an error).
@@ -46,17 +48,15 @@ extension CatalogCommand {
                 jobs: jobs, all: all, dryRun: dryRun, settings: try catalog.settings(of: repository), predictor: predictor
             )
             let reprocessor = Reprocessor(repository: repository, options: options)
-            let candidates: [ReprocessCandidate]
-            do {
-                candidates = try reprocessor.candidates()
-            } catch {
-                throw Diagnostics.exit(for: error)
-            }
-            let progress = ProgressBar.forStandardError(total: candidates.count, label: "reprocessing")
             let json = self.json
 
-            let (summary, trap) = try await InterruptibleWork.run(progress: progress) { () throws(CatalogError) in
-                try await reprocessor.run(candidates) { event in
+            // A signal before or during the scan for candidates lets the scan finish (it only reads the
+            // catalog and stats files), then no entry starts and the summary says how many are left.
+            let (summary, _) = try await InterruptibleWork.run(progress: nil, trap: trap) { () throws(CatalogError) in
+                let candidates = try reprocessor.candidates()
+                let progress = ProgressBar.forStandardError(total: candidates.count, label: "reprocessing")
+                defer { progress?.finish() }
+                return try await reprocessor.run(candidates) { event in
                     Self.report(event, json: json, progress: progress)
                 }
             }
