@@ -97,7 +97,7 @@ import Testing
         let path = photos + "/orange-ball-tokyo.jpg"
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: path)
 
-        #expect(try stale(in: folder).isEmpty)
+        // (No `list --stale` first: it would record the new time itself, see the next test.)
         let run = try catalog("reprocess", "--json", in: folder)
         #expect(run.status == 0)
         let refreshed = events(run, "refreshed")
@@ -106,6 +106,22 @@ import Testing
         #expect(events(run, "reprocessed").isEmpty)
         // The new time was recorded: the file is not hashed (or reported) again.
         #expect(try catalog("reprocess", "--json", in: folder).jsonLines.count == 1)
+        #expect(try stale(in: folder).isEmpty)
+    }
+
+    @Test func listStaleRecordsATouchedFilesNewTimeSoItIsNotHashedAgain() throws {
+        let folder = try TemporaryFolder()
+        let photos = try importedSamples(in: folder)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: photos + "/orange-ball-tokyo.jpg")
+
+        #expect(try stale(in: folder).isEmpty)
+        // list --stale hashed the file, found the same bytes and recorded its new time, as reprocess
+        // would: reprocess now has nothing to look at, not even a touched file to refresh.
+        let run = try catalog("reprocess", "--json", in: folder)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(run.jsonLines.count == 1)
+        #expect(run.jsonLines.last?["refreshed"] as? Int == 0)
+        #expect(try stale(in: folder).isEmpty)
     }
 
     @Test func aChangedSourceIsReReadFromItsNewBytes() throws {

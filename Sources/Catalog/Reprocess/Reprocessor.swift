@@ -9,6 +9,10 @@ public struct ReprocessOptions: Sendable {
     public var all: Bool
     /// Read and hash the sources, report what would run, process and write nothing.
     public var dryRun: Bool
+    /// In a dry run, still record the new size and modification time of sources found touched but
+    /// unchanged (`list --stale` on a writable catalog), so the next look does not hash them again.
+    /// Only that is written, and only when the catalog takes it at once: it is a cache, not a change.
+    public var recordsTouched: Bool
     /// The catalog's current settings: what stale entries are compared with and re-made with.
     public var settings: StickerSettings
     public var maxPixels: Int
@@ -17,12 +21,13 @@ public struct ReprocessOptions: Sendable {
     public var predictor: (any MaskPredictor)?
 
     public init(
-        jobs: Int, all: Bool = false, dryRun: Bool = false, settings: StickerSettings,
+        jobs: Int, all: Bool = false, dryRun: Bool = false, recordsTouched: Bool = false, settings: StickerSettings,
         maxPixels: Int = DecodeOptions.defaultMaxPixels, predictor: (any MaskPredictor)?
     ) {
         self.jobs = max(1, jobs)
         self.all = all
         self.dryRun = dryRun
+        self.recordsTouched = recordsTouched
         self.settings = settings
         self.maxPixels = maxPixels
         self.predictor = predictor
@@ -140,7 +145,13 @@ public struct Reprocessor: Sendable {
         case .wouldProcess(let candidate, let reasons):
             return .reprocessed(id: candidate.id, path: candidate.path, reasons: reasons)
         case .touched(let candidate, let source):
-            if dryRun { return .refreshed(id: candidate.id, path: candidate.path) }
+            if dryRun {
+                if options.recordsTouched, repository.access == .readWrite {
+                    // Best effort: a busy or read-only catalog only means the file is hashed again next time.
+                    _ = try? await repository.refreshSource(id: candidate.id, expectedSHA256: candidate.sha256, source: source)
+                }
+                return .refreshed(id: candidate.id, path: candidate.path)
+            }
             return Self.event(
                 try await repository.refreshSource(id: candidate.id, expectedSHA256: candidate.sha256, source: source), candidate, reasons: []
             )

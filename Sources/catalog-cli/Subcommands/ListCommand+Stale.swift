@@ -12,11 +12,14 @@ extension CatalogCommand.ListCommand {
     }
 
     /// The entries `reprocess` would run, by id: a dry run of it (sources whose size or time changed are
-    /// hashed, so a merely touched file is not listed).
+    /// hashed, so a merely touched file is not listed). When `repository` is writable, a touched file's
+    /// new size and time are recorded, as reprocess does, so the next call does not hash it again.
     static func staleEntries(in repository: CatalogRepository, settings: StickerSettings) async throws(CatalogError) -> [StaleEntry] {
         let reprocessor = Reprocessor(
             repository: repository,
-            options: ReprocessOptions(jobs: ProcessInfo.processInfo.activeProcessorCount, dryRun: true, settings: settings, predictor: nil)
+            options: ReprocessOptions(
+                jobs: ProcessInfo.processInfo.activeProcessorCount, dryRun: true, recordsTouched: true, settings: settings, predictor: nil
+            )
         )
         let found = Found()
         _ = try await reprocessor.run(try reprocessor.candidates()) { event in

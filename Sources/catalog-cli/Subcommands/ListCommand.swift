@@ -30,7 +30,12 @@ extension CatalogCommand {
 
         func run() async throws {
             let repository = try catalog.open(.readOnly)
-            if stale { return try await listStale(repository) }
+            if stale {
+                // Opened read-only first, so an older schema is refused, never upgraded, by a listing. A
+                // writable catalog then takes the new times of touched-but-unchanged files (see staleEntries).
+                let writable = try? CatalogRepository(url: catalog.location, access: .readWrite, busyTimeout: catalog.busyTimeout)
+                return try await listStale(writable ?? repository)
+            }
             let entries: [EntrySummary]
             if let pack {
                 do {
