@@ -26,6 +26,8 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        // glibc's <malloc.h> (mallopt), for the CLI's allocator tuning (MallocTuning.swift).
+        .systemLibrary(name: "CMalloc"),
 
         // libpng's full write API (filters, zlib strategy) behind one C function that keeps
         // libpng's setjmp/longjmp error handling inside C.
@@ -61,6 +63,7 @@ let package = Package(
             dependencies: [
                 "Catalog",
                 "Processing",
+                "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSwift

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The `catalog` command: lists the subcommands; each lives in `Subcommands/`.
 @main
@@ -30,6 +31,7 @@ struct CatalogCommand: AsyncParsableCommand {
     /// Accepts `--catalog PATH` before the subcommand too (`catalog --catalog c.sqlite import x`),
     /// by moving it behind the subcommand's name, where each subcommand declares it.
     static func main() async {
+        MallocTuning.apply(environment: ProcessInfo.processInfo.environment)
         await main(GlobalOptionPlacement.movingCatalogOption(Array(CommandLine.arguments.dropFirst())))
     }
 }

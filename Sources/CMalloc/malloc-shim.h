@@ -1,0 +1,4 @@
+// glibc's malloc tuning (mallopt and its M_* parameters), which Swift's Glibc module leaves out.
+#if __has_include(<malloc.h>)
+#include <malloc.h>
+#endif
