@@ -8,7 +8,8 @@
 # process is what the machine allows (shared caches, memory bandwidth, the hypervisor), so a shortfall
 # of ours is ours only as far as it is below that. Runs are interleaved (1, 2, pair, 1, 2, pair, ...)
 # so a change of load on the machine hits every mode alike.
-# Environment: CATALOG_BIN, SAMPLES_BIN (release builds), COUNT, MEGAPIXELS (12), RUNS, BENCH_DATA.
+# Environment: CATALOG_BIN, SAMPLES_BIN (release builds), COUNT, MEGAPIXELS (12), RUNS (0: only prepare
+# the photos and catalogs), BENCH_DATA.
 set -euo pipefail
 CATALOG_BIN=${CATALOG_BIN:-.build/release/catalog}
 SAMPLES_BIN=${SAMPLES_BIN:-.build/release/sample-photos}
@@ -39,6 +40,7 @@ import_once() {
 import_once "$base" "$photos"
 import_once "$DATA/reprocess-base-$COUNT-a.sqlite" "${files[@]:0:half}"
 import_once "$DATA/reprocess-base-$COUNT-b.sqlite" "${files[@]:half}"
+if [ "$RUNS" -eq 0 ]; then echo "RUNS=0: the photos and catalogs are ready in $DATA"; exit 0; fi
 
 # fresh SOURCE DEST: a copy of catalog SOURCE (with its WAL) at DEST
 fresh() {
