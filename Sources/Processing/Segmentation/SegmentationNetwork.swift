@@ -236,15 +236,12 @@ public final class SegmentationNetwork: Sendable {
     }
 
     /// The network's input for `image`, as rembg prepares it: RGB (alpha ignored) resized to the
-    /// input size, divided by the largest channel value in the resized image, then normalised
-    /// per channel with ImageNet's mean and standard deviation; planar RGB.
-    ///
-    /// Resizing uses `ImageResizer.resized` (area average when shrinking, bilinear when
-    /// enlarging), not rembg's Lanczos: the input differs slightly near edges and the
-    /// prediction with it; an image already at the input size is used as is. An all-black
-    /// image (maximum 0) is divided by 1 where rembg would divide by zero.
+    /// input size with Pillow's Lanczos filter (`LanczosResampler`, byte for byte), divided by the
+    /// largest channel value in the resized image, then normalised per channel with ImageNet's
+    /// mean and standard deviation; planar RGB. An all-black image (maximum 0) is divided by 1
+    /// where rembg would divide by zero.
     func preprocessed(_ image: RGBAImage) -> [Float] {
-        let resized = ImageResizer.resized(image, width: inputWidth, height: inputHeight)
+        let resized = LanczosResampler.resized(image, width: inputWidth, height: inputHeight)
         let plane = inputWidth * inputHeight
         var maximum: UInt8 = 0
         for (index, value) in resized.pixels.enumerated() where index % 4 != 3 { maximum = max(maximum, value) }
