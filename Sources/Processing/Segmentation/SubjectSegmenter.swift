@@ -63,7 +63,9 @@ public struct SubjectSegmenter: Sendable {
         let radius = max(2, max(photo.width, photo.height) / max(coarse.width, coarse.height))
         let refined = GuidedFilter.refine(upsampled, guide: photo, radius: radius, epsilon: 1e-3)
         let bytes = refined.map { UInt8(($0 * 255).rounded()) }
-        let cleaned = MaskCleanup.cleaned(bytes, width: photo.width, height: photo.height)
+        // Four cells of the predictor's grid, in the photo's pixels: the smallest part or hole it can mean.
+        let grain = 4 * photo.width * photo.height / max(1, coarse.width * coarse.height)
+        let cleaned = MaskCleanup.cleaned(bytes, width: photo.width, height: photo.height, grain: max(4, grain))
         guard cleaned.contains(where: { $0 >= 128 }) else { throw .noSubject("the photo has no distinct subject") }
         return cleaned
     }
