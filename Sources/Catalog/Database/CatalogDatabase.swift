@@ -22,6 +22,8 @@ enum CatalogDatabase {
         configuration.busyMode = .timeout(busyTimeout.timeInterval)
         configuration.journalMode = .wal
         configuration.label = "sticker-catalog"
+        // Colour search's best-first R*Tree query (`palette_score`), on every connection.
+        configuration.prepareDatabase { db in try PaletteScoreQuery.register(db) }
         // Test hook (README, "Reliability tests"): a database size limit in pages, so a test can fill
         // "the disk" (SQLITE_FULL) at a chosen point without a small file system.
         if let pages = ProcessInfo.processInfo.environment["STICKER_TEST_MAX_PAGE_COUNT"].flatMap(Int.init), pages > 0 {
