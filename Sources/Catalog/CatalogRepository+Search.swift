@@ -47,7 +47,6 @@ private struct ColorSearch {
             try evaluate(photos, into: &evaluated)
             return try results(evaluated.compactMapValues { $0 })
         }
-        let streams = try query.colors.map { try PaletteStream(db: db, color: $0, within: query.within) }
         var pending: [Int64] = []
         var batch = max(query.limit, 16)
         // The `limit`-th best exact score so far (-1 until there are `limit`).
@@ -68,33 +67,41 @@ private struct ColorSearch {
             pending.append(photo)
             if pending.count >= batch { try flush() }
         }
-        // With several colours, the stream to follow is the one whose upper bound falls fastest (the
-        // rarest colour): every colour's first rows are read, and the lowest bound after them wins.
+        // With several colours, the index is followed for the rarest one: the colour with the fewest
+        // palette colours that may score `probeFloor` (counted up to `probeRows`).
         var driver = 0
-        if streams.count > 1 {
-            var lowest = Double.infinity
-            for (index, stream) in streams.enumerated() {
-                var bound = -1.0
-                for _ in 0..<Self.probeRows {
-                    guard let row = try stream.next() else { bound = -1; break }
-                    bound = row.bound
-                    try consider(row.photo)
-                }
-                if bound < lowest { lowest = bound; driver = index }
+        if query.colors.count > 1 {
+            var fewest = Int.max
+            for (index, color) in query.colors.enumerated() {
+                let stream = try PaletteStream(db: db, color: color, within: query.within, floor: Self.probeFloor)
+                var count = 0
+                while count < Self.probeRows, try stream.next() != nil { count += 1 }
+                if count < fewest { fewest = count; driver = index }
             }
         }
         // Every unseen sticker scores at most the driver's next upper bound on the driver's colour, so
         // once that bound falls below the `limit`-th exact score, no unseen sticker can enter the results.
-        while let row = try streams[driver].next() {
-            if row.bound < kth { break }
-            try consider(row.photo)
+        // The R*Tree is asked with falling floors (rows already seen are skipped); a floor's rows all
+        // read, every unseen sticker scores below it.
+        for floor in Self.floors {
+            let stream = try PaletteStream(db: db, color: query.colors[driver], within: query.within, floor: floor)
+            var stopped = false
+            while let row = try stream.next() {
+                if row.bound < kth { stopped = true; break }
+                try consider(row.photo)
+            }
+            try flush()
+            if stopped || kth >= floor { break }
         }
         try flush()
         return try results(evaluated.compactMapValues { $0 })
     }
 
-    /// Rows each colour's stream reads before the driving colour is chosen.
-    static let probeRows = 64
+    /// Choosing the rarest colour: rows counted per colour, and the score they may reach.
+    static let probeRows = 256
+    static let probeFloor = 0.3
+    /// The R*Tree's floors, highest first; the last (0) is the whole `within` ball.
+    static let floors = [0.45, 0.3, 0.2, 0.13, 0.08, 0.04, 0]
 
     /// With a date filter that few photos pass, those photos (to be scored one by one) rather than the
     /// colour index: following the index would read ~limit × total / passing stickers first. Nil when the
@@ -157,22 +164,28 @@ private struct ColorSearch {
             kept = kept.filter(allowed.contains)
         }
         guard !kept.isEmpty else { return }
-        var palettes: [Int64: [(id: Int64, color: OklabColor, share: Double)]] = [:]
-        let rows = try Row.fetchCursor(db, sql: "SELECT id, photo_id, l, a, b, share FROM palette_color WHERE photo_id IN (\(Self.list(kept)))")
-        while let row = try rows.next() {
-            palettes[row[1], default: []].append((row[0], OklabColor(l: row[2], a: row[3], b: row[4]), row[5]))
-        }
-        for photo in kept {
+        let rows = try PaletteScoreQuery.palettes(of: kept, db)
+        var start = 0
+        while start < rows.count {
+            let photo = rows[start].photo
+            var end = start + 1
+            while end < rows.count && rows[end].photo == photo { end += 1 }
             var hits: [Hit] = []
             for wanted in query.colors {
-                let best = (palettes[photo] ?? []).map { entry -> Hit in
+                // The best palette colour for this query colour (the lowest id among equals, as the scan).
+                var best: Hit?
+                for entry in rows[start..<end] {
                     let distance = wanted.deltaE(entry.color)
-                    return Hit(colorId: entry.id, distance: distance, share: entry.share, score: query.score(distance: distance, share: entry.share))
-                }.max { $0.score < $1.score || ($0.score == $1.score && $0.colorId > $1.colorId) }
+                    let score = query.score(distance: distance, share: entry.share)
+                    if score > best?.score ?? -.infinity {
+                        best = Hit(colorId: entry.id, distance: distance, share: entry.share, score: score)
+                    }
+                }
                 guard let best, best.score >= 0 else { break }
                 hits.append(best)
             }
             evaluated[photo] = hits.count == query.colors.count ? hits : .some(nil)
+            start = end
         }
     }
 
@@ -245,39 +258,5 @@ extension CatalogRepository {
                 ($0[0] as String, $0[1] as Int64)
             })
         }
-    }
-}
-
-/// One query colour's palette colours from the R*Tree, by falling upper bound of their score.
-private final class PaletteStream {
-    struct Entry {
-        var photo: Int64
-        /// At least the colour's exact score (`ColorQuery.score`), never more than the previous entry's.
-        var bound: Double
-    }
-
-    private let cursor: RowCursor
-    private let color: OklabColor
-    private let radius: Double
-
-    init(db: Database, color: OklabColor, within: Double) throws {
-        self.color = color
-        // In Oklab units, a hair wider than `within`: a colour just at the threshold is never lost to rounding.
-        radius = within / 100 * (1 + 1e-9)
-        let statement = try db.makeStatement(sql: """
-            SELECT photo_id, l_min, l_max, a_min, a_max, b_min, b_max, share_max FROM palette_index
-            WHERE id MATCH \(PaletteScoreQuery.functionName)(?, ?, ?, ?)
-            """)
-        cursor = try Row.fetchCursor(statement, arguments: [color.l, color.a, color.b, radius])
-    }
-
-    func next() throws -> Entry? {
-        guard let row = try cursor.next() else { return nil }
-        let box: [Double] = (1...7).map { row[$0] }
-        let bound = PaletteScoreQuery.upperBound(
-            l: color.l, a: color.a, b: color.b, within: radius,
-            lRange: box[0]...box[1], aRange: box[2]...box[3], bRange: box[4]...box[5], shareMax: box[6]
-        )
-        return Entry(photo: row[0], bound: bound ?? -1)
     }
 }
