@@ -67,16 +67,23 @@ private struct ColorSearch {
             pending.append(photo)
             if pending.count >= batch { try flush() }
         }
-        // With several colours, the index is followed for the rarest one: the colour with the fewest
-        // palette colours that may score `probeFloor` (counted up to `probeRows`).
+        // With several colours, the index is followed for the rarest one: the colour whose bound falls
+        // fastest, i.e. the lowest bound after `probeRows` rows (or fewer rows than that at all).
         var driver = 0
         if query.colors.count > 1 {
-            var fewest = Int.max
+            var rarest = (count: Int.max, bound: Double.infinity)
             for (index, color) in query.colors.enumerated() {
                 let stream = try PaletteStream(db: db, color: color, within: query.within, floor: Self.probeFloor)
                 var count = 0
-                while count < Self.probeRows, try stream.next() != nil { count += 1 }
-                if count < fewest { fewest = count; driver = index }
+                var bound = Double.infinity
+                while count < Self.probeRows, let row = try stream.next() {
+                    count += 1
+                    bound = row.bound
+                }
+                if count < rarest.count || (count == rarest.count && bound < rarest.bound) {
+                    rarest = (count, bound)
+                    driver = index
+                }
             }
         }
         // Every unseen sticker scores at most the driver's next upper bound on the driver's colour, so
@@ -97,9 +104,9 @@ private struct ColorSearch {
         return try results(evaluated.compactMapValues { $0 })
     }
 
-    /// Choosing the rarest colour: rows counted per colour, and the score they may reach.
-    static let probeRows = 256
-    static let probeFloor = 0.3
+    /// Choosing the rarest colour: rows read per colour, down to this score at most.
+    static let probeRows = 64
+    static let probeFloor = 0.05
     /// The R*Tree's floors, highest first; the last (0) is the whole `within` ball.
     static let floors = [0.45, 0.3, 0.2, 0.13, 0.08, 0.04, 0]
 
