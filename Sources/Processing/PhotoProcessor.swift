@@ -30,7 +30,7 @@ public nonisolated struct PhotoProcessor: Sendable {
         if max(working.width, working.height) > decodeOptions.workingSize {
             working = ImageResizer.fitted(working, longSide: decodeOptions.workingSize)
         }
-        let cutout = try segmenter.cutout(working).cutout
+        let cutout = try segmenter.cutout(working, predictingFrom: decoded.image).cutout
         // The sticker and the palette both read the cut-out and nothing else: side by side.
         async let sticker = Self.sticker(of: cutout, style: settings.style)
         async let palette = Self.palette(of: cutout, colors: settings.paletteColors)
