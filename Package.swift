@@ -51,6 +51,8 @@ let package = Package(
             dependencies: [
                 "Processing",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C API, for the R*Tree query callback of colour search (PaletteScoreQuery).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],

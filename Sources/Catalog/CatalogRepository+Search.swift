@@ -5,12 +5,13 @@ import Processing
 extension CatalogRepository {
     /// The stickers with every colour of `query`, best first (see ``ColorQuery`` for the score).
     ///
-    /// Candidates come from the `palette_index` R*Tree, asked with a falling score threshold t: a colour
-    /// scoring at least t has a share of at least t and lies within `within × (1 − t)` of the query colour
-    /// (share ≤ 1), so a 4-D box (Oklab ± that radius, share ≥ t) holds every one. Once `limit` stickers
-    /// score t or more, no unseen sticker can enter the results and the search stops; the last threshold
-    /// (0) is the whole `within` box. Single-colour searches without EXIF filters read only the R*Tree
-    /// until the final `limit` rows.
+    /// Best-first over the `palette_index` R*Tree: SQLite's R*Tree hands out one query colour's palette
+    /// colours by falling upper bound of their score (``PaletteScoreQuery``), and each new sticker met is
+    /// scored exactly from its palette (and EXIF). Every sticker not met yet scores at most the next upper
+    /// bound, so the search stops once `limit` stickers score more. With several colours the index is
+    /// followed for the rarest one (whose bound falls fastest), the others are checked on the palettes.
+    /// With a date filter that few photos pass, those photos are scored instead. The results are the
+    /// full scan's (``searchByFullScan(_:)``).
     public nonisolated func search(_ query: ColorQuery) throws(CatalogError) -> [ColorSearchResult] {
         guard !query.colors.isEmpty, query.limit > 0 else { return [] }
         return try read { db in try ColorSearch(query: query, db: db).indexed() }
@@ -37,58 +38,101 @@ private struct ColorSearch {
         var score: Double
     }
 
-    /// Score thresholds, highest first; each is exact in the R*Tree's 32-bit floats (stored values are
-    /// rounded down for `share_min`), so `share_min >= t` finds every share of at least t.
-    static let thresholds: [Double] = [0.9, 0.8, 0.7, 0.6, 0.5, 0.45, 0.4, 0.35, 0.3, 0.25, 0.2, 0.15, 0.1, 0.05, 0]
-        .map { Double(Float($0)) }
-
     /// Scored stickers: photo id → one hit per query colour.
     private typealias Scored = [Int64: [Hit]]
 
     func indexed() throws -> [ColorSearchResult] {
-        let first = query.colors[0]
-        // Best row-level hit of the first colour per sticker, from the R*Tree alone.
-        var firstHits: [Int64: Hit] = [:]
-        // Stickers scored exactly (nil: rejected: a colour missing or the EXIF filters failed).
         var evaluated: [Int64: [Hit]?] = [:]
-        for threshold in Self.thresholds {
-            let radius = query.within / 100 * (1 - threshold)
-            let rows = try Row.fetchCursor(try boxStatement(photoOnly: false), arguments: box(first, radius: radius, threshold: threshold))
-            while let row = try rows.next() {
-                let photo: Int64 = row[1]
-                let share = mid(row, 8)
-                let distance = first.deltaE(OklabColor(l: mid(row, 2), a: mid(row, 4), b: mid(row, 6)))
-                let score = query.score(distance: distance, share: share)
-                if score >= 0, score > firstHits[photo]?.score ?? -1 {
-                    firstHits[photo] = Hit(colorId: row[0], distance: distance, share: share, score: score)
+        if let photos = try exifFirstCandidates() {
+            try evaluate(photos, into: &evaluated)
+            return try results(evaluated.compactMapValues { $0 })
+        }
+        var pending: [Int64] = []
+        var batch = max(query.limit, 16)
+        // The `limit`-th best exact score so far (-1 until there are `limit`).
+        var kth = -1.0
+        func flush() throws {
+            guard !pending.isEmpty else { return }
+            try evaluate(pending, into: &evaluated)
+            pending.removeAll(keepingCapacity: true)
+            batch = min(batch * 2, 2048)
+            let scores = evaluated.values.compactMap { $0.map(Self.score) }
+            if scores.count >= query.limit {
+                kth = scores.sorted(by: >)[query.limit - 1]
+            }
+        }
+        func consider(_ photo: Int64) throws {
+            guard evaluated[photo] == nil else { return }
+            evaluated[photo] = .some(nil)  // placeholder until evaluated: seen once is enough
+            pending.append(photo)
+            if pending.count >= batch { try flush() }
+        }
+        // With several colours, the index is followed for the rarest one: the colour whose bound falls
+        // fastest, i.e. the lowest bound after `probeRows` rows (or fewer rows than that at all).
+        var driver = 0
+        if query.colors.count > 1 {
+            var rarest = (count: Int.max, bound: Double.infinity)
+            for (index, color) in query.colors.enumerated() {
+                let stream = try PaletteStream(db: db, color: color, within: query.within, floor: Self.probeFloor)
+                var count = 0
+                var bound = Double.infinity
+                while count < Self.probeRows, let row = try stream.next() {
+                    count += 1
+                    bound = row.bound
+                }
+                if count < rarest.count || (count == rarest.count && bound < rarest.bound) {
+                    rarest = (count, bound)
+                    driver = index
                 }
             }
-            // A sticker scoring `threshold` or more has every colour in its box: the other colours' boxes
-            // narrow the candidates before any palette is read.
-            var others: [Set<Int64>] = []
-            for color in query.colors.dropFirst() {
-                others.append(Set(try Int64.fetchAll(try boxStatement(photoOnly: true), arguments: box(color, radius: radius, threshold: threshold))))
-            }
-            let due = firstHits.filter { photo, hit in
-                hit.score >= threshold && evaluated[photo] == nil && others.allSatisfy { $0.contains(photo) }
-            }
-            try evaluate(due, into: &evaluated)
-            if evaluated.values.count(where: { ($0.map(Self.score) ?? -1) >= threshold }) >= query.limit { break }
         }
+        // Every unseen sticker scores at most the driver's next upper bound on the driver's colour, so
+        // once that bound falls below the `limit`-th exact score, no unseen sticker can enter the results.
+        // The R*Tree is asked with falling floors (rows already seen are skipped); a floor's rows all
+        // read, every unseen sticker scores below it.
+        for floor in Self.floors {
+            let stream = try PaletteStream(db: db, color: query.colors[driver], within: query.within, floor: floor)
+            var stopped = false
+            while let row = try stream.next() {
+                if row.bound < kth { stopped = true; break }
+                try consider(row.photo)
+            }
+            try flush()
+            if stopped || kth >= floor { break }
+        }
+        try flush()
         return try results(evaluated.compactMapValues { $0 })
     }
 
-    /// The R*Tree rows in a box of `radius` around `color` with a share of at least `threshold`.
-    private func boxStatement(photoOnly: Bool) throws -> Statement {
-        try db.cachedStatement(sql: """
-            SELECT \(photoOnly ? "DISTINCT photo_id" : "id, photo_id, l_min, l_max, a_min, a_max, b_min, b_max, share_min, share_max")
-            FROM palette_index
-            WHERE l_max >= ? AND l_min <= ? AND a_max >= ? AND a_min <= ? AND b_max >= ? AND b_min <= ? AND share_min >= ?
-            """)
-    }
+    /// Choosing the rarest colour: rows read per colour, down to this score at most.
+    static let probeRows = 64
+    static let probeFloor = 0.05
+    /// The R*Tree's floors, highest first; the last (0) is the whole `within` ball.
+    static let floors = [0.45, 0.3, 0.2, 0.13, 0.08, 0.04, 0]
 
-    private func box(_ color: OklabColor, radius: Double, threshold: Double) -> StatementArguments {
-        [color.l - radius, color.l + radius, color.a - radius, color.a + radius, color.b - radius, color.b + radius, threshold]
+    /// With a date filter that few photos pass, those photos (to be scored one by one) rather than the
+    /// colour index: following the index would read ~limit × total / passing stickers first. Nil when the
+    /// filter is not selective enough (or there is no date filter).
+    private func exifFirstCandidates() throws -> [Int64]? {
+        guard query.takenAfter != nil || query.takenBefore != nil else { return nil }
+        let total = try Int64.fetchOne(db, sql: "SELECT max(id) FROM photo") ?? 0
+        // Scoring n photos directly costs about n; the index about limit × total / n: equal at √(limit × total).
+        let cap = min(max(Int((Double(query.limit) * Double(total)).squareRoot()), 1_000), 20_000)
+        var conditions: [String] = []
+        var arguments: [(any DatabaseValueConvertible)?] = []
+        if let after = query.takenAfter {
+            conditions.append("taken_at_utc >= ?")
+            arguments.append(after)
+        }
+        if let before = query.takenBefore {
+            conditions.append("taken_at_utc < ?")
+            arguments.append(before)
+        }
+        arguments.append(cap + 1)
+        let photos = try Int64.fetchAll(db, sql: """
+            SELECT photo_id FROM exif INDEXED BY exif_taken_at_utc WHERE \(conditions.joined(separator: " AND ")) LIMIT ?
+            """, arguments: StatementArguments(arguments))
+        return photos.count <= cap ? photos : nil
     }
 
     func fullScan() throws -> [ColorSearchResult] {
@@ -116,37 +160,39 @@ private struct ColorSearch {
         return try results(scored)
     }
 
-    /// Scores `due` stickers exactly: through the EXIF filters, then (several colours) on every query
-    /// colour from their whole palettes. A single colour's row hit is already exact.
-    private func evaluate(_ due: [Int64: Hit], into evaluated: inout [Int64: [Hit]?]) throws {
-        guard !due.isEmpty else { return }
-        var kept = Array(due.keys)
+    /// Scores `photos` exactly: through the EXIF filters, then on every query colour from their whole
+    /// palettes in `palette_color` (the R*Tree's floats only order the search). nil: rejected.
+    private func evaluate(_ photos: [Int64], into evaluated: inout [Int64: [Hit]?]) throws {
+        guard !photos.isEmpty else { return }
+        var kept = photos
         if query.hasExifFilter {
             let allowed = try allowed(kept)
             for photo in kept where !allowed.contains(photo) { evaluated[photo] = .some(nil) }
             kept = kept.filter(allowed.contains)
         }
-        guard query.colors.count > 1 else {
-            for photo in kept { evaluated[photo] = [due[photo]!] }
-            return
-        }
         guard !kept.isEmpty else { return }
-        var palettes: [Int64: [(id: Int64, color: OklabColor, share: Double)]] = [:]
-        let rows = try Row.fetchCursor(db, sql: "SELECT id, photo_id, l, a, b, share FROM palette_color WHERE photo_id IN (\(Self.list(kept)))")
-        while let row = try rows.next() {
-            palettes[row[1], default: []].append((row[0], OklabColor(l: row[2], a: row[3], b: row[4]), row[5]))
-        }
-        for photo in kept {
+        let rows = try PaletteScoreQuery.palettes(of: kept, db)
+        var start = 0
+        while start < rows.count {
+            let photo = rows[start].photo
+            var end = start + 1
+            while end < rows.count && rows[end].photo == photo { end += 1 }
             var hits: [Hit] = []
             for wanted in query.colors {
-                let best = (palettes[photo] ?? []).map { entry -> Hit in
+                // The best palette colour for this query colour (the lowest id among equals, as the scan).
+                var best: Hit?
+                for entry in rows[start..<end] {
                     let distance = wanted.deltaE(entry.color)
-                    return Hit(colorId: entry.id, distance: distance, share: entry.share, score: query.score(distance: distance, share: entry.share))
-                }.max { $0.score < $1.score || ($0.score == $1.score && $0.colorId > $1.colorId) }
+                    let score = query.score(distance: distance, share: entry.share)
+                    if score > best?.score ?? -.infinity {
+                        best = Hit(colorId: entry.id, distance: distance, share: entry.share, score: score)
+                    }
+                }
                 guard let best, best.score >= 0 else { break }
                 hits.append(best)
             }
             evaluated[photo] = hits.count == query.colors.count ? hits : .some(nil)
+            start = end
         }
     }
 
@@ -203,11 +249,6 @@ private struct ColorSearch {
 
     private static func score(_ hits: [Hit]) -> Double {
         hits.map(\.score).min() ?? -1
-    }
-
-    /// The middle of an R*Tree dimension (min and max are the stored value rounded down and up to float).
-    private func mid(_ row: Row, _ index: Int) -> Double {
-        ((row[index] as Double) + (row[index + 1] as Double)) / 2
     }
 
     /// Ids as an SQL list: integers only, so nothing to escape, and no bound-variable limit.

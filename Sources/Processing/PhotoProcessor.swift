@@ -1,10 +1,11 @@
 /// Turns a photo's bytes into a `ProcessedPhoto`: decode (scaled), orient, cut the subject out,
 /// render the sticker and take the palette.
-/// Pipeline version 1: the sticker is the cut-out subject (`SubjectSegmenter`), cropped, scaled and
-/// outlined by `StickerRenderer` with `settings.style`. (Version 0 was the whole photo, resized.)
+/// Pipeline version 2: the sticker is the cut-out subject (`SubjectSegmenter`), cropped, scaled and
+/// outlined by `StickerRenderer` with `settings.style`. (Version 0 was the whole photo, resized;
+/// version 1 fed the network from the 1024-px working copy and cleaned the mask more aggressively.)
 public nonisolated struct PhotoProcessor: Sendable {
     /// The version of the pipeline this binary runs; entries made by an older one are stale.
-    public static let pipelineVersion = 1
+    public static let pipelineVersion = 2
     /// The cut-out's working long side: enough for the network's 320-pixel input and for the
     /// edge refinement, far less than 12 MP. Larger stickers get twice their size.
     public static let workingSize = 1024
@@ -30,7 +31,7 @@ public nonisolated struct PhotoProcessor: Sendable {
         if max(working.width, working.height) > decodeOptions.workingSize {
             working = ImageResizer.fitted(working, longSide: decodeOptions.workingSize)
         }
-        let cutout = try segmenter.cutout(working).cutout
+        let cutout = try segmenter.cutout(working, predictingFrom: decoded.image).cutout
         // The sticker and the palette both read the cut-out and nothing else: side by side.
         async let sticker = Self.sticker(of: cutout, style: settings.style)
         async let palette = Self.palette(of: cutout, colors: settings.paletteColors)

@@ -10,11 +10,16 @@ import Processing
 var count = 1_000_000
 var runs = 15
 var path: String?
+// `--only NAME`: that query alone, `--no-scan`: without the full scans (for profiling the search).
+var only: String?
+var scan = true
 var remaining = CommandLine.arguments.dropFirst()[...]
 while let argument = remaining.popFirst() {
     switch argument {
     case "--count": count = Int(remaining.popFirst() ?? "") ?? count
     case "--runs": runs = Int(remaining.popFirst() ?? "") ?? runs
+    case "--only": only = remaining.popFirst()
+    case "--no-scan": scan = false
     default: path = argument
     }
 }
@@ -36,6 +41,7 @@ func cpuSeconds() -> Double {
 }
 
 func percentile(_ values: [Double], _ p: Double) -> Double {
+    guard !values.isEmpty else { return 0 }
     let sorted = values.sorted()
     return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
 }
@@ -143,7 +149,7 @@ do {
         ("orange, Canon, 2024", "--color orange --camera canon --taken-after 2024-01-01",
          ColorQuery(colors: [ColorName.parse("orange")!.oklab], camera: "canon", takenAfter: "2024-01-01")),
     ]
-    for (name, arguments, query) in queries {
+    for (name, arguments, query) in queries where only == nil || only == name {
         var wall: [Double] = []
         var cpu: [Double] = []
         var results: [ColorSearchResult] = []
@@ -156,7 +162,7 @@ do {
         }
         var scans: [Double] = []
         var scanned: [ColorSearchResult] = []
-        for _ in 0..<3 {
+        for _ in 0..<(scan ? 3 : 0) {
             let start = seconds()
             scanned = try repository.searchByFullScan(query)
             scans.append((seconds() - start) * 1000)

@@ -192,4 +192,57 @@ import Testing
             }
         }
     }
+
+    /// Each path of the best-first search gives what the full scan gives: one colour, several colours
+    /// driven by the rarest one (in either order, three at once), the camera filter on the stream, a
+    /// wide date window (stream) and a narrow one (the photos it lets through, scored one by one).
+    @Test func everySearchPathEqualsTheFullScan() async throws {
+        try await withTemporaryDirectory { directory in
+            let repository = try CatalogRepository(url: directory.appending(path: "c.sqlite"), access: .readWrite)
+            var seed: UInt64 = 7
+            func next() -> Double {
+                seed = seed &* 6364136223846793005 &+ 1442695040888963407
+                return Double(seed >> 11) / Double(1 << 53)
+            }
+            var batch: [ProcessedEntry] = []
+            for index in 0..<3000 {
+                var shares = (0..<5).map { _ in next() + 0.02 }
+                let total = shares.reduce(0, +)
+                shares = shares.map { $0 / total }.sorted(by: >)
+                // Orange-ish colours are common, navy rare: the second colour must drive "orange + navy".
+                let colors = shares.enumerated().map { rank, share in
+                    let hex = rank == 0 && index % 4 == 0 ? "#ff9900"
+                        : SRGBColor(red: UInt8(next() * 255), green: UInt8(next() * 255), blue: UInt8(next() * 255)).hex
+                    return (hex, share)
+                }
+                let taken = String(format: "%04d-%02d-%02dT12:00:00Z", 2020 + index % 6, 1 + index % 12, 1 + index % 28)
+                batch.append(ProcessedEntry(
+                    photo: photo(colors, exif: exif(make: ["Canon", "Nikon", "Fujifilm"][index % 3], model: "X", taken: taken)),
+                    sha256: sha(index), source: source("/\(index)")))
+            }
+            _ = try await repository.recordProcessed(batch: batch)
+            let cases: [(colors: [String], camera: String?, after: String?, before: String?)] = [
+                (["orange"], nil, nil, nil),
+                (["orange", "navy"], nil, nil, nil),
+                (["navy", "orange"], nil, nil, nil),
+                (["orange", "navy", "grey"], nil, nil, nil),
+                (["orange"], "canon", nil, nil),
+                (["orange"], "canon", "2022-01-01", nil),
+                (["orange"], "canon", "2024-01-01", nil),
+                (["orange", "teal"], nil, "2021-03-01", "2021-03-08"),
+                (["grey"], "nikon", "2023-05-01", "2023-05-03"),
+            ]
+            for test in cases {
+                for limit in [1, 7, 40] {
+                    let q = ColorQuery(
+                        colors: test.colors.map { ColorName.parse($0)!.oklab }, within: 15, limit: limit,
+                        camera: test.camera, takenAfter: test.after, takenBefore: test.before)
+                    let indexed = try repository.search(q)
+                    let scanned = try repository.searchByFullScan(q)
+                    #expect(indexed.map(\.id) == scanned.map(\.id), "\(test) limit \(limit)")
+                    #expect(zip(indexed, scanned).allSatisfy { abs($0.score - $1.score) < 1e-9 && $0.matches.map(\.hex) == $1.matches.map(\.hex) })
+                }
+            }
+        }
+    }
 }

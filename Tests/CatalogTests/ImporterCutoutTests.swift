@@ -48,7 +48,7 @@ import Testing
             let (repository, summary) = try await importing(["star.jpg": jpeg], predictor: SceneTruth(scene: Self.scene), in: directory)
             #expect(summary.imported == 1 && summary.failed == 0)
             let sticker = try #require(try repository.entry(id: 1)?.sticker)
-            #expect(sticker.pipelineVersion == 1)
+            #expect(sticker.pipelineVersion == PhotoProcessor.pipelineVersion)
             #expect(sticker.settings == .default)
 
             let image = try PNGCodec.decode(try #require(try repository.stickerPNG(id: 1)), maxPixels: 1_000_000)

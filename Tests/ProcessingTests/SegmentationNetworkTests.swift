@@ -102,6 +102,33 @@ struct SegmentationKernelTests {
         }
     }
 
+    /// Every channel shape class of u2netp's 3x3 convolutions (3/16/32/64/128 in, 1/16/64 out) at
+    /// sizes that leave odd borders and span several tile blocks, plus dilations (the direct path).
+    @Test(arguments: [
+        (3, 64, 9, 10, 1), (128, 64, 7, 70, 1), (32, 64, 11, 33, 1), (64, 16, 20, 20, 1), (16, 16, 5, 131, 1),
+        (64, 1, 13, 17, 1), (32, 16, 10, 10, 1), (64, 64, 3, 3, 1), (1, 5, 1, 1, 1), (7, 6, 2, 65, 1),
+        (32, 16, 20, 20, 2), (16, 16, 10, 10, 8),
+    ])
+    func winogradMatchesTheDirectConvolution(c: Int, o: Int, h: Int, w: Int, dilation: Int) {
+        var noise = Noise(state: UInt64(c * 7919 + o * 104_729 + h * 31 + w))
+        let x = noise.array(c * h * w), weight = noise.array(o * c * 9), bias = noise.array(o)
+        var workspace = [Float](repeating: .nan, count: sk_conv3x3_winograd_workspace(Int32(c), Int32(o)))
+        for relu in [false, true] {
+            var direct = [Float](repeating: .nan, count: o * h * w)
+            var winograd = direct
+            #expect(sk_conv3x3(x, Int32(c), Int32(h), Int32(w), weight, bias, Int32(o), Int32(dilation), relu ? 1 : 0, &direct) == 0)
+            #expect(sk_conv3x3_winograd(x, Int32(c), Int32(h), Int32(w), weight, bias, Int32(o), Int32(dilation), relu ? 1 : 0,
+                                        &workspace, &winograd) == 0)
+            // Sums of up to 128 x 9 products of values in -1...1 (magnitudes up to ~40): float rounding only.
+            #expect(maxDifference(winograd, direct) < 2e-5 * Float(c).squareRoot() * 3)
+            #expect(!winograd.contains { $0.isNaN })
+        }
+        var noBias = [Float](repeating: .nan, count: o * h * w), reference = noBias
+        _ = sk_conv3x3(x, Int32(c), Int32(h), Int32(w), weight, nil, Int32(o), Int32(dilation), 0, &reference)
+        _ = sk_conv3x3_winograd(x, Int32(c), Int32(h), Int32(w), weight, nil, Int32(o), Int32(dilation), 0, &workspace, &noBias)
+        #expect(maxDifference(noBias, reference) < 2e-5 * Float(c).squareRoot() * 3)
+    }
+
     @Test func conv3x3RejectsBadSizes() {
         var out = [Float](repeating: 0, count: 4)
         let one: [Float] = [1, 1, 1, 1]
@@ -317,6 +344,41 @@ struct U2NetPTests {
         for (index, value) in Fingerprint.samples {
             #expect(abs(map[index] - value) < 1e-3, "pixel \(index)")
         }
+    }
+}
+
+extension U2NetPTests {
+    /// Not a timed test: with `STICKER_BENCH_NETWORK=N` it prints the network's thread CPU time per
+    /// prediction (median of N) with the Winograd and the direct 3x3 convolutions, and checks the
+    /// two maps agree. `STICKER_U2NETP_DIR=/tmp/model-test STICKER_BENCH_NETWORK=7 swift test --filter networkTiming`
+    static let benchRuns = ProcessInfo.processInfo.environment["STICKER_BENCH_NETWORK"].flatMap { Int($0) }
+
+    @Test(.enabled(if: folder != nil && benchRuns != nil, "set STICKER_U2NETP_DIR and STICKER_BENCH_NETWORK=runs"))
+    func networkTiming() throws {
+        let folder = try #require(Self.folder)
+        let network = try SegmentationNetwork(graph: folder.appendingPathComponent("u2netp.json"),
+                                              weights: folder.appendingPathComponent("u2netp.bin"))
+        let input = network.preprocessed(Self.scene())
+        func cpu() -> Double {
+            var time = timespec()
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+            return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        }
+        var maps: [Bool: [Float]] = [:]
+        for winograd in [true, false] {
+            var times: [Double] = []
+            for _ in 0..<max(1, Self.benchRuns ?? 1) {
+                let start = cpu()
+                maps[winograd] = try network.run(input, winograd: winograd)
+                times.append(cpu() - start)
+            }
+            let median = times.sorted()[times.count / 2]
+            print("u2netp \(winograd ? "winograd" : "direct  ") CPU s per prediction: median \(String(format: "%.3f", median)) of \(times.map { String(format: "%.3f", $0) })")
+        }
+        let a = try #require(maps[true]), b = try #require(maps[false])
+        let difference = zip(a, b).map { abs($0 - $1) }.max() ?? 0
+        print("u2netp winograd vs direct: max abs difference \(difference)")
+        #expect(difference < 1e-3)
     }
 }
 

@@ -29,11 +29,14 @@ public struct SubjectSegmenter: Sendable {
     }
 
     /// The cut-out (RGBA, alpha = subject) and its mask (0...1), at the photo's size.
-    public func cutout(_ photo: RGBAImage) throws(ProcessingError) -> (cutout: RGBAImage, mask: [Float]) {
+    /// `source`, when given, is the same photo at a higher resolution (the decoded pixels before
+    /// they were fitted to the working size): the predictor resizes from it, as rembg resizes
+    /// from the full photo, while refinement and clean-up work at `photo`'s size.
+    public func cutout(_ photo: RGBAImage, predictingFrom source: RGBAImage? = nil) throws(ProcessingError) -> (cutout: RGBAImage, mask: [Float]) {
         if Self.hasMeaningfulTransparency(photo) {
             return (photo, stride(from: 3, to: photo.pixels.count, by: 4).map { Float(photo.pixels[$0]) / 255 })
         }
-        let bytes = try predictedMask(photo)
+        let bytes = try predictedMask(photo, source: source)
         let mask = bytes.map { Float($0) / 255 }
         var cutout = EdgeDecontamination.decontaminated(photo, alpha: mask)
         for index in 0..<mask.count { cutout.pixels[index * 4 + 3] = bytes[index] }
@@ -41,26 +44,28 @@ public struct SubjectSegmenter: Sendable {
     }
 
     /// The subject's mask alone (0 background ... 255 subject, one byte a pixel, at the photo's
-    /// size): the photo's own alpha when it has meaningful transparency.
-    public func mask(_ photo: RGBAImage) throws(ProcessingError) -> [UInt8] {
+    /// size): the photo's own alpha when it has meaningful transparency. `source` as for `cutout`.
+    public func mask(_ photo: RGBAImage, predictingFrom source: RGBAImage? = nil) throws(ProcessingError) -> [UInt8] {
         if Self.hasMeaningfulTransparency(photo) {
             return stride(from: 3, to: photo.pixels.count, by: 4).map { photo.pixels[$0] }
         }
-        return try predictedMask(photo)
+        return try predictedMask(photo, source: source)
     }
 
     /// The predictor's mask, upsampled, refined along the photo's edges and cleaned up.
-    private func predictedMask(_ photo: RGBAImage) throws(ProcessingError) -> [UInt8] {
+    private func predictedMask(_ photo: RGBAImage, source: RGBAImage?) throws(ProcessingError) -> [UInt8] {
         guard let predictor else {
             throw .segmentationUnavailable("no segmentation model is installed, so only images with their own transparency can be cut out")
         }
-        let coarse = try predictor.predictMask(for: photo)
+        let coarse = try predictor.predictMask(for: source ?? photo)
         let upsampled = Self.bilinear(coarse, width: photo.width, height: photo.height)
         // The window follows the photo's size: about a pixel of the predictor's grid.
         let radius = max(2, max(photo.width, photo.height) / max(coarse.width, coarse.height))
         let refined = GuidedFilter.refine(upsampled, guide: photo, radius: radius, epsilon: 1e-3)
         let bytes = refined.map { UInt8(($0 * 255).rounded()) }
-        let cleaned = MaskCleanup.cleaned(bytes, width: photo.width, height: photo.height)
+        // Four cells of the predictor's grid, in the photo's pixels: the smallest part or hole it can mean.
+        let grain = 4 * photo.width * photo.height / max(1, coarse.width * coarse.height)
+        let cleaned = MaskCleanup.cleaned(bytes, width: photo.width, height: photo.height, grain: max(4, grain))
         guard cleaned.contains(where: { $0 >= 128 }) else { throw .noSubject("the photo has no distinct subject") }
         return cleaned
     }

@@ -1,17 +1,26 @@
 /// Tidies a soft subject mask the way a person expects a cut-out to look: the main subject kept
-/// (its largest part and any part at least `keepFraction` of it), specks dropped, small holes filled.
+/// (its largest part and any part at least `keepFraction` of it), specks dropped, pinholes filled.
 /// Soft edges of the kept parts stay as they were.
+///
+/// Specks and pinholes are judged against the predictor's resolution: a part or a hole of at most
+/// `grain` pixels (four cells of the network's 320 x 320 grid, in the mask's pixels) is below what
+/// the network can mean, so it is an artefact of upsampling and refinement. Anything larger is the
+/// network's call: holes it sees (the inside of an "A", the gap between legs) stay open, and
+/// separate parts down to 1% of the main one (an umlaut's dots, the dot of an "i") stay. (The
+/// first version filled holes up to 5% of the subject and dropped parts under 10% of the largest:
+/// on the cut-out benchmark that filled real holes and dropped real parts, 0.005 of mean IoU.)
 public enum MaskCleanup {
     /// `mask` is one byte a pixel (0 background ... 255 subject), `width * height` long.
     public static func cleaned(
-        _ mask: [UInt8], width: Int, height: Int, keepFraction: Double = 0.1, maximumHoleFraction: Double = 0.05
+        _ mask: [UInt8], width: Int, height: Int, keepFraction: Double = 0.01, grain: Int = 4
     ) -> [UInt8] {
         precondition(mask.count == width * height, "MaskCleanup: mask size does not match \(width)x\(height)")
         let solid = mask.map { $0 >= 128 }
         let (labels, areas) = components(of: solid, width: width, height: height, eightConnected: true)
         guard let largest = areas.max(), largest > 0 else { return [UInt8](repeating: 0, count: mask.count) }
-        let kept = Set(areas.indices.filter { Double(areas[$0]) >= keepFraction * Double(largest) })
-        let subjectArea = kept.reduce(0) { $0 + areas[$1] }
+        let kept = Set(areas.indices.filter {
+            areas[$0] == largest || (areas[$0] > grain && Double(areas[$0]) >= keepFraction * Double(largest))
+        })
 
         // Soft edge pixels (below 128) belong to a kept part when a kept solid pixel is within 2 px.
         var keep = [Bool](repeating: false, count: mask.count)
@@ -22,7 +31,7 @@ public enum MaskCleanup {
             result[index] = mask[index]
         }
 
-        // Holes: background regions that don't touch the frame and are small next to the subject.
+        // Pinholes: background regions that don't touch the frame, of at most `grain` pixels.
         let background = result.map { $0 < 128 }
         let (holeLabels, holeAreas) = components(of: background, width: width, height: height, eightConnected: false)
         var touchesFrame = [Bool](repeating: false, count: holeAreas.count)
@@ -34,7 +43,7 @@ public enum MaskCleanup {
         }
         for index in 0..<result.count {
             let label = holeLabels[index]
-            if label >= 0, !touchesFrame[label], Double(holeAreas[label]) <= maximumHoleFraction * Double(subjectArea) {
+            if label >= 0, !touchesFrame[label], holeAreas[label] <= grain {
                 result[index] = 255
             }
         }

@@ -93,12 +93,12 @@ extension CatalogCommand {
             let segmenter = SubjectSegmenter(predictor: predictor)
             if maskOnly {
                 // One channel all the way: no colour decontamination, no RGBA upsampling or encoding.
-                let mask = try segmenter.mask(working)
+                let mask = try segmenter.mask(working, predictingFrom: decoded.image)
                 return try noCrop
                     ? MaskOutput.png(mask, width: working.width, height: working.height, scaledTo: (decoded.width, decoded.height))
                     : MaskOutput.croppedPNG(mask, width: working.width, height: working.height)
             }
-            let cutout = try segmenter.cutout(working).cutout
+            let cutout = try segmenter.cutout(working, predictingFrom: decoded.image).cutout
             if noCrop { return try PNGCodec.encode(cutout) }
             return try PNGCodec.encode(try StickerRenderer.render(cutout, style: StickerStyle(size: size, outline: outline, shadow: shadow)))
         }
