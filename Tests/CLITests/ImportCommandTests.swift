@@ -1,4 +1,5 @@
 import Foundation
+import Processing
 import SampleImages
 import Testing
 
@@ -34,7 +35,7 @@ import Testing
         for id in 1...sampleCount {
             let detail = try #require(try CLI.run(["--catalog", "c.sqlite", "show", "\(id)", "--json"], in: folder).json as? [String: Any])
             let sticker = try #require(detail["sticker"] as? [String: Any])
-            #expect(sticker["pipelineVersion"] as? Int == 1)
+            #expect(sticker["pipelineVersion"] as? Int == PhotoProcessor.pipelineVersion)
             #expect((sticker["settings"] as? [String: Any])?["outline"] as? Int == 8)
             #expect(max(sticker["width"] as? Int ?? 0, sticker["height"] as? Int ?? 0) == 512)
         }

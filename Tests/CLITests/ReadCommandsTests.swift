@@ -1,4 +1,5 @@
 import Foundation
+import Processing
 import SampleImages
 import Testing
 
@@ -52,7 +53,7 @@ import Testing
         // The cut-out ball, cropped: about as wide as high, its long side the sticker size.
         let stickerWidth = try #require(sticker["width"] as? Int), stickerHeight = try #require(sticker["height"] as? Int)
         #expect(max(stickerWidth, stickerHeight) == 512 && min(stickerWidth, stickerHeight) > 400, "\(stickerWidth)x\(stickerHeight)")
-        #expect(sticker["pipelineVersion"] as? Int == 1)
+        #expect(sticker["pipelineVersion"] as? Int == PhotoProcessor.pipelineVersion)
         let settings = try #require(sticker["settings"] as? [String: Any])
         #expect(settings["size"] as? Int == 512 && settings["outline"] as? Int == 8 && settings["shadow"] as? Bool == false)
     }
