@@ -43,6 +43,7 @@ private struct BatchInserter {
     let insertSticker: Statement
     let insertPNG: Statement
     let insertColor: Statement
+    let findUnreadable: Statement
     /// The last settings' JSON: a batch nearly always has one settings value.
     var settings: (value: StickerSettings, json: String)?
 
@@ -66,13 +67,13 @@ private struct BatchInserter {
         insertColor = try db.cachedStatement(sql: """
             INSERT INTO palette_color (photo_id, rank, hex, l, a, b, share) VALUES (?, ?, ?, ?, ?, ?, ?)
             """)
+        findUnreadable = try db.cachedStatement(sql: "SELECT 1 FROM photo WHERE sha256 IS NULL AND path = ?")
     }
 
     mutating func insert(_ entry: ProcessedEntry) throws -> ImportOutcome {
         let photo = entry.photo
         let source = entry.source
-        let unreadable = try db.cachedStatement(sql: "SELECT 1 FROM photo WHERE sha256 IS NULL AND path = ?")
-        if try CatalogRepository.photo(sha256: entry.sha256, db) != nil || Bool.fetchOne(unreadable, arguments: [source.path]) == true {
+        if try CatalogRepository.photo(sha256: entry.sha256, db) != nil || Bool.fetchOne(findUnreadable, arguments: [source.path]) == true {
             return try CatalogRepository.insertProcessed(photo, sha256: entry.sha256, source: source, now: now, db)
         }
         insertPhoto.setUncheckedArguments([

@@ -14,7 +14,8 @@ import Foundation
 /// onnxruntime 1 thread in the same run; the 3x3 kernel alone does 25-30 GMAC/s and is about
 /// 85% of the time. The 3x3 convolutions of dilation 1 (all but 0.1% of the multiply-adds) now
 /// run by Winograd F(2x2, 3x3) (`sk_conv3x3_winograd`, 2.25x fewer multiply-adds): 0.58 s against
-/// 0.78 s direct and 0.60 s onnxruntime, one run under load (Benchmarks/cutout/README.md). Outputs agree with onnxruntime on the same input to 8e-5 (mask agreement 1.0).
+/// 0.78 s direct and 0.60 s onnxruntime, one run under load (Benchmarks/cutout/README.md).
+/// Outputs agree with onnxruntime on the same input to 8e-5 (mask agreement 1.0).
 /// Debug builds compile the kernels with -O2 too (Package.swift); unoptimised, one prediction took a minute.
 ///
 /// Sharing: the class is immutable (every stored property is a `let` of a value type) and

@@ -32,8 +32,9 @@ extension CatalogCommand {
             let repository = try catalog.open(.readOnly)
             if stale {
                 // Opened read-only first, so an older schema is refused, never upgraded, by a listing. A
-                // writable catalog then takes the new times of touched-but-unchanged files (see staleEntries).
-                let writable = try? CatalogRepository(url: catalog.location, access: .readWrite, busyTimeout: catalog.busyTimeout)
+                // writable catalog then takes the new times of touched-but-unchanged files (see staleEntries),
+                // without waiting for a lock: a busy catalog only means those files are hashed again next time.
+                let writable = try? CatalogRepository(url: catalog.location, access: .readWrite, busyTimeout: .zero)
                 return try await listStale(writable ?? repository)
             }
             let entries: [EntrySummary]
