@@ -74,7 +74,9 @@ enum CatalogDatabase {
                 // Opening a writable pool writes (it switches to WAL and makes sure a WAL file exists),
                 // so a file we must refuse is inspected through a read-only connection first.
                 try CatalogFile.requireSQLiteHeader(path)
-                try inspect(path: path, busyTimeout: busyTimeout).refuseWriting(path: path)
+                // nil: a writer killed mid-transaction left a hot journal only a writer can roll back; the
+                // writable pool below does that, and `migrate` inspects the recovered file before any write of ours.
+                try inspect(path: path, busyTimeout: busyTimeout)?.refuseWriting(path: path)
             }
         }
         let pool = try CatalogError.catching(path: path) {
@@ -84,12 +86,19 @@ enum CatalogDatabase {
         return (pool, copy)
     }
 
-    /// Reads the schema state through a short-lived read-only connection.
-    private static func inspect(path: String, busyTimeout: Duration) throws(CatalogError) -> SchemaState {
+    /// Reads the schema state through a short-lived read-only connection; nil when the file needs a
+    /// recovery that a read-only connection cannot do (SQLITE_READONLY_ROLLBACK / _RECOVERY: a process
+    /// was killed inside a write, e.g. while a new catalog switched to WAL).
+    private static func inspect(path: String, busyTimeout: Duration) throws(CatalogError) -> SchemaState? {
         try CatalogError.catching(path: path) {
-            let queue = try DatabaseQueue(path: path, configuration: configuration(readonly: true, busyTimeout: busyTimeout))
-            defer { try? queue.close() }
-            return try queue.read(SchemaState.read)
+            do {
+                let queue = try DatabaseQueue(path: path, configuration: configuration(readonly: true, busyTimeout: busyTimeout))
+                defer { try? queue.close() }
+                return try queue.read(SchemaState.read)
+            } catch let error as DatabaseError
+                where error.extendedResultCode == .SQLITE_READONLY_ROLLBACK || error.extendedResultCode == .SQLITE_READONLY_RECOVERY {
+                return nil
+            }
         }
     }
 
