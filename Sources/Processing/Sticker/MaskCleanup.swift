@@ -15,75 +15,50 @@ public enum MaskCleanup {
         _ mask: [UInt8], width: Int, height: Int, keepFraction: Double = 0.01, grain: Int = 4
     ) -> [UInt8] {
         precondition(mask.count == width * height, "MaskCleanup: mask size does not match \(width)x\(height)")
-        let solid = mask.map { $0 >= 128 }
-        let (labels, areas) = components(of: solid, width: width, height: height, eightConnected: true)
-        guard let largest = areas.max(), largest > 0 else { return [UInt8](repeating: 0, count: mask.count) }
-        let kept = Set(areas.indices.filter {
-            areas[$0] == largest || (areas[$0] > grain && Double(areas[$0]) >= keepFraction * Double(largest))
-        })
+        let count = mask.count
+        let solid = mask.withUnsafeBufferPointer {
+            RunComponents($0, width: width, height: height, threshold: 128, below: false, eightConnected: true)
+        }
+        guard let largest = solid.areas.max(), largest > 0 else { return [UInt8](repeating: 0, count: count) }
+        let kept = solid.areas.map { $0 == largest || ($0 > grain && Double($0) >= keepFraction * Double(largest)) }
+        var keep = [UInt8](repeating: 0, count: count)
+        keep.withUnsafeMutableBufferPointer { keep in
+            for (index, run) in solid.runs.enumerated() where kept[Int(solid.componentOfRun[index])] {
+                let row = Int(run.y) * width
+                (keep.baseAddress! + row + Int(run.start)).update(repeating: 1, count: Int(run.end - run.start))
+            }
+        }
 
-        // Soft edge pixels (below 128) belong to a kept part when a kept solid pixel is within 2 px.
-        var keep = [Bool](repeating: false, count: mask.count)
-        for index in 0..<mask.count where labels[index] >= 0 && kept.contains(labels[index]) { keep[index] = true }
-        let near = dilated(keep, width: width, height: height, radius: 2)
-        var result = [UInt8](repeating: 0, count: mask.count)
-        for index in 0..<mask.count where near[index] && (keep[index] || labels[index] < 0) {
-            result[index] = mask[index]
+        // Soft edge pixels (below 128) belong to a kept part when a kept solid pixel is within 2 px;
+        // solid pixels of dropped parts go.
+        let near = dilatedByTwo(keep, width: width, height: height)
+        var result = [UInt8](unsafeUninitializedCapacity: count) { result, initialized in
+            mask.withUnsafeBufferPointer { mask in
+                for index in 0..<count {
+                    let soft: UInt8 = mask[index] < 128 ? 1 : 0
+                    let visible = keep[index] | (near[index] & soft)
+                    result[index] = mask[index] & (0 &- visible)
+                }
+            }
+            initialized = count
         }
 
         // Pinholes: background regions that don't touch the frame, of at most `grain` pixels.
-        let background = result.map { $0 < 128 }
-        let (holeLabels, holeAreas) = components(of: background, width: width, height: height, eightConnected: false)
-        var touchesFrame = [Bool](repeating: false, count: holeAreas.count)
-        for x in 0..<width {
-            for y in [0, height - 1] where holeLabels[y * width + x] >= 0 { touchesFrame[holeLabels[y * width + x]] = true }
+        let holes = result.withUnsafeBufferPointer {
+            RunComponents($0, width: width, height: height, threshold: 128, below: true, eightConnected: false)
         }
-        for y in 0..<height {
-            for x in [0, width - 1] where holeLabels[y * width + x] >= 0 { touchesFrame[holeLabels[y * width + x]] = true }
+        var touchesFrame = [Bool](repeating: false, count: holes.areas.count)
+        for (index, run) in holes.runs.enumerated()
+        where run.y == 0 || Int(run.y) == height - 1 || run.start == 0 || Int(run.end) == width {
+            touchesFrame[Int(holes.componentOfRun[index])] = true
         }
-        for index in 0..<result.count {
-            let label = holeLabels[index]
-            if label >= 0, !touchesFrame[label], holeAreas[label] <= grain {
-                result[index] = 255
+        result.withUnsafeMutableBufferPointer { result in
+            for (index, run) in holes.runs.enumerated() {
+                let label = Int(holes.componentOfRun[index])
+                guard !touchesFrame[label], holes.areas[label] <= grain else { continue }
+                (result.baseAddress! + Int(run.y) * width + Int(run.start)).update(repeating: 255, count: Int(run.end - run.start))
             }
         }
         return result
-    }
-
-    /// Connected components of the `true` pixels: a label per pixel (-1 for `false`) and each label's area.
-    static func components(of set: [Bool], width: Int, height: Int, eightConnected: Bool) -> (labels: [Int], areas: [Int]) {
-        var labels = [Int](repeating: -1, count: set.count)
-        var areas: [Int] = []
-        var stack: [Int] = []
-        for start in 0..<set.count where set[start] && labels[start] < 0 {
-            let label = areas.count
-            var area = 0
-            labels[start] = label
-            stack.append(start)
-            while let index = stack.popLast() {
-                area += 1
-                let x = index % width
-                let y = index / width
-                for dy in -1...1 {
-                    for dx in -1...1 where (dx != 0 || dy != 0) && (eightConnected || dx == 0 || dy == 0) {
-                        let nx = x + dx
-                        let ny = y + dy
-                        guard nx >= 0, ny >= 0, nx < width, ny < height else { continue }
-                        let neighbour = ny * width + nx
-                        if set[neighbour] && labels[neighbour] < 0 {
-                            labels[neighbour] = label
-                            stack.append(neighbour)
-                        }
-                    }
-                }
-            }
-            areas.append(area)
-        }
-        return (labels, areas)
-    }
-
-    /// The set grown by `radius` pixels (Euclidean).
-    static func dilated(_ set: [Bool], width: Int, height: Int, radius: Float) -> [Bool] {
-        DistanceTransform.distances(toSet: set, width: width, height: height).map { $0 <= radius }
     }
 }
