@@ -36,6 +36,25 @@ import Testing
         #expect(after >= before, "\(shape): refinement must not make it worse (\(before) -> \(after))")
     }
 
+    /// The byte form rounds exactly as `UInt8((value * 255).rounded())` (ties away from zero) of the float form.
+    @Test func refinedBytesAreTheRefinedMaskRounded() throws {
+        let scene = SampleScene(
+            width: 160, height: 120, background: .gradient(top: RGB(30, 60, 140), bottom: RGB(20, 90, 40)),
+            shape: .star, subjectColor: RGB(250, 180, 40), centerX: 0.45, centerY: 0.5, radius: 0.35
+        )
+        let rough = try coarse(scene.renderMask(), width: 160, height: 120, factor: 8)
+        let photo = scene.renderPhoto()
+        for radius in [1, 3, 8] {
+            let refined = GuidedFilter.refine(rough, guide: photo, radius: radius)
+            #expect(GuidedFilter.refinedBytes(rough, guide: photo, radius: radius) == refined.map { UInt8(($0 * 255).rounded()) })
+        }
+        // Values whose * 255 lands on a tie or next to one, fed through a flat guide (a = 0, so q = mean p).
+        let ties = (0..<256).map { Float($0) / 255 } + (0..<255).map { (Float($0) + 0.5) / 255 }
+        let flat = RGBAImage(width: ties.count, height: 1, red: 90, green: 90, blue: 90)
+        let exact = GuidedFilter.refine(ties, guide: flat, radius: 0)
+        #expect(GuidedFilter.refinedBytes(ties, guide: flat, radius: 0) == exact.map { UInt8(($0 * 255).rounded()) })
+    }
+
     @Test func decontaminationRemovesTheBackgroundFromSoftEdges() {
         let width = 64, height = 64
         var image = RGBAImage(width: width, height: height, red: 0, green: 128, blue: 0)

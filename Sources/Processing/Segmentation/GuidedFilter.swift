@@ -10,6 +10,41 @@ public enum GuidedFilter {
     /// I, p, I² and I·p straight from the pixels and turns their means into the linear model's
     /// a and b row by row; the second averages a and b and applies them.
     public static func refine(_ mask: [Float], guide: RGBAImage, radius: Int, epsilon: Float = 1e-3) -> [Float] {
+        [Float](unsafeUninitializedCapacity: mask.count) { result, initialized in
+            refineRows(mask, guide: guide, radius: radius, epsilon: epsilon) { y, row in
+                (result.baseAddress! + y * guide.width).initialize(from: row, count: guide.width)
+            }
+            initialized = mask.count
+        }
+    }
+
+    /// `refine(...)` as bytes, `UInt8((value * 255).rounded())`, without a pass over a Float plane.
+    public static func refinedBytes(_ mask: [Float], guide: RGBAImage, radius: Int, epsilon: Float = 1e-3) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: mask.count) { result, initialized in
+            refineRows(mask, guide: guide, radius: radius, epsilon: epsilon) { y, row in
+                let target = result.baseAddress! + y * guide.width
+                for x in 0..<guide.width { target[x] = roundedByte(row[x] * 255) }
+            }
+            initialized = mask.count
+        }
+    }
+
+    /// `UInt8(value.rounded())` for 0...255 without the trap check, so the loop vectorises:
+    /// adding 1.5 * 2^23 rounds to the nearest integer, ties to even; ties go up instead, as
+    /// `rounded()` takes them away from zero.
+    @inline(__always)
+    private static func roundedByte(_ value: Float) -> UInt8 {
+        let magic: Float = 12_582_912
+        let nearest = (value + magic) - magic
+        let tie: Float = value - nearest == 0.5 ? 1 : 0
+        return UInt8(truncatingIfNeeded: (nearest + tie + magic).bitPattern)
+    }
+
+    /// The refined mask, handed to `output` a row at a time, in order.
+    private static func refineRows(
+        _ mask: [Float], guide: RGBAImage, radius: Int, epsilon: Float,
+        output: (_ y: Int, _ row: UnsafePointer<Float>) -> Void
+    ) {
         let width = guide.width, height = guide.height, count = mask.count
         precondition(count == width * height, "GuidedFilter: mask and guide sizes differ")
         // Luminance is kept for the last step; a and b fill `model` as two planes.
@@ -47,15 +82,15 @@ public enum GuidedFilter {
                 }
             }
         }
-        return [Float](unsafeUninitializedCapacity: count) { result, initialized in
-            BoxFilter.means(planes: 2, width: width, height: height, radius: radius) { y, rows in
-                rows.update(from: slopes + y * width, count: width)
-                (rows + width).update(from: offsets + y * width, count: width)
-            } emit: { y, means in
-                let lum = luminance + y * width, target = result.baseAddress! + y * width
-                for x in 0..<width { target[x] = min(1, max(0, means[x] * lum[x] + means[width + x])) }
-            }
-            initialized = count
+        let refined = UnsafeMutablePointer<Float>.allocate(capacity: width)
+        defer { refined.deallocate() }
+        BoxFilter.means(planes: 2, width: width, height: height, radius: radius) { y, rows in
+            rows.update(from: slopes + y * width, count: width)
+            (rows + width).update(from: offsets + y * width, count: width)
+        } emit: { y, means in
+            let lum = luminance + y * width
+            for x in 0..<width { refined[x] = min(1, max(0, means[x] * lum[x] + means[width + x])) }
+            output(y, refined)
         }
     }
 }

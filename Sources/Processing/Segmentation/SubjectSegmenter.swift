@@ -61,8 +61,7 @@ public struct SubjectSegmenter: Sendable {
         let upsampled = Self.bilinear(coarse, width: photo.width, height: photo.height)
         // The window follows the photo's size: about a pixel of the predictor's grid.
         let radius = max(2, max(photo.width, photo.height) / max(coarse.width, coarse.height))
-        let refined = GuidedFilter.refine(upsampled, guide: photo, radius: radius, epsilon: 1e-3)
-        let bytes = refined.map { UInt8(($0 * 255).rounded()) }
+        let bytes = GuidedFilter.refinedBytes(upsampled, guide: photo, radius: radius, epsilon: 1e-3)
         // Four cells of the predictor's grid, in the photo's pixels: the smallest part or hole it can mean.
         let grain = 4 * photo.width * photo.height / max(1, coarse.width * coarse.height)
         let cleaned = MaskCleanup.cleaned(bytes, width: photo.width, height: photo.height, grain: max(4, grain))
