@@ -49,6 +49,9 @@ public final class SegmentationNetwork: Sendable {
     /// Where in the slots a tensor lives, and its shape (N = 1).
     struct Tensor: Sendable {
         var slot: Int
+        /// Floats from the slot's start: nonzero for a tensor written straight into its place
+        /// inside a concatenation.
+        var offset = 0
         var channels: Int
         var height: Int
         var width: Int
@@ -188,8 +191,26 @@ public final class SegmentationNetwork: Sendable {
         else { throw fail("the graph's first output is missing or has the wrong shape") }
         lastUse[outputInfo.name] = Int.max  // never freed
 
-        // Pass 2: slots. Every tensor gets its own slot, a place in one arena shared with the
-        // tensors it is never alive with (`ActivationPlanner`).
+        // Concatenations in place: an input of a concatenation that nothing else concatenates
+        // (and that is not the graph's input or itself a concatenation) is written by its own node
+        // straight into its channels of the concatenation's slot, so the concatenation copies
+        // nothing (u2netp's concatenations moved ~90 MB per prediction).
+        var concatenated: [String: (into: String, channel: Int)] = [:]
+        let concatOutputs = Set(graph.nodes.filter { $0.op == "concat" }.map(\.output))
+        for (position, node) in graph.nodes.enumerated() where node.op == "concat" {
+            var channel = 0
+            let names = checked[position].inputs
+            for name in names {
+                if name != graph.input.name, !concatOutputs.contains(name), concatenated[name] == nil,
+                   names.filter({ $0 == name }).count == 1 {
+                    concatenated[name] = (node.output, channel)
+                }
+                channel += defined[name]?.channels ?? 0
+            }
+        }
+
+        // Pass 2: slots. Every tensor gets its own slot (or a place in its concatenation's), a
+        // place in one arena shared with the tensors it is never alive with (`ActivationPlanner`).
         var lifetimes: [ActivationPlanner.Lifetime] = []
         var index = -1
         func take(_ count: Int) -> Int {
@@ -207,7 +228,20 @@ public final class SegmentationNetwork: Sendable {
             let names = checked[index].inputs
             let ins = names.compactMap { placed[$0] }
             var out = defined[node.output] ?? input
-            out.slot = take(out.count)
+            if let (into, channel) = concatenated[node.output], let whole = defined[into] {
+                // The concatenation's slot is taken by the first of its inputs to be written.
+                if placed[into] == nil {
+                    var concatenation = whole
+                    concatenation.slot = take(whole.count)
+                    placed[into] = concatenation
+                }
+                out.slot = placed[into]?.slot ?? -1
+                out.offset = channel * out.height * out.width
+            } else if let concatenation = placed[node.output] {
+                out.slot = concatenation.slot
+            } else {
+                out.slot = take(out.count)
+            }
             placed[node.output] = out
             switch node.op {
             case "conv2d":
@@ -291,6 +325,7 @@ public final class SegmentationNetwork: Sendable {
         _ input: [Float], winograd: Bool, slots: [UnsafeMutablePointer<Float>], workspace: UnsafeMutablePointer<Float>
     ) throws(ProcessingError) -> [Float] {
         input.withUnsafeBufferPointer { slots[inputSlot].update(from: $0.baseAddress!, count: $0.count) }
+        func at(_ tensor: Tensor) -> UnsafeMutablePointer<Float> { slots[tensor.slot] + tensor.offset }
         var failed: Int?
         weights.withUnsafeBufferPointer { weights in
             let w = weights.baseAddress!
@@ -301,27 +336,30 @@ public final class SegmentationNetwork: Sendable {
                     let i = Int32(input.channels), o = Int32(output.channels)
                     let h = Int32(input.height), width = Int32(input.width)
                     status = kernel != 3
-                        ? sk_conv1x1(slots[input.slot], i, h, width, w + weight, w + bias, o, relu ? 1 : 0, slots[output.slot])
+                        ? sk_conv1x1(at(input), i, h, width, w + weight, w + bias, o, relu ? 1 : 0, at(output))
                         : winograd
-                        ? sk_conv3x3_winograd(slots[input.slot], i, h, width, w + weight, w + bias, o, Int32(dilation), relu ? 1 : 0, workspace, slots[output.slot])
-                        : sk_conv3x3(slots[input.slot], i, h, width, w + weight, w + bias, o, Int32(dilation), relu ? 1 : 0, slots[output.slot])
+                        ? sk_conv3x3_winograd(at(input), i, h, width, w + weight, w + bias, o, Int32(dilation), relu ? 1 : 0, workspace, at(output))
+                        : sk_conv3x3(at(input), i, h, width, w + weight, w + bias, o, Int32(dilation), relu ? 1 : 0, at(output))
                 case let .maxPool(input, output):
-                    status = sk_maxpool2x2_ceil(slots[input.slot], Int32(input.channels), Int32(input.height), Int32(input.width), slots[output.slot])
+                    status = sk_maxpool2x2_ceil(at(input), Int32(input.channels), Int32(input.height), Int32(input.width), at(output))
                 case let .resize(input, output):
                     status = sk_resize_bilinear_halfpixel(
-                        slots[input.slot], Int32(input.channels), Int32(input.height), Int32(input.width),
-                        Int32(output.height), Int32(output.width), slots[output.slot])
+                        at(input), Int32(input.channels), Int32(input.height), Int32(input.width),
+                        Int32(output.height), Int32(output.width), at(output))
                 case let .concat(inputs, output):
-                    var offset = 0
+                    var offset = output.offset
                     for input in inputs {
-                        (slots[output.slot] + offset).update(from: slots[input.slot], count: input.count)
+                        // Inputs written in place already are where they belong.
+                        if input.slot != output.slot || input.offset != offset {
+                            (slots[output.slot] + offset).update(from: at(input), count: input.count)
+                        }
                         offset += input.count
                     }
                     status = 0
                 case let .add(a, b, output):
-                    status = sk_add(slots[a.slot], slots[b.slot], output.count, slots[output.slot])
+                    status = sk_add(at(a), at(b), output.count, at(output))
                 case let .sigmoid(input, output):
-                    status = sk_sigmoid(slots[input.slot], output.count, slots[output.slot])
+                    status = sk_sigmoid(at(input), output.count, at(output))
                 }
                 if status != 0 {
                     failed = index
@@ -331,6 +369,6 @@ public final class SegmentationNetwork: Sendable {
         }
         if let failed { throw .invalidModel("step \(failed) was rejected by its kernel") }
         let plane = output.height * output.width
-        return Array(UnsafeBufferPointer(start: slots[output.slot], count: plane))
+        return Array(UnsafeBufferPointer(start: at(output), count: plane))
     }
 }
