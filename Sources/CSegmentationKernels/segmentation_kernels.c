@@ -1,5 +1,5 @@
 /* Direct (no im2col) float32 kernels for u2netp; see include/segmentation_kernels.h. */
-#include "resize2x.h"
+#include "scale2x.h"
 #include "segmentation_kernels.h"
 
 #include <limits.h>
@@ -271,6 +271,7 @@ int sk_conv1x1(const float *in, int inC, int H, int W, const float *weight, cons
 
 int sk_maxpool2x2_ceil(const float *in, int C, int H, int W, float *out) {
     if (!in || !out || !valid_shape(C, H, W)) return -1;
+    if (H % 2 == 0 && W % 2 == 0) return sk_maxpool2x2_even(in, C, H, W, out);
     int Ho = (H + 1) / 2, Wo = (W + 1) / 2;
     for (int c = 0; c < C; c++) {
         const float *ip = in + (size_t)c * H * W;

@@ -152,7 +152,7 @@ struct SegmentationKernelTests {
         #expect(maxDifference(out, expected) < 1e-4)
     }
 
-    @Test(arguments: [(2, 5, 7), (3, 1, 1), (1, 4, 3), (4, 10, 10), (2, 1, 9), (3, 9, 1)])
+    @Test(arguments: [(2, 5, 7), (3, 1, 1), (1, 4, 3), (4, 10, 10), (2, 1, 9), (3, 9, 1), (3, 2, 2), (2, 6, 14), (5, 20, 20)])
     func maxPoolCeilModeClipsOddBorders(c: Int, h: Int, w: Int) {
         var noise = Noise(state: 3)
         let x = noise.array(c * h * w)

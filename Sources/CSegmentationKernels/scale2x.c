@@ -1,4 +1,4 @@
-#include "resize2x.h"
+#include "scale2x.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -44,5 +44,27 @@ int sk_resize_bilinear_2x(const float *in, int C, int H, int W, float *out) {
         blend(last, last, 0.75f, 0.25f, outW, op + (size_t)(outH - 1) * outW);
     }
     free(rows);
+    return 0;
+}
+
+int sk_maxpool2x2_even(const float *in, int C, int H, int W, float *out) {
+    if (!in || !out || C <= 0 || H <= 0 || W <= 0 || H % 2 || W % 2) return -1;
+    const int Ho = H / 2, Wo = W / 2;
+    for (int c = 0; c < C; c++) {
+        const float *ip = in + (size_t)c * H * W;
+        float *op = out + (size_t)c * Ho * Wo;
+        for (int y = 0; y < Ho; y++) {
+            const float *r0 = ip + (size_t)(2 * y) * W, *r1 = r0 + W;
+            float *o = op + (size_t)y * Wo;
+            for (int x = 0; x < Wo; x++) {
+                /* The general kernel's order of comparisons: the first of equal values wins. */
+                float m = r0[2 * x];
+                m = r0[2 * x + 1] > m ? r0[2 * x + 1] : m;
+                m = r1[2 * x] > m ? r1[2 * x] : m;
+                m = r1[2 * x + 1] > m ? r1[2 * x + 1] : m;
+                o[x] = m;
+            }
+        }
+    }
     return 0;
 }
