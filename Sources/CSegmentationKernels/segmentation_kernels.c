@@ -1,4 +1,5 @@
 /* Direct (no im2col) float32 kernels for u2netp; see include/segmentation_kernels.h. */
+#include "scale2x.h"
 #include "segmentation_kernels.h"
 
 #include <limits.h>
@@ -270,6 +271,7 @@ int sk_conv1x1(const float *in, int inC, int H, int W, const float *weight, cons
 
 int sk_maxpool2x2_ceil(const float *in, int C, int H, int W, float *out) {
     if (!in || !out || !valid_shape(C, H, W)) return -1;
+    if (H % 2 == 0 && W % 2 == 0) return sk_maxpool2x2_even(in, C, H, W, out);
     int Ho = (H + 1) / 2, Wo = (W + 1) / 2;
     for (int c = 0; c < C; c++) {
         const float *ip = in + (size_t)c * H * W;
@@ -304,6 +306,7 @@ static void halfpixel(int i, int n_in, int n_out, int *i0, int *i1, float *f) {
 int sk_resize_bilinear_halfpixel(const float *in, int C, int H, int W, int outH, int outW,
                                  float *out) {
     if (!in || !out || !valid_shape(C, H, W) || !valid_shape(C, outH, outW)) return -1;
+    if (outH == 2 * H && outW == 2 * W) return sk_resize_bilinear_2x(in, C, H, W, out);
     /* Column coefficients are the same for every row and channel: computed once per band of
      * columns into a stack table (computing them per pixel was 10% of a u2netp prediction). */
     enum { BAND = 256 };
