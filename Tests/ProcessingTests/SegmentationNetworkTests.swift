@@ -129,6 +129,34 @@ struct SegmentationKernelTests {
         #expect(maxDifference(noBias, reference) < 2e-5 * Float(c).squareRoot() * 3)
     }
 
+    /// F(4x4, 3x3) with pre-transformed weights against the direct kernel: u2netp's channel
+    /// classes, channel counts off the 8/16 panels, odd and tiny planes, several tile blocks.
+    @Test(.enabled(if: sk_uses_winograd4() == 1, "needs AVX2+FMA"), arguments: [
+        (3, 64, 9, 10), (128, 64, 7, 70), (32, 64, 11, 33), (64, 16, 20, 20), (16, 16, 5, 131), (64, 1, 13, 17),
+        (32, 16, 10, 10), (64, 64, 3, 3), (1, 5, 1, 1), (7, 6, 2, 65), (5, 9, 13, 17), (17, 23, 21, 50),
+        (9, 17, 6, 197), (16, 16, 10, 10), (128, 64, 20, 20), (64, 16, 4, 4), (3, 8, 1, 9), (12, 40, 1, 2),
+    ])
+    func winograd4MatchesTheDirectConvolution(c: Int, o: Int, h: Int, w: Int) {
+        var noise = Noise(state: UInt64(c * 7907 + o * 104_723 + h * 37 + w))
+        let x = noise.array(c * h * w), weight = noise.array(o * c * 9), bias = noise.array(o)
+        var packed = [Float](repeating: .nan, count: sk_winograd4_packed_count(Int32(c), Int32(o)))
+        #expect(sk_winograd4_pack(weight, Int32(c), Int32(o), &packed) == 0)
+        var workspace = [Float](repeating: .nan, count: sk_winograd4_workspace(Int32(c), Int32(o)))
+        for (relu, withBias) in [(false, true), (true, true), (false, false)] {
+            var direct = [Float](repeating: .nan, count: o * h * w)
+            var winograd = direct
+            #expect(sk_conv3x3(x, Int32(c), Int32(h), Int32(w), weight, withBias ? bias : nil, Int32(o), 1, relu ? 1 : 0, &direct) == 0)
+            #expect(sk_conv3x3_winograd4(x, Int32(c), Int32(h), Int32(w), packed, withBias ? bias : nil, Int32(o), relu ? 1 : 0,
+                                         &workspace, &winograd) == 0)
+            // The transforms scale by up to 8 and 1/24: a few times F(2x2, 3x3)'s rounding.
+            #expect(maxDifference(winograd, direct) < 1e-4 * Float(c).squareRoot() * 3)
+            #expect(!winograd.contains { $0.isNaN })
+        }
+        #expect(sk_winograd4_pack(weight, 0, Int32(o), &packed) == -1)
+        var untouched = [Float](repeating: 0, count: o * h * w)
+        #expect(sk_conv3x3_winograd4(x, Int32(c), 0, Int32(w), packed, bias, Int32(o), 0, &workspace, &untouched) == -1)
+    }
+
     @Test func conv3x3RejectsBadSizes() {
         var out = [Float](repeating: 0, count: 4)
         let one: [Float] = [1, 1, 1, 1]

@@ -48,6 +48,27 @@ int sk_conv3x3_winograd(const float *in, int inC, int H, int W,
 /* Floats of workspace sk_conv3x3_winograd needs for inC -> outC channels (any H, W). */
 size_t sk_conv3x3_winograd_workspace(int inC, int outC);
 
+/* The same convolution (dilation 1) by Winograd F(4x4, 3x3): 4x fewer multiply-adds than direct,
+ * results equal to sk_conv3x3's up to float rounding (about 1e-5 relative: the transforms scale by
+ * up to 8 and 1/24). The weights are transformed once, ahead of time, by sk_winograd4_pack into
+ * `packed` (sk_winograd4_packed_count(inC, outC) floats, which must stay unchanged between the
+ * two calls). AVX2+FMA only: returns -1 when sk_uses_winograd4() is 0, so callers check that
+ * first and keep sk_conv3x3(_winograd) for other CPUs. `workspace` holds at least
+ * sk_winograd4_workspace(inC, outC) floats of scratch, overwritten by every call. */
+int sk_conv3x3_winograd4(const float *in, int inC, int H, int W,
+                         const float *packed, const float *bias, int outC,
+                         int relu, float *workspace, float *out);
+
+/* Transforms weight [outC][inC][3][3] for sk_conv3x3_winograd4 into `packed`. */
+int sk_winograd4_pack(const float *weight, int inC, int outC, float *packed);
+
+/* Floats of packed weights, and of workspace, sk_conv3x3_winograd4 needs (0 for bad sizes). */
+size_t sk_winograd4_packed_count(int inC, int outC);
+size_t sk_winograd4_workspace(int inC, int outC);
+
+/* 1 when sk_conv3x3_winograd4 can run on this CPU (AVX2+FMA), else 0. */
+int sk_uses_winograd4(void);
+
 /* 1x1 convolution: out[o][p] = bias[o] + sum_c weight[o][c] * in[c][p] (then ReLU if relu). */
 int sk_conv1x1(const float *in, int inC, int H, int W,
                const float *weight, const float *bias, int outC,

@@ -29,6 +29,9 @@ public final class SegmentationNetwork: Sendable {
     public let multiplyAdds: Int
 
     private let weights: [Float]
+    /// Weights of the convolutions run by Winograd F(4x4, 3x3), transformed once at load
+    /// (`sk_winograd4_pack`); steps index them by `packed`.
+    private let packedWeights: [Float]
     private let steps: [Step]
     private let slotCapacities: [Int]
     /// Scratch floats for the Winograd 3x3 convolutions (the largest any of them needs).
@@ -53,7 +56,8 @@ public final class SegmentationNetwork: Sendable {
 
     enum Step: Sendable {
         /// `weight`, `bias`: float offsets into `weights`. kernel 3 (padding = dilation) or 1.
-        case conv(input: Tensor, output: Tensor, weight: Int, bias: Int, kernel: Int, dilation: Int, relu: Bool)
+        /// `packed`: float offset into `packedWeights` when the step runs by F(4x4, 3x3), else nil.
+        case conv(input: Tensor, output: Tensor, weight: Int, bias: Int, kernel: Int, dilation: Int, relu: Bool, packed: Int?)
         case maxPool(input: Tensor, output: Tensor)
         case resize(input: Tensor, output: Tensor)
         case concat(inputs: [Tensor], output: Tensor)
@@ -205,6 +209,8 @@ public final class SegmentationNetwork: Sendable {
         placed[graph.input.name] = inputTensor
         if lastUse[graph.input.name] == nil { lastUse[graph.input.name] = -1 }
         var steps: [Step] = []
+        var packed: [Float] = []
+        let winograd4 = sk_uses_winograd4() != 0
         for (index, node) in graph.nodes.enumerated() {
             let names = checked[index].inputs
             let ins = names.compactMap { placed[$0] }
@@ -213,12 +219,27 @@ public final class SegmentationNetwork: Sendable {
             placed[node.output] = out
             switch node.op {
             case "conv2d":
-                let kernel = node.kernel?.first ?? 3
+                let kernel = node.kernel?.first ?? 3, dilation = node.dilation?.first ?? 1
+                let weight = try parameter(node.weight, shape: [out.channels, ins[0].channels, kernel, kernel])
+                // F(4x4, 3x3) computes outputs in panels of 16 channels: for fewer than 8 (u2netp's
+                // 64 -> 1 side outputs) the padding costs more than F(2x2, 3x3) saves.
+                var packedOffset: Int?
+                if winograd4, kernel == 3, dilation == 1, out.channels >= 8 {
+                    let count = sk_winograd4_packed_count(Int32(ins[0].channels), Int32(out.channels))
+                    guard count > 0 else { throw fail("node \(index): \(ins[0].channels) -> \(out.channels) channels is too many") }
+                    packedOffset = packed.count
+                    packed.append(contentsOf: repeatElement(0, count: count))
+                    let status = floats.withUnsafeBufferPointer { w in
+                        packed.withUnsafeMutableBufferPointer { p in
+                            sk_winograd4_pack(w.baseAddress! + weight, Int32(ins[0].channels), Int32(out.channels), p.baseAddress! + packedOffset!)
+                        }
+                    }
+                    guard status == 0 else { throw fail("node \(index): its weights could not be transformed") }
+                }
                 steps.append(.conv(
-                    input: ins[0], output: out,
-                    weight: try parameter(node.weight, shape: [out.channels, ins[0].channels, kernel, kernel]),
+                    input: ins[0], output: out, weight: weight,
                     bias: try parameter(node.bias, shape: [out.channels]),
-                    kernel: kernel, dilation: node.dilation?.first ?? 1, relu: node.activation == "relu"))
+                    kernel: kernel, dilation: dilation, relu: node.activation == "relu", packed: packedOffset))
             case "maxpool2d": steps.append(.maxPool(input: ins[0], output: out))
             case "resize_bilinear": steps.append(.resize(input: ins[0], output: out))
             case "concat": steps.append(.concat(inputs: ins, output: out))
@@ -234,11 +255,13 @@ public final class SegmentationNetwork: Sendable {
         self.inputHeight = input.height
         self.multiplyAdds = macs
         self.weights = floats
+        self.packedWeights = packed
         self.steps = steps
         self.slotCapacities = capacities
         self.workspaceCount = steps.reduce(0) { largest, step in
-            guard case let .conv(input, output, _, _, 3, _, _) = step else { return largest }
-            return max(largest, sk_conv3x3_winograd_workspace(Int32(input.channels), Int32(output.channels)))
+            guard case let .conv(input, output, _, _, 3, _, _, packed) = step else { return largest }
+            let i = Int32(input.channels), o = Int32(output.channels)
+            return max(largest, packed == nil ? sk_conv3x3_winograd_workspace(i, o) : sk_winograd4_workspace(i, o))
         }
         self.inputSlot = inputTensor.slot
         self.output = placed[outputInfo.name] ?? inputTensor
@@ -287,19 +310,23 @@ public final class SegmentationNetwork: Sendable {
         }
         input.withUnsafeBufferPointer { slots[inputSlot].update(from: $0.baseAddress!, count: $0.count) }
         var failed: Int?
-        weights.withUnsafeBufferPointer { weights in
+        weights.withUnsafeBufferPointer { weights in packedWeights.withUnsafeBufferPointer { packedWeights in
             let w = weights.baseAddress!
             for (index, step) in steps.enumerated() {
                 let status: Int32
                 switch step {
-                case let .conv(input, output, weight, bias, kernel, dilation, relu):
+                case let .conv(input, output, weight, bias, kernel, dilation, relu, packed):
                     let i = Int32(input.channels), o = Int32(output.channels)
                     let h = Int32(input.height), width = Int32(input.width)
-                    status = kernel != 3
-                        ? sk_conv1x1(slots[input.slot], i, h, width, w + weight, w + bias, o, relu ? 1 : 0, slots[output.slot])
-                        : winograd
-                        ? sk_conv3x3_winograd(slots[input.slot], i, h, width, w + weight, w + bias, o, Int32(dilation), relu ? 1 : 0, workspace, slots[output.slot])
-                        : sk_conv3x3(slots[input.slot], i, h, width, w + weight, w + bias, o, Int32(dilation), relu ? 1 : 0, slots[output.slot])
+                    if winograd, let packed, let base = packedWeights.baseAddress {
+                        status = sk_conv3x3_winograd4(slots[input.slot], i, h, width, base + packed, w + bias, o, relu ? 1 : 0, workspace, slots[output.slot])
+                    } else if kernel != 3 {
+                        status = sk_conv1x1(slots[input.slot], i, h, width, w + weight, w + bias, o, relu ? 1 : 0, slots[output.slot])
+                    } else if winograd {
+                        status = sk_conv3x3_winograd(slots[input.slot], i, h, width, w + weight, w + bias, o, Int32(dilation), relu ? 1 : 0, workspace, slots[output.slot])
+                    } else {
+                        status = sk_conv3x3(slots[input.slot], i, h, width, w + weight, w + bias, o, Int32(dilation), relu ? 1 : 0, slots[output.slot])
+                    }
                 case let .maxPool(input, output):
                     status = sk_maxpool2x2_ceil(slots[input.slot], Int32(input.channels), Int32(input.height), Int32(input.width), slots[output.slot])
                 case let .resize(input, output):
@@ -323,7 +350,7 @@ public final class SegmentationNetwork: Sendable {
                     return
                 }
             }
-        }
+        } }
         if let failed { throw .invalidModel("step \(failed) was rejected by its kernel") }
         let plane = output.height * output.width
         return Array(UnsafeBufferPointer(start: slots[output.slot], count: plane))
