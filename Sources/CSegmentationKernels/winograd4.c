@@ -23,9 +23,11 @@
 #define SK_W4_X86 0
 #endif
 
-/* Tiles per block. V and M of a block are 144 * (inC + outC) bytes per tile (27 KB at
- * 128 -> 64); 24 tiles keep them within the 512 KB L2 with room for a weight panel. */
+/* Tiles per block: a multiple of 8 (the input transform writes 8 tiles at a time) and of the
+ * micro-kernel's 6. V and M of a block are 144 * (inC + outC) bytes per tile (27 KB at
+ * 128 -> 64, so 24 tiles keep them in the 512 KB L2); 48 and 72 measured within noise. */
 enum { SK_W4_TILES = 24 };
+_Static_assert(SK_W4_TILES % 24 == 0, "whole groups of 8 and of 6 tiles");
 /* Floats per transformed row: 4 per tile + 2 overlap, padded for 8-wide loads past the end. */
 enum { SK_W4_ROW = 4 * SK_W4_TILES + 16 };
 
@@ -110,9 +112,11 @@ static void w4_load_row(const float *plane, int H, int W, int r, int t0, int cou
     if (i < count) memset(dst + i, 0, sizeof(float) * (size_t)(count - i));
 }
 
-/* V[p][c][m] for the tiles t0 + m (m < n8, a multiple of 8) of tile row ty, every channel. */
+/* V[p][c][m] for the tiles t0 + m (m < n8, a multiple of 8) of tile row ty, every channel;
+ * channels below cA are planes of inA, the others of inB (a concatenation read in place). */
 __attribute__((target("avx2,fma")))
-static void w4_input(const float *in, int C, int H, int W, int ty, int t0, int n8, float *rows, float *V) {
+static void w4_input(const float *inA, int cA, const float *inB, int C, int H, int W, int ty, int t0, int n8,
+                     float *rows, float *V) {
     size_t plane = (size_t)H * W;
     size_t pstride = (size_t)C * SK_W4_TILES;
     int count = 4 * n8 + 2;
@@ -130,12 +134,14 @@ static void w4_input(const float *in, int C, int H, int W, int ty, int t0, int n
             for (int k = 0; k < 6; k++) {
                 int r = 4 * ty - 1 + k;
                 if (r < 0 || r >= H) continue;
-                const char *p = (const char *)(in + (size_t)(c + 2) * plane + (size_t)r * W + x0);
-                const char *end = (const char *)(in + (size_t)(c + 2) * plane + (size_t)r * W + x1);
+                const float *next = c + 2 < cA ? inA + (size_t)(c + 2) * plane : inB + (size_t)(c + 2 - cA) * plane;
+                const char *p = (const char *)(next + (size_t)r * W + x0);
+                const char *end = (const char *)(next + (size_t)r * W + x1);
                 for (; p < end; p += 64) _mm_prefetch(p, _MM_HINT_T0);
                 _mm_prefetch(end - 1, _MM_HINT_T0);
             }
-        for (int k = 0; k < 6; k++) w4_load_row(in + (size_t)c * plane, H, W, 4 * ty - 1 + k, t0, count, d + k * SK_W4_ROW);
+        const float *src = c < cA ? inA + (size_t)c * plane : inB + (size_t)(c - cA) * plane;
+        for (int k = 0; k < 6; k++) w4_load_row(src, H, W, 4 * ty - 1 + k, t0, count, d + k * SK_W4_ROW);
         /* B^T along the columns: element-wise over the six rows. */
         for (int v = 0; v < vecs; v++) {
             __m256 x[6], r[6];
@@ -203,10 +209,11 @@ static inline void w4_at(const __m256 m[6], __m256 r[4]) {
     r[3] = _mm256_add_ps(_mm256_fmadd_ps(_mm256_set1_ps(8.0f), d, b), m[5]);
 }
 
-/* out = A^T M A + bias for the n tiles t0 ..< t0 + n of tile row ty, every output channel. */
+/* out = A^T M A + bias (then ReLU, then + residual) for the n tiles t0 ..< t0 + n of tile row
+ * ty, every output channel. */
 __attribute__((target("avx2,fma")))
 static void w4_output(const float *M, const float *bias, int O, int op, int H, int W, int ty, int t0, int n,
-                      int relu, float *out) {
+                      int relu, const float *residual, float *out) {
     size_t plane = (size_t)H * W;
     size_t pstride = (size_t)SK_W4_TILES * op;
     int y0 = 4 * ty;
@@ -248,11 +255,17 @@ static void w4_output(const float *M, const float *bias, int O, int op, int H, i
                     _mm256_shuffle_ps(u0, u2, 0x44), _mm256_shuffle_ps(u0, u2, 0xEE),
                     _mm256_shuffle_ps(u1, u3, 0x44), _mm256_shuffle_ps(u1, u3, 0xEE),
                 };
-                float *dst = out + (size_t)o8 * plane + (size_t)(y0 + i) * W + x;
+                size_t at = (size_t)o8 * plane + (size_t)(y0 + i) * W + x;
+                float *dst = out + at;
                 if (channels == 8 && cols == 4) {
                     for (int k = 0; k < 4; k++) {
-                        _mm_storeu_ps(dst + (size_t)k * plane, _mm256_castps256_ps128(ch[k]));
-                        _mm_storeu_ps(dst + (size_t)(k + 4) * plane, _mm256_extractf128_ps(ch[k], 1));
+                        __m128 lo = _mm256_castps256_ps128(ch[k]), hi = _mm256_extractf128_ps(ch[k], 1);
+                        if (residual) {
+                            lo = _mm_add_ps(lo, _mm_loadu_ps(residual + at + (size_t)k * plane));
+                            hi = _mm_add_ps(hi, _mm_loadu_ps(residual + at + (size_t)(k + 4) * plane));
+                        }
+                        _mm_storeu_ps(dst + (size_t)k * plane, lo);
+                        _mm_storeu_ps(dst + (size_t)(k + 4) * plane, hi);
                     }
                 } else {
                     float tmp[8][4];
@@ -260,7 +273,9 @@ static void w4_output(const float *M, const float *bias, int O, int op, int H, i
                         _mm_storeu_ps(tmp[k], _mm256_castps256_ps128(ch[k]));
                         _mm_storeu_ps(tmp[k + 4], _mm256_extractf128_ps(ch[k], 1));
                     }
-                    for (int k = 0; k < channels; k++) memcpy(dst + (size_t)k * plane, tmp[k], sizeof(float) * (size_t)cols);
+                    for (int k = 0; k < channels; k++)
+                        for (int j = 0; j < cols; j++)
+                            dst[(size_t)k * plane + j] = residual ? tmp[k][j] + residual[at + (size_t)k * plane + j] : tmp[k][j];
                 }
             }
         }
@@ -268,8 +283,8 @@ static void w4_output(const float *M, const float *bias, int O, int op, int H, i
 }
 
 __attribute__((target("avx2,fma")))
-static void conv3x3_w4_avx2(const float *in, int C, int H, int W, const float *U, const float *bias, int O,
-                            int relu, float *work, float *out) {
+static void conv3x3_w4_avx2(const float *inA, int cA, const float *inB, int C, int H, int W, const float *U,
+                            const float *bias, int O, int relu, const float *residual, float *work, float *out) {
     int op = w4_outpad(O);
     float *V = work;
     float *M = V + (size_t)36 * C * SK_W4_TILES;
@@ -280,7 +295,7 @@ static void conv3x3_w4_avx2(const float *in, int C, int H, int W, const float *U
         for (int t0 = 0; t0 < tilesWide; t0 += SK_W4_TILES) {
             int n = tilesWide - t0 < SK_W4_TILES ? tilesWide - t0 : SK_W4_TILES;
             int n8 = (n + 7) & ~7;
-            w4_input(in, C, H, W, ty, t0, n8, rows, V);
+            w4_input(inA, cA, inB, C, H, W, ty, t0, n8, rows, V);
             for (int p = 0; p < 36; p++) {
                 const float *up = U + p * uStride;
                 const float *vp = V + p * vStride;
@@ -298,7 +313,7 @@ static void conv3x3_w4_avx2(const float *in, int C, int H, int W, const float *U
                     }
                 }
             }
-            w4_output(M, bias, O, op, H, W, ty, t0, n, relu, out);
+            w4_output(M, bias, O, op, H, W, ty, t0, n, relu, residual, out);
         }
     }
 }
@@ -308,12 +323,20 @@ int sk_uses_winograd4(void) { return sk_uses_avx2(); }
 
 int sk_conv3x3_winograd4(const float *in, int inC, int H, int W, const float *packed, const float *bias,
                          int outC, int relu, float *workspace, float *out) {
-    if (!in || !packed || !workspace || !out || H <= 0 || W <= 0 || sk_winograd4_packed_count(inC, outC) == 0
-        || (long long)inC * H * W > INT_MAX || (long long)outC * H * W > INT_MAX)
+    return sk_conv3x3_winograd4_fused(in, inC, NULL, 0, H, W, packed, bias, outC, relu, NULL, workspace, out);
+}
+
+int sk_conv3x3_winograd4_fused(const float *in, int inC, const float *in2, int in2C, int H, int W,
+                               const float *packed, const float *bias, int outC, int relu,
+                               const float *residual, float *workspace, float *out) {
+    long long C = (long long)inC + (in2C > 0 ? in2C : 0);
+    if (!in || !packed || !workspace || !out || H <= 0 || W <= 0 || inC <= 0 || in2C < 0 || (in2C > 0 && !in2)
+        || C > INT_MAX || sk_winograd4_packed_count((int)C, outC) == 0
+        || C * H * W > INT_MAX || (long long)outC * H * W > INT_MAX)
         return -1;
 #if SK_W4_X86
     if (sk_uses_avx2()) {
-        conv3x3_w4_avx2(in, inC, H, W, packed, bias, outC, relu, workspace, out);
+        conv3x3_w4_avx2(in, inC, in2, (int)C, H, W, packed, bias, outC, relu, residual, workspace, out);
         return 0;
     }
 #endif

@@ -59,6 +59,14 @@ int sk_conv3x3_winograd4(const float *in, int inC, int H, int W,
                          const float *packed, const float *bias, int outC,
                          int relu, float *workspace, float *out);
 
+/* The same with two fusions that save whole-tensor passes: the input is the channel
+ * concatenation of `in` (inC planes) and `in2` (in2C planes; NULL and 0 for none), read in place,
+ * and when `residual` (outC x H x W, may be NULL) is given it is added after the ReLU:
+ * out = relu(conv(concat(in, in2)) + bias) + residual. `packed` is for inC + in2C inputs. */
+int sk_conv3x3_winograd4_fused(const float *in, int inC, const float *in2, int in2C, int H, int W,
+                               const float *packed, const float *bias, int outC, int relu,
+                               const float *residual, float *workspace, float *out);
+
 /* Transforms weight [outC][inC][3][3] for sk_conv3x3_winograd4 into `packed`. */
 int sk_winograd4_pack(const float *weight, int inC, int outC, float *packed);
 

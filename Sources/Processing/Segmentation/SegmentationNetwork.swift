@@ -55,14 +55,27 @@ public final class SegmentationNetwork: Sendable {
     }
 
     enum Step: Sendable {
-        /// `weight`, `bias`: float offsets into `weights`. kernel 3 (padding = dilation) or 1.
-        /// `packed`: float offset into `packedWeights` when the step runs by F(4x4, 3x3), else nil.
-        case conv(input: Tensor, output: Tensor, weight: Int, bias: Int, kernel: Int, dilation: Int, relu: Bool, packed: Int?)
+        case conv(Convolution)
         case maxPool(input: Tensor, output: Tensor)
         case resize(input: Tensor, output: Tensor)
         case concat(inputs: [Tensor], output: Tensor)
         case add(Tensor, Tensor, output: Tensor)
         case sigmoid(input: Tensor, output: Tensor)
+    }
+
+    /// A convolution step, possibly with a concatenation and an add fused in (`SegmentationFusion`).
+    struct Convolution: Sendable {
+        var input: Tensor
+        /// Channels that follow `input`'s: the second half of a concatenation read in place.
+        var second: Tensor?
+        /// Added after the activation (an absorbed residual `add`).
+        var residual: Tensor?
+        var output: Tensor
+        /// `weight`, `bias`: float offsets into `weights`. kernel 3 (padding = dilation) or 1.
+        var weight: Int, bias: Int, kernel: Int, dilation: Int, relu: Bool
+        /// Float offset into `packedWeights` when the step runs by F(4x4, 3x3), else nil.
+        var packed: Int?
+        var inputChannels: Int { input.channels + (second?.channels ?? 0) }
     }
 
     /// Loads `graph` (the JSON) and `weights` (the float32 little-endian parameters it indexes).
@@ -186,6 +199,19 @@ public final class SegmentationNetwork: Sendable {
         guard let outputInfo = graph.outputs.first, let outputTensor = defined[outputInfo.name],
               outputInfo.shape == [1, outputTensor.channels, outputTensor.height, outputTensor.width]
         else { throw fail("the graph's first output is missing or has the wrong shape") }
+        // Fusions, then each tensor's last reader as the fused steps read them.
+        let winograd4 = sk_uses_winograd4() != 0
+        func runsByWinograd4(_ index: Int) -> Bool {
+            let node = graph.nodes[index]
+            return winograd4 && node.op == "conv2d" && node.kernel == [3, 3] && node.dilation == [1, 1]
+                && (defined[node.output]?.channels ?? 0) >= 8
+        }
+        let fusion = SegmentationFusion(nodes: graph.nodes, inputs: checked.map(\.inputs), graphOutput: outputInfo.name,
+                                        fusable: runsByWinograd4)
+        lastUse = [:]
+        for index in graph.nodes.indices where !fusion.absorbed.contains(index) {
+            for name in fusion.reads(index, inputs: checked[index].inputs) { lastUse[name] = index }
+        }
         lastUse[outputInfo.name] = Int.max  // never freed
 
         // Pass 2: slots. A tensor takes the smallest free slot that holds it (else the largest
@@ -210,36 +236,40 @@ public final class SegmentationNetwork: Sendable {
         if lastUse[graph.input.name] == nil { lastUse[graph.input.name] = -1 }
         var steps: [Step] = []
         var packed: [Float] = []
-        let winograd4 = sk_uses_winograd4() != 0
-        for (index, node) in graph.nodes.enumerated() {
-            let names = checked[index].inputs
+        for (index, node) in graph.nodes.enumerated() where !fusion.absorbed.contains(index) {
+            let names = fusion.reads(index, inputs: checked[index].inputs)
             let ins = names.compactMap { placed[$0] }
-            var out = defined[node.output] ?? input
+            guard ins.count == names.count else { throw fail("node \(index): an input was not placed") }
+            // An absorbed add's output is written by its convolution.
+            let outputName = fusion.residuals[index].map { graph.nodes[$0.add].output } ?? node.output
+            var out = defined[outputName] ?? input
             out.slot = take(out.count)
-            placed[node.output] = out
+            placed[outputName] = out
             switch node.op {
             case "conv2d":
                 let kernel = node.kernel?.first ?? 3, dilation = node.dilation?.first ?? 1
-                let weight = try parameter(node.weight, shape: [out.channels, ins[0].channels, kernel, kernel])
+                let residual = fusion.residuals[index] == nil ? nil : ins.last
+                let sources = residual == nil ? ins : Array(ins.dropLast())
+                var step = Convolution(input: sources[0], second: sources.count > 1 ? sources[1] : nil, residual: residual,
+                                       output: out, weight: 0, bias: try parameter(node.bias, shape: [out.channels]),
+                                       kernel: kernel, dilation: dilation, relu: node.activation == "relu")
+                step.weight = try parameter(node.weight, shape: [out.channels, step.inputChannels, kernel, kernel])
                 // F(4x4, 3x3) computes outputs in panels of 16 channels: for fewer than 8 (u2netp's
                 // 64 -> 1 side outputs) the padding costs more than F(2x2, 3x3) saves.
-                var packedOffset: Int?
-                if winograd4, kernel == 3, dilation == 1, out.channels >= 8 {
-                    let count = sk_winograd4_packed_count(Int32(ins[0].channels), Int32(out.channels))
-                    guard count > 0 else { throw fail("node \(index): \(ins[0].channels) -> \(out.channels) channels is too many") }
-                    packedOffset = packed.count
+                if runsByWinograd4(index) {
+                    let count = sk_winograd4_packed_count(Int32(step.inputChannels), Int32(out.channels))
+                    guard count > 0 else { throw fail("node \(index): \(step.inputChannels) -> \(out.channels) channels is too many") }
+                    let offset = packed.count
                     packed.append(contentsOf: repeatElement(0, count: count))
                     let status = floats.withUnsafeBufferPointer { w in
                         packed.withUnsafeMutableBufferPointer { p in
-                            sk_winograd4_pack(w.baseAddress! + weight, Int32(ins[0].channels), Int32(out.channels), p.baseAddress! + packedOffset!)
+                            sk_winograd4_pack(w.baseAddress! + step.weight, Int32(step.inputChannels), Int32(out.channels), p.baseAddress! + offset)
                         }
                     }
                     guard status == 0 else { throw fail("node \(index): its weights could not be transformed") }
+                    step.packed = offset
                 }
-                steps.append(.conv(
-                    input: ins[0], output: out, weight: weight,
-                    bias: try parameter(node.bias, shape: [out.channels]),
-                    kernel: kernel, dilation: dilation, relu: node.activation == "relu", packed: packedOffset))
+                steps.append(.conv(step))
             case "maxpool2d": steps.append(.maxPool(input: ins[0], output: out))
             case "resize_bilinear": steps.append(.resize(input: ins[0], output: out))
             case "concat": steps.append(.concat(inputs: ins, output: out))
@@ -259,9 +289,9 @@ public final class SegmentationNetwork: Sendable {
         self.steps = steps
         self.slotCapacities = capacities
         self.workspaceCount = steps.reduce(0) { largest, step in
-            guard case let .conv(input, output, _, _, 3, _, _, packed) = step else { return largest }
-            let i = Int32(input.channels), o = Int32(output.channels)
-            return max(largest, packed == nil ? sk_conv3x3_winograd_workspace(i, o) : sk_winograd4_workspace(i, o))
+            guard case let .conv(conv) = step, conv.kernel == 3 else { return largest }
+            let i = Int32(conv.inputChannels), o = Int32(conv.output.channels)
+            return max(largest, conv.packed == nil ? sk_conv3x3_winograd_workspace(i, o) : sk_winograd4_workspace(i, o))
         }
         self.inputSlot = inputTensor.slot
         self.output = placed[outputInfo.name] ?? inputTensor
@@ -315,18 +345,9 @@ public final class SegmentationNetwork: Sendable {
             for (index, step) in steps.enumerated() {
                 let status: Int32
                 switch step {
-                case let .conv(input, output, weight, bias, kernel, dilation, relu, packed):
-                    let i = Int32(input.channels), o = Int32(output.channels)
-                    let h = Int32(input.height), width = Int32(input.width)
-                    if winograd, let packed, let base = packedWeights.baseAddress {
-                        status = sk_conv3x3_winograd4(slots[input.slot], i, h, width, base + packed, w + bias, o, relu ? 1 : 0, workspace, slots[output.slot])
-                    } else if kernel != 3 {
-                        status = sk_conv1x1(slots[input.slot], i, h, width, w + weight, w + bias, o, relu ? 1 : 0, slots[output.slot])
-                    } else if winograd {
-                        status = sk_conv3x3_winograd(slots[input.slot], i, h, width, w + weight, w + bias, o, Int32(dilation), relu ? 1 : 0, workspace, slots[output.slot])
-                    } else {
-                        status = sk_conv3x3(slots[input.slot], i, h, width, w + weight, w + bias, o, Int32(dilation), relu ? 1 : 0, slots[output.slot])
-                    }
+                case let .conv(conv):
+                    status = Self.convolve(conv, slots: slots, weights: w, packed: packedWeights.baseAddress,
+                                           workspace: workspace, winograd: winograd)
                 case let .maxPool(input, output):
                     status = sk_maxpool2x2_ceil(slots[input.slot], Int32(input.channels), Int32(input.height), Int32(input.width), slots[output.slot])
                 case let .resize(input, output):
@@ -354,5 +375,39 @@ public final class SegmentationNetwork: Sendable {
         if let failed { throw .invalidModel("step \(failed) was rejected by its kernel") }
         let plane = output.height * output.width
         return Array(UnsafeBufferPointer(start: slots[output.slot], count: plane))
+    }
+
+    /// Runs one convolution step. Off the F(4x4, 3x3) path (no AVX2, or `winograd: false` in
+    /// tests), a fused concatenation is copied into a scratch buffer and a fused add done after.
+    private static func convolve(_ conv: Convolution, slots: [UnsafeMutablePointer<Float>], weights w: UnsafePointer<Float>,
+                                 packed: UnsafePointer<Float>?, workspace: UnsafeMutablePointer<Float>,
+                                 winograd: Bool) -> Int32 {
+        let o = Int32(conv.output.channels), h = Int32(conv.input.height), width = Int32(conv.input.width)
+        let relu: Int32 = conv.relu ? 1 : 0
+        let out = slots[conv.output.slot]
+        if winograd, let offset = conv.packed, let packed {
+            return sk_conv3x3_winograd4_fused(
+                slots[conv.input.slot], Int32(conv.input.channels), conv.second.map { UnsafePointer(slots[$0.slot]) },
+                Int32(conv.second?.channels ?? 0), h, width, packed + offset, w + conv.bias, o, relu,
+                conv.residual.map { UnsafePointer(slots[$0.slot]) }, workspace, out)
+        }
+        var input = UnsafePointer(slots[conv.input.slot])
+        var joined: UnsafeMutablePointer<Float>?
+        defer { joined?.deallocate() }
+        if let second = conv.second {
+            let buffer = UnsafeMutablePointer<Float>.allocate(capacity: conv.input.count + second.count)
+            buffer.update(from: slots[conv.input.slot], count: conv.input.count)
+            (buffer + conv.input.count).update(from: slots[second.slot], count: second.count)
+            joined = buffer
+            input = UnsafePointer(buffer)
+        }
+        let i = Int32(conv.inputChannels), d = Int32(conv.dilation)
+        let status = conv.kernel != 3
+            ? sk_conv1x1(input, i, h, width, w + conv.weight, w + conv.bias, o, relu, out)
+            : winograd
+            ? sk_conv3x3_winograd(input, i, h, width, w + conv.weight, w + conv.bias, o, d, relu, workspace, out)
+            : sk_conv3x3(input, i, h, width, w + conv.weight, w + conv.bias, o, d, relu, out)
+        guard status == 0, let residual = conv.residual else { return status }
+        return sk_add(out, slots[residual.slot], conv.output.count, out)
     }
 }
