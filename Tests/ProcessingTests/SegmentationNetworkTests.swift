@@ -157,6 +157,29 @@ struct SegmentationKernelTests {
         #expect(sk_conv3x3_winograd4(x, Int32(c), 0, Int32(w), packed, bias, Int32(o), 0, &workspace, &untouched) == -1)
     }
 
+    /// The fused form: a concatenation read from two tensors and a residual added after the ReLU.
+    @Test(.enabled(if: sk_uses_winograd4() == 1, "needs AVX2+FMA"), arguments: [
+        (64, 64, 64, 11, 33), (16, 16, 16, 10, 10), (3, 5, 9, 13, 17), (32, 96, 64, 7, 50),
+    ])
+    func winograd4FusesConcatenationAndResidual(a: Int, b: Int, o: Int, h: Int, w: Int) {
+        var noise = Noise(state: UInt64(a * 31 + b * 7 + o + h * w))
+        let x = noise.array((a + b) * h * w), weight = noise.array(o * (a + b) * 9), bias = noise.array(o)
+        let residual = noise.array(o * h * w)
+        var packed = [Float](repeating: .nan, count: sk_winograd4_packed_count(Int32(a + b), Int32(o)))
+        #expect(sk_winograd4_pack(weight, Int32(a + b), Int32(o), &packed) == 0)
+        var workspace = [Float](repeating: .nan, count: sk_winograd4_workspace(Int32(a + b), Int32(o)))
+        var direct = [Float](repeating: .nan, count: o * h * w)
+        #expect(sk_conv3x3(x, Int32(a + b), Int32(h), Int32(w), weight, bias, Int32(o), 1, 1, &direct) == 0)
+        let expected = zip(direct, residual).map { $0 + $1 }
+        let first = Array(x[0..<(a * h * w)]), second = Array(x[(a * h * w)...])
+        var fused = [Float](repeating: .nan, count: o * h * w)
+        #expect(sk_conv3x3_winograd4_fused(first, Int32(a), second, Int32(b), Int32(h), Int32(w), packed, bias, Int32(o), 1,
+                                           residual, &workspace, &fused) == 0)
+        #expect(maxDifference(fused, expected) < 1e-4 * Float(a + b).squareRoot() * 3)
+        #expect(sk_conv3x3_winograd4_fused(first, Int32(a), nil, Int32(b), Int32(h), Int32(w), packed, bias, Int32(o), 1,
+                                           nil, &workspace, &fused) == -1)
+    }
+
     @Test func conv3x3RejectsBadSizes() {
         var out = [Float](repeating: 0, count: 4)
         let one: [Float] = [1, 1, 1, 1]
@@ -270,6 +293,54 @@ struct SegmentationNetworkTests {
         let z = referenceConv(k, c: 8, h: 7, w: 9, weight: Array(weights[112..<120]), bias: [weights[120]], o: 1,
                               kernel: 1, dilation: 1, relu: false)
         #expect(maxDifference(got, z.map { 1 / (1 + exp(-$0)) }) < 1e-5)
+    }
+
+    /// Concatenations and residual adds around F(4x4, 3x3) convolutions are fused away; the result
+    /// must equal the unfused graph's (the direct path materialises them).
+    @Test(.enabled(if: sk_uses_winograd4() == 1, "needs AVX2+FMA"))
+    func fusedConcatenationAndAddMatchTheUnfusedGraph() throws {
+        // x(3) -> a = conv(x) 8ch relu; b = conv(x) 8ch; k = concat(a, b) 16ch; c = conv(k) 8ch relu;
+        // s = c + b; m = concat(s, a); z = conv1x1(m) -> sigmoid. k and c + b fuse; m feeds a 1x1, not.
+        func conv(_ input: String, _ output: String, _ weight: String, _ bias: String, kernel: Int, relu: Bool) -> [String: Any] {
+            ["op": "conv2d", "input": input, "output": output, "weight": weight, "bias": bias, "kernel": [kernel, kernel],
+             "stride": [1, 1], "pad": Array(repeating: kernel / 2, count: 4), "dilation": [1, 1], "group": 1,
+             "activation": relu ? "relu" : NSNull()]
+        }
+        let sizes = [("wa", [8, 3, 3, 3]), ("ba", [8]), ("wb", [8, 3, 3, 3]), ("bb", [8]), ("wc", [8, 16, 3, 3]), ("bc", [8]),
+                     ("wz", [1, 16, 1, 1]), ("bz", [1])]
+        var params: [String: Any] = [:]
+        var offset = 0
+        for (name, shape) in sizes {
+            let count = shape.reduce(1, *)
+            params[name] = ["offset": offset * 4, "shape": shape, "count": count]
+            offset += count
+        }
+        let (h, w) = (13, 21)
+        let graph: [String: Any] = [
+            "format": "sticker-nn-graph", "version": 1,
+            "weights": ["file": "f.bin", "bytes": offset * 4, "dtype": "f32le"],
+            "input": ["name": "x", "shape": [1, 3, h, w]],
+            "outputs": [["name": "y", "shape": [1, 1, h, w]]],
+            "tensors": ["x": [1, 3, h, w], "a": [1, 8, h, w], "b": [1, 8, h, w], "k": [1, 16, h, w], "c": [1, 8, h, w],
+                        "s": [1, 8, h, w], "m": [1, 16, h, w], "z": [1, 1, h, w], "y": [1, 1, h, w]],
+            "params": params,
+            "nodes": [
+                conv("x", "a", "wa", "ba", kernel: 3, relu: true), conv("x", "b", "wb", "bb", kernel: 3, relu: false),
+                ["op": "concat", "inputs": ["a", "b"], "output": "k", "axis": 1],
+                conv("k", "c", "wc", "bc", kernel: 3, relu: true),
+                ["op": "add", "inputs": ["c", "b"], "output": "s"],
+                ["op": "concat", "inputs": ["s", "a"], "output": "m", "axis": 1],
+                conv("m", "z", "wz", "bz", kernel: 1, relu: false),
+                ["op": "sigmoid", "input": "z", "output": "y"],
+            ],
+        ]
+        var noise = Noise(state: 99)
+        let (graphURL, weightsURL) = try modelFiles(graph: graph, weights: noise.array(offset).map { $0 * 0.5 })
+        let network = try SegmentationNetwork(graph: graphURL, weights: weightsURL)
+        let x = noise.array(3 * h * w)
+        let fused = try network.run(x), unfused = try network.run(x, winograd: false)
+        #expect(maxDifference(fused, unfused) < 1e-5)
+        #expect(Set(fused).count > 100)
     }
 
     @Test func predictPreparesTheImageLikeRembg() throws {
