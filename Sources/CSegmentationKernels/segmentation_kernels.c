@@ -268,16 +268,41 @@ int sk_conv1x1(const float *in, int inC, int H, int W, const float *weight, cons
 
 /* ---------------------------------------------------------------------------------------- */
 
+#if SK_X86
+/* Outputs x0 ..< x1 of one pooled row whose windows are whole (2 x < W - 1, both rows inside),
+ * 8 at a time; returns the first x not done. max_ps of two real values is exact, so the result
+ * equals the scalar path's. */
+__attribute__((target("avx2")))
+static int maxpool_row_avx2(const float *r0, const float *r1, int x1, float *out) {
+    int x = 0;
+    for (; x + 8 <= x1; x += 8) {
+        __m256 a = _mm256_max_ps(_mm256_loadu_ps(r0 + 2 * x), _mm256_loadu_ps(r1 + 2 * x));
+        __m256 b = _mm256_max_ps(_mm256_loadu_ps(r0 + 2 * x + 8), _mm256_loadu_ps(r1 + 2 * x + 8));
+        /* even and odd columns (lane order 0 1 4 5 2 3 6 7 until the permute) */
+        __m256 m = _mm256_max_ps(_mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0)), _mm256_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1)));
+        _mm256_storeu_ps(out + x, _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(m), 0xD8)));
+    }
+    return x;
+}
+#endif
+
 int sk_maxpool2x2_ceil(const float *in, int C, int H, int W, float *out) {
     if (!in || !out || !valid_shape(C, H, W)) return -1;
     int Ho = (H + 1) / 2, Wo = (W + 1) / 2;
+#if SK_X86
+    int vector = sk_uses_avx2();
+#endif
     for (int c = 0; c < C; c++) {
         const float *ip = in + (size_t)c * H * W;
         float *op = out + (size_t)c * Ho * Wo;
         for (int y = 0; y < Ho; y++) {
             const float *r0 = ip + (size_t)(2 * y) * W;
             const float *r1 = 2 * y + 1 < H ? r0 + W : r0;
-            for (int x = 0; x < Wo; x++) {
+            int x = 0;
+#if SK_X86
+            if (vector) x = maxpool_row_avx2(r0, r1, W / 2, op + (size_t)y * Wo);
+#endif
+            for (; x < Wo; x++) {
                 int a = 2 * x, b = 2 * x + 1 < W ? 2 * x + 1 : 2 * x;
                 float m = r0[a];
                 if (r0[b] > m) m = r0[b];

@@ -33,6 +33,12 @@ enum { SK_W4_ROW = 4 * SK_W4_TILES + 16 };
 
 static int w4_outpad(int outC) { return (outC + 15) & ~15; }
 
+/* Floats between the 36 matrices of V and of M. Their natural sizes (C * 24 or 24 * outpad
+ * floats: 6 KB at 64 channels) are multiples of 2 KB, which put all 36 rows one transform
+ * touches into 2 of L1's 64 sets (thrashing its 8 ways); one extra cache line staggers them. */
+static size_t w4_vstride(int C) { return (size_t)C * SK_W4_TILES + 16; }
+static size_t w4_mstride(int op) { return (size_t)SK_W4_TILES * op + 16; }
+
 size_t sk_winograd4_packed_count(int inC, int outC) {
     if (inC <= 0 || outC <= 0 || (long long)inC * outC > INT_MAX / 64) return 0;
     return (size_t)36 * inC * w4_outpad(outC);
@@ -40,7 +46,7 @@ size_t sk_winograd4_packed_count(int inC, int outC) {
 
 size_t sk_winograd4_workspace(int inC, int outC) {
     if (inC <= 0 || outC <= 0 || (long long)inC * outC > INT_MAX / 64) return 0;
-    return (size_t)36 * inC * SK_W4_TILES + (size_t)36 * SK_W4_TILES * w4_outpad(outC)
+    return (size_t)36 * w4_vstride(inC) + (size_t)36 * w4_mstride(w4_outpad(outC))
            + (size_t)12 * SK_W4_ROW + 64;
 }
 
@@ -118,7 +124,7 @@ __attribute__((target("avx2,fma")))
 static void w4_input(const float *inA, int cA, const float *inB, int C, int H, int W, int ty, int t0, int n8,
                      float *rows, float *V) {
     size_t plane = (size_t)H * W;
-    size_t pstride = (size_t)C * SK_W4_TILES;
+    size_t pstride = w4_vstride(C);
     int count = 4 * n8 + 2;
     int vecs = (count + 7) / 8;
     float *d = rows, *e = rows + 6 * SK_W4_ROW;
@@ -215,7 +221,7 @@ __attribute__((target("avx2,fma")))
 static void w4_output(const float *M, const float *bias, int O, int op, int H, int W, int ty, int t0, int n,
                       int relu, const float *residual, float *out) {
     size_t plane = (size_t)H * W;
-    size_t pstride = (size_t)SK_W4_TILES * op;
+    size_t pstride = w4_mstride(op);
     int y0 = 4 * ty;
     int rows = H - y0 < 4 ? H - y0 : 4;
     const __m256 zero = _mm256_setzero_ps();
@@ -287,10 +293,10 @@ static void conv3x3_w4_avx2(const float *inA, int cA, const float *inB, int C, i
                             const float *bias, int O, int relu, const float *residual, float *work, float *out) {
     int op = w4_outpad(O);
     float *V = work;
-    float *M = V + (size_t)36 * C * SK_W4_TILES;
-    float *rows = M + (size_t)36 * SK_W4_TILES * op;
+    float *M = V + 36 * w4_vstride(C);
+    float *rows = M + 36 * w4_mstride(op);
     int tilesWide = (W + 3) / 4, tilesHigh = (H + 3) / 4;
-    size_t uStride = (size_t)C * op, vStride = (size_t)C * SK_W4_TILES, mStride = (size_t)SK_W4_TILES * op;
+    size_t uStride = (size_t)C * op, vStride = w4_vstride(C), mStride = w4_mstride(op);
     for (int ty = 0; ty < tilesHigh; ty++) {
         for (int t0 = 0; t0 < tilesWide; t0 += SK_W4_TILES) {
             int n = tilesWide - t0 < SK_W4_TILES ? tilesWide - t0 : SK_W4_TILES;

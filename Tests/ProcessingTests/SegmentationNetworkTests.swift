@@ -203,7 +203,7 @@ struct SegmentationKernelTests {
         #expect(maxDifference(out, expected) < 1e-4)
     }
 
-    @Test(arguments: [(2, 5, 7), (3, 1, 1), (1, 4, 3), (4, 10, 10), (2, 1, 9), (3, 9, 1)])
+    @Test(arguments: [(2, 5, 7), (3, 1, 1), (1, 4, 3), (4, 10, 10), (2, 1, 9), (3, 9, 1), (2, 5, 37), (1, 3, 40), (2, 4, 49)])
     func maxPoolCeilModeClipsOddBorders(c: Int, h: Int, w: Int) {
         var noise = Noise(state: 3)
         let x = noise.array(c * h * w)
@@ -458,6 +458,7 @@ extension U2NetPTests {
         let network = try SegmentationNetwork(graph: folder.appendingPathComponent("u2netp.json"),
                                               weights: folder.appendingPathComponent("u2netp.bin"))
         let input = network.preprocessed(Self.scene())
+        print("u2netp activation slots: \(network.activationFloats * 4 / 1_000_000) MB")
         func cpu() -> Double {
             var time = timespec()
             clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)

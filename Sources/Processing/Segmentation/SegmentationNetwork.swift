@@ -34,6 +34,8 @@ public final class SegmentationNetwork: Sendable {
     private let packedWeights: [Float]
     private let steps: [Step]
     private let slotCapacities: [Int]
+    /// Floats of activation memory one prediction uses (every slot).
+    var activationFloats: Int { slotCapacities.reduce(0, +) }
     /// Scratch floats for the Winograd 3x3 convolutions (the largest any of them needs).
     private let workspaceCount: Int
     private let inputSlot: Int
@@ -201,10 +203,14 @@ public final class SegmentationNetwork: Sendable {
         else { throw fail("the graph's first output is missing or has the wrong shape") }
         // Fusions, then each tensor's last reader as the fused steps read them.
         let winograd4 = sk_uses_winograd4() != 0
+        // F(4x4, 3x3) computes outputs in panels of 16 channels and its transforms cost per input
+        // and output channel: for u2netp's 64 -> 1 side outputs and its 3 -> 64 first layer the
+        // direct kernel is 2-3x faster (4.3 against 12.7 ms, 4.7 against 8.6 ms at 320 x 320).
         func runsByWinograd4(_ index: Int) -> Bool {
             let node = graph.nodes[index]
             return winograd4 && node.op == "conv2d" && node.kernel == [3, 3] && node.dilation == [1, 1]
                 && (defined[node.output]?.channels ?? 0) >= 8
+                && (checked[index].inputs.first.flatMap { defined[$0] }?.channels ?? 0) >= 8
         }
         let fusion = SegmentationFusion(nodes: graph.nodes, inputs: checked.map(\.inputs), graphOutput: outputInfo.name,
                                         fusable: runsByWinograd4)
@@ -254,8 +260,6 @@ public final class SegmentationNetwork: Sendable {
                                        output: out, weight: 0, bias: try parameter(node.bias, shape: [out.channels]),
                                        kernel: kernel, dilation: dilation, relu: node.activation == "relu")
                 step.weight = try parameter(node.weight, shape: [out.channels, step.inputChannels, kernel, kernel])
-                // F(4x4, 3x3) computes outputs in panels of 16 channels: for fewer than 8 (u2netp's
-                // 64 -> 1 side outputs) the padding costs more than F(2x2, 3x3) saves.
                 if runsByWinograd4(index) {
                     let count = sk_winograd4_packed_count(Int32(step.inputChannels), Int32(out.channels))
                     guard count > 0 else { throw fail("node \(index): \(step.inputChannels) -> \(out.channels) channels is too many") }
@@ -291,7 +295,7 @@ public final class SegmentationNetwork: Sendable {
         self.workspaceCount = steps.reduce(0) { largest, step in
             guard case let .conv(conv) = step, conv.kernel == 3 else { return largest }
             let i = Int32(conv.inputChannels), o = Int32(conv.output.channels)
-            return max(largest, conv.packed == nil ? sk_conv3x3_winograd_workspace(i, o) : sk_winograd4_workspace(i, o))
+            return max(largest, conv.packed == nil ? 0 : sk_winograd4_workspace(i, o))
         }
         self.inputSlot = inputTensor.slot
         self.output = placed[outputInfo.name] ?? inputTensor
@@ -377,8 +381,10 @@ public final class SegmentationNetwork: Sendable {
         return Array(UnsafeBufferPointer(start: slots[output.slot], count: plane))
     }
 
-    /// Runs one convolution step. Off the F(4x4, 3x3) path (no AVX2, or `winograd: false` in
-    /// tests), a fused concatenation is copied into a scratch buffer and a fused add done after.
+    /// Runs one convolution step: by F(4x4, 3x3) when its weights were packed (and `winograd`),
+    /// else directly (`sk_conv3x3`: faster than F(2x2, 3x3) for the few layers F(4x4, 3x3) leaves,
+    /// see `runsByWinograd4`). Off the F(4x4, 3x3) path (no AVX2, or `winograd: false` in tests),
+    /// a fused concatenation is copied into a scratch buffer and a fused add done after.
     private static func convolve(_ conv: Convolution, slots: [UnsafeMutablePointer<Float>], weights w: UnsafePointer<Float>,
                                  packed: UnsafePointer<Float>?, workspace: UnsafeMutablePointer<Float>,
                                  winograd: Bool) -> Int32 {
@@ -404,8 +410,6 @@ public final class SegmentationNetwork: Sendable {
         let i = Int32(conv.inputChannels), d = Int32(conv.dilation)
         let status = conv.kernel != 3
             ? sk_conv1x1(input, i, h, width, w + conv.weight, w + conv.bias, o, relu, out)
-            : winograd
-            ? sk_conv3x3_winograd(input, i, h, width, w + conv.weight, w + conv.bias, o, d, relu, workspace, out)
             : sk_conv3x3(input, i, h, width, w + conv.weight, w + conv.bias, o, d, relu, out)
         guard status == 0, let residual = conv.residual else { return status }
         return sk_add(out, slots[residual.slot], conv.output.count, out)
