@@ -47,7 +47,7 @@ size_t sk_winograd4_packed_count(int inC, int outC) {
 size_t sk_winograd4_workspace(int inC, int outC) {
     if (inC <= 0 || outC <= 0 || (long long)inC * outC > INT_MAX / 64) return 0;
     return (size_t)36 * w4_vstride(inC) + (size_t)36 * w4_mstride(w4_outpad(outC))
-           + (size_t)12 * SK_W4_ROW + 64;
+           + (size_t)14 * SK_W4_ROW + 64;
 }
 
 int sk_winograd4_pack(const float *weight, int inC, int outC, float *packed) {
@@ -118,12 +118,83 @@ static void w4_load_row(const float *plane, int H, int W, int r, int t0, int cou
     if (i < count) memset(dst + i, 0, sizeof(float) * (size_t)(count - i));
 }
 
-/* V[p][c][m] for the tiles t0 + m (m < n8, a multiple of 8) of tile row ty, every channel;
- * channels below cA are planes of inA, the others of inB (a concatenation read in place). */
+/* Columns xs ..< xs + count (zero outside 0 ..< 2 Ws) of a source row of Ws values resized to
+ * 2 Ws by sk_resize_bilinear_halfpixel's x blend, with its coefficients (for a factor of 2:
+ * 0.25 / 0.75, the first column the source's first) and its rounding (no fused multiply-adds). */
+#pragma clang fp contract(off)
 __attribute__((target("avx2,fma")))
-static void w4_input(const float *inA, int cA, const float *inB, int C, int H, int W, int ty, int t0, int n8,
-                     float *rows, float *V) {
+static void w4_upsample_x(const float *row, int Ws, int xs, int count, float *dst) {
+    int W = 2 * Ws;
+    const __m256 quarter = _mm256_set1_ps(0.25f), three = _mm256_set1_ps(0.75f);
+    int j = 0;
+    while (j < count) {
+        int x = xs + j;
+        int i = x >> 1;
+        if (x >= 0 && !(x & 1) && i >= 1 && i + 8 <= Ws - 1 && j + 16 <= count) {
+            __m256 a = _mm256_loadu_ps(row + i - 1), b = _mm256_loadu_ps(row + i), c = _mm256_loadu_ps(row + i + 1);
+            __m256 even = _mm256_add_ps(_mm256_mul_ps(a, quarter), _mm256_mul_ps(b, three));
+            __m256 odd = _mm256_add_ps(_mm256_mul_ps(b, three), _mm256_mul_ps(c, quarter));
+            __m256 lo = _mm256_unpacklo_ps(even, odd), hi = _mm256_unpackhi_ps(even, odd);
+            _mm256_storeu_ps(dst + j, _mm256_permute2f128_ps(lo, hi, 0x20));
+            _mm256_storeu_ps(dst + j + 8, _mm256_permute2f128_ps(lo, hi, 0x31));
+            j += 16;
+            continue;
+        }
+        float v = 0.0f;
+        if (x >= 0 && x < W) {
+            int lo, hi;
+            float f;
+            if (x & 1) {
+                lo = i, hi = i + 1 < Ws ? i + 1 : Ws - 1, f = 0.25f;
+            } else if (i == 0) {
+                lo = 0, hi = Ws > 1 ? 1 : 0, f = 0.0f;
+            } else {
+                lo = i - 1, hi = i, f = 0.75f;
+            }
+            v = row[lo] * (1.0f - f) + row[hi] * f;
+        }
+        dst[j++] = v;
+    }
+}
+
+/* Row r (of 2 Hs) of a plane of Hs x Ws resized to twice its size, columns 4 t0 - 1 ..< + count,
+ * zero outside: the x blends of the two source rows, then sk_resize_bilinear_halfpixel's y blend. */
+__attribute__((target("avx2,fma")))
+static void w4_load_row_upsampled(const float *plane, int Hs, int Ws, int r, int t0, int count, float *tmp,
+                                  float *dst) {
+    if (r < 0 || r >= 2 * Hs) {
+        memset(dst, 0, sizeof(float) * (size_t)count);
+        return;
+    }
+    int i = r >> 1, y0, y1;
+    float fy;
+    if (r & 1) {
+        y0 = i, y1 = i + 1 < Hs ? i + 1 : Hs - 1, fy = 0.25f;
+    } else if (i == 0) {
+        y0 = 0, y1 = Hs > 1 ? 1 : 0, fy = 0.0f;
+    } else {
+        y0 = i - 1, y1 = i, fy = 0.75f;
+    }
+    float *top = tmp, *bot = tmp + SK_W4_ROW;
+    w4_upsample_x(plane + (size_t)y0 * Ws, Ws, 4 * t0 - 1, count, top);
+    w4_upsample_x(plane + (size_t)y1 * Ws, Ws, 4 * t0 - 1, count, bot);
+    __m256 wt = _mm256_set1_ps(1.0f - fy), wb = _mm256_set1_ps(fy);
+    int j = 0;
+    for (; j + 8 <= count; j += 8)
+        _mm256_storeu_ps(dst + j, _mm256_add_ps(_mm256_mul_ps(_mm256_loadu_ps(top + j), wt),
+                                                _mm256_mul_ps(_mm256_loadu_ps(bot + j), wb)));
+    for (; j < count; j++) dst[j] = top[j] * (1.0f - fy) + bot[j] * fy;
+}
+#pragma clang fp contract(on)
+
+/* V[p][c][m] for the tiles t0 + m (m < n8, a multiple of 8) of tile row ty, every channel;
+ * channels below cA are planes of inA, the others of inB (a concatenation read in place). A
+ * source whose `up` flag is set holds planes of H/2 x W/2, resized to H x W on the fly. */
+__attribute__((target("avx2,fma")))
+static void w4_input(const float *inA, int cA, int upA, const float *inB, int upB, int C, int H, int W, int ty,
+                     int t0, int n8, float *rows, float *V) {
     size_t plane = (size_t)H * W;
+    size_t planeA = upA ? plane / 4 : plane, planeB = upB ? plane / 4 : plane;
     size_t pstride = w4_vstride(C);
     int count = 4 * n8 + 2;
     int vecs = (count + 7) / 8;
@@ -136,18 +207,23 @@ static void w4_input(const float *inA, int cA, const float *inB, int C, int H, i
         /* The six short row pieces of a channel lie on six pages, too short for the hardware
          * prefetcher: fetch those of the channel after next while this one is transformed
          * (the loads were a third of the time at 64 -> 16 channels, 320 x 320). */
-        if (c + 2 < C)
+        if (c + 2 < C && !(c + 2 < cA ? upA : upB))
             for (int k = 0; k < 6; k++) {
                 int r = 4 * ty - 1 + k;
                 if (r < 0 || r >= H) continue;
-                const float *next = c + 2 < cA ? inA + (size_t)(c + 2) * plane : inB + (size_t)(c + 2 - cA) * plane;
+                const float *next = c + 2 < cA ? inA + (size_t)(c + 2) * planeA : inB + (size_t)(c + 2 - cA) * planeB;
                 const char *p = (const char *)(next + (size_t)r * W + x0);
                 const char *end = (const char *)(next + (size_t)r * W + x1);
                 for (; p < end; p += 64) _mm_prefetch(p, _MM_HINT_T0);
                 _mm_prefetch(end - 1, _MM_HINT_T0);
             }
-        const float *src = c < cA ? inA + (size_t)c * plane : inB + (size_t)(c - cA) * plane;
-        for (int k = 0; k < 6; k++) w4_load_row(src, H, W, 4 * ty - 1 + k, t0, count, d + k * SK_W4_ROW);
+        const float *src = c < cA ? inA + (size_t)c * planeA : inB + (size_t)(c - cA) * planeB;
+        if (c < cA ? upA : upB) {
+            for (int k = 0; k < 6; k++)
+                w4_load_row_upsampled(src, H / 2, W / 2, 4 * ty - 1 + k, t0, count, rows + 12 * SK_W4_ROW, d + k * SK_W4_ROW);
+        } else {
+            for (int k = 0; k < 6; k++) w4_load_row(src, H, W, 4 * ty - 1 + k, t0, count, d + k * SK_W4_ROW);
+        }
         /* B^T along the columns: element-wise over the six rows. */
         for (int v = 0; v < vecs; v++) {
             __m256 x[6], r[6];
@@ -289,7 +365,7 @@ static void w4_output(const float *M, const float *bias, int O, int op, int H, i
 }
 
 __attribute__((target("avx2,fma")))
-static void conv3x3_w4_avx2(const float *inA, int cA, const float *inB, int C, int H, int W, const float *U,
+static void conv3x3_w4_avx2(const float *inA, int cA, int upA, const float *inB, int upB, int C, int H, int W, const float *U,
                             const float *bias, int O, int relu, const float *residual, float *work, float *out) {
     int op = w4_outpad(O);
     float *V = work;
@@ -301,7 +377,7 @@ static void conv3x3_w4_avx2(const float *inA, int cA, const float *inB, int C, i
         for (int t0 = 0; t0 < tilesWide; t0 += SK_W4_TILES) {
             int n = tilesWide - t0 < SK_W4_TILES ? tilesWide - t0 : SK_W4_TILES;
             int n8 = (n + 7) & ~7;
-            w4_input(inA, cA, inB, C, H, W, ty, t0, n8, rows, V);
+            w4_input(inA, cA, upA, inB, upB, C, H, W, ty, t0, n8, rows, V);
             for (int p = 0; p < 36; p++) {
                 const float *up = U + p * uStride;
                 const float *vp = V + p * vStride;
@@ -329,20 +405,21 @@ int sk_uses_winograd4(void) { return sk_uses_avx2(); }
 
 int sk_conv3x3_winograd4(const float *in, int inC, int H, int W, const float *packed, const float *bias,
                          int outC, int relu, float *workspace, float *out) {
-    return sk_conv3x3_winograd4_fused(in, inC, NULL, 0, H, W, packed, bias, outC, relu, NULL, workspace, out);
+    return sk_conv3x3_winograd4_fused(in, inC, 0, NULL, 0, 0, H, W, packed, bias, outC, relu, NULL, workspace, out);
 }
 
-int sk_conv3x3_winograd4_fused(const float *in, int inC, const float *in2, int in2C, int H, int W,
+int sk_conv3x3_winograd4_fused(const float *in, int inC, int inUp, const float *in2, int in2C, int in2Up, int H, int W,
                                const float *packed, const float *bias, int outC, int relu,
                                const float *residual, float *workspace, float *out) {
     long long C = (long long)inC + (in2C > 0 ? in2C : 0);
     if (!in || !packed || !workspace || !out || H <= 0 || W <= 0 || inC <= 0 || in2C < 0 || (in2C > 0 && !in2)
         || C > INT_MAX || sk_winograd4_packed_count((int)C, outC) == 0
-        || C * H * W > INT_MAX || (long long)outC * H * W > INT_MAX)
+        || C * H * W > INT_MAX || (long long)outC * H * W > INT_MAX
+        || ((inUp || (in2C > 0 && in2Up)) && (H % 2 || W % 2)))
         return -1;
 #if SK_W4_X86
     if (sk_uses_avx2()) {
-        conv3x3_w4_avx2(in, inC, in2, (int)C, H, W, packed, bias, outC, relu, residual, workspace, out);
+        conv3x3_w4_avx2(in, inC, inUp != 0, in2, in2Up != 0, (int)C, H, W, packed, bias, outC, relu, residual, workspace, out);
         return 0;
     }
 #endif

@@ -157,13 +157,25 @@ struct SegmentationKernelTests {
         #expect(sk_conv3x3_winograd4(x, Int32(c), 0, Int32(w), packed, bias, Int32(o), 0, &workspace, &untouched) == -1)
     }
 
-    /// The fused form: a concatenation read from two tensors and a residual added after the ReLU.
+    /// The fused form: a concatenation read from two tensors, either of them possibly upsampled 2x
+    /// on the fly, and a residual added after the ReLU.
     @Test(.enabled(if: sk_uses_winograd4() == 1, "needs AVX2+FMA"), arguments: [
-        (64, 64, 64, 11, 33), (16, 16, 16, 10, 10), (3, 5, 9, 13, 17), (32, 96, 64, 7, 50),
+        (64, 64, 64, 11, 33, false, false), (16, 16, 16, 10, 10, true, false), (3, 5, 9, 13, 17, false, false),
+        (32, 96, 64, 7, 50, false, false), (64, 64, 64, 20, 40, true, false), (16, 16, 16, 2, 2, false, true),
+        (9, 7, 16, 14, 106, true, true), (16, 16, 16, 40, 40, true, false), (5, 8, 8, 6, 70, false, true),
     ])
-    func winograd4FusesConcatenationAndResidual(a: Int, b: Int, o: Int, h: Int, w: Int) {
+    func winograd4FusesConcatenationAndResidual(a: Int, b: Int, o: Int, h: Int, w: Int, upA: Bool, upB: Bool) {
         var noise = Noise(state: UInt64(a * 31 + b * 7 + o + h * w))
-        let x = noise.array((a + b) * h * w), weight = noise.array(o * (a + b) * 9), bias = noise.array(o)
+        // The two inputs as stored (half size when upsampled on the fly), then as the convolution sees them.
+        let storedA = noise.array(a * h * w / (upA ? 4 : 1)), storedB = noise.array(b * h * w / (upB ? 4 : 1))
+        func full(_ stored: [Float], _ channels: Int, _ up: Bool) -> [Float] {
+            guard up else { return stored }
+            var out = [Float](repeating: .nan, count: channels * h * w)
+            _ = sk_resize_bilinear_halfpixel(stored, Int32(channels), Int32(h / 2), Int32(w / 2), Int32(h), Int32(w), &out)
+            return out
+        }
+        let x = full(storedA, a, upA) + full(storedB, b, upB)
+        let weight = noise.array(o * (a + b) * 9), bias = noise.array(o)
         let residual = noise.array(o * h * w)
         var packed = [Float](repeating: .nan, count: sk_winograd4_packed_count(Int32(a + b), Int32(o)))
         #expect(sk_winograd4_pack(weight, Int32(a + b), Int32(o), &packed) == 0)
@@ -171,13 +183,14 @@ struct SegmentationKernelTests {
         var direct = [Float](repeating: .nan, count: o * h * w)
         #expect(sk_conv3x3(x, Int32(a + b), Int32(h), Int32(w), weight, bias, Int32(o), 1, 1, &direct) == 0)
         let expected = zip(direct, residual).map { $0 + $1 }
-        let first = Array(x[0..<(a * h * w)]), second = Array(x[(a * h * w)...])
         var fused = [Float](repeating: .nan, count: o * h * w)
-        #expect(sk_conv3x3_winograd4_fused(first, Int32(a), second, Int32(b), Int32(h), Int32(w), packed, bias, Int32(o), 1,
-                                           residual, &workspace, &fused) == 0)
+        #expect(sk_conv3x3_winograd4_fused(storedA, Int32(a), upA ? 1 : 0, storedB, Int32(b), upB ? 1 : 0, Int32(h), Int32(w),
+                                           packed, bias, Int32(o), 1, residual, &workspace, &fused) == 0)
         #expect(maxDifference(fused, expected) < 1e-4 * Float(a + b).squareRoot() * 3)
-        #expect(sk_conv3x3_winograd4_fused(first, Int32(a), nil, Int32(b), Int32(h), Int32(w), packed, bias, Int32(o), 1,
+        #expect(sk_conv3x3_winograd4_fused(storedA, Int32(a), 0, nil, Int32(b), 0, Int32(h), Int32(w), packed, bias, Int32(o), 1,
                                            nil, &workspace, &fused) == -1)
+        #expect(sk_conv3x3_winograd4_fused(storedA, Int32(a), 1, storedB, Int32(b), 0, Int32(h), Int32(w | 1), packed, bias,
+                                           Int32(o), 1, nil, &workspace, &fused) == -1)
     }
 
     @Test func conv3x3RejectsBadSizes() {
@@ -295,12 +308,13 @@ struct SegmentationNetworkTests {
         #expect(maxDifference(got, z.map { 1 / (1 + exp(-$0)) }) < 1e-5)
     }
 
-    /// Concatenations and residual adds around F(4x4, 3x3) convolutions are fused away; the result
-    /// must equal the unfused graph's (the direct path materialises them).
+    /// Concatenations, 2x resizes and residual adds around F(4x4, 3x3) convolutions are fused away;
+    /// the result must equal the unfused graph's (the direct path materialises them).
     @Test(.enabled(if: sk_uses_winograd4() == 1, "needs AVX2+FMA"))
     func fusedConcatenationAndAddMatchTheUnfusedGraph() throws {
-        // x(3) -> a = conv(x) 8ch relu; b = conv(x) 8ch; k = concat(a, b) 16ch; c = conv(k) 8ch relu;
-        // s = c + b; m = concat(s, a); z = conv1x1(m) -> sigmoid. k and c + b fuse; m feeds a 1x1, not.
+        // x(3) -> a = conv(x) 8ch relu; b = conv(x) 8ch; u = resize(maxpool(a)) 2x; k = concat(u, b) 16ch;
+        // c = conv(k) 8ch relu; s = c + b; m = concat(s, a); z = conv1x1(m) -> sigmoid. u, k and c + b
+        // fuse; m feeds a 1x1, so it does not.
         func conv(_ input: String, _ output: String, _ weight: String, _ bias: String, kernel: Int, relu: Bool) -> [String: Any] {
             ["op": "conv2d", "input": input, "output": output, "weight": weight, "bias": bias, "kernel": [kernel, kernel],
              "stride": [1, 1], "pad": Array(repeating: kernel / 2, count: 4), "dilation": [1, 1], "group": 1,
@@ -315,18 +329,21 @@ struct SegmentationNetworkTests {
             params[name] = ["offset": offset * 4, "shape": shape, "count": count]
             offset += count
         }
-        let (h, w) = (13, 21)
+        let (h, w) = (14, 22)
         let graph: [String: Any] = [
             "format": "sticker-nn-graph", "version": 1,
             "weights": ["file": "f.bin", "bytes": offset * 4, "dtype": "f32le"],
             "input": ["name": "x", "shape": [1, 3, h, w]],
             "outputs": [["name": "y", "shape": [1, 1, h, w]]],
             "tensors": ["x": [1, 3, h, w], "a": [1, 8, h, w], "b": [1, 8, h, w], "k": [1, 16, h, w], "c": [1, 8, h, w],
+                        "p": [1, 8, h / 2, w / 2], "u": [1, 8, h, w],
                         "s": [1, 8, h, w], "m": [1, 16, h, w], "z": [1, 1, h, w], "y": [1, 1, h, w]],
             "params": params,
             "nodes": [
                 conv("x", "a", "wa", "ba", kernel: 3, relu: true), conv("x", "b", "wb", "bb", kernel: 3, relu: false),
-                ["op": "concat", "inputs": ["a", "b"], "output": "k", "axis": 1],
+                ["op": "maxpool2d", "input": "a", "output": "p", "kernel": [2, 2], "stride": [2, 2], "pad": [0, 0, 0, 0], "ceil_mode": true],
+                ["op": "resize_bilinear", "input": "p", "output": "u", "size": [h, w], "coordinate_mode": "half_pixel"],
+                ["op": "concat", "inputs": ["u", "b"], "output": "k", "axis": 1],
                 conv("k", "c", "wc", "bc", kernel: 3, relu: true),
                 ["op": "add", "inputs": ["c", "b"], "output": "s"],
                 ["op": "concat", "inputs": ["s", "a"], "output": "m", "axis": 1],

@@ -59,11 +59,13 @@ int sk_conv3x3_winograd4(const float *in, int inC, int H, int W,
                          const float *packed, const float *bias, int outC,
                          int relu, float *workspace, float *out);
 
-/* The same with two fusions that save whole-tensor passes: the input is the channel
- * concatenation of `in` (inC planes) and `in2` (in2C planes; NULL and 0 for none), read in place,
- * and when `residual` (outC x H x W, may be NULL) is given it is added after the ReLU:
- * out = relu(conv(concat(in, in2)) + bias) + residual. `packed` is for inC + in2C inputs. */
-int sk_conv3x3_winograd4_fused(const float *in, int inC, const float *in2, int in2C, int H, int W,
+/* The same with fusions that save whole-tensor passes: the input is the channel concatenation
+ * of `in` (inC planes) and `in2` (in2C planes; NULL and 0 for none), read in place; an input
+ * whose `Up` flag is set holds planes of H/2 x W/2 (H and W even) and is read as
+ * sk_resize_bilinear_halfpixel would resize it to H x W (same coefficients and rounding); and
+ * when `residual` (outC x H x W, may be NULL) is given it is added after the ReLU:
+ * out = relu(conv(concat(up?(in), up?(in2))) + bias) + residual. `packed` is for inC + in2C inputs. */
+int sk_conv3x3_winograd4_fused(const float *in, int inC, int inUp, const float *in2, int in2C, int in2Up, int H, int W,
                                const float *packed, const float *bias, int outC, int relu,
                                const float *residual, float *workspace, float *out);
 

@@ -70,6 +70,8 @@ public final class SegmentationNetwork: Sendable {
         var input: Tensor
         /// Channels that follow `input`'s: the second half of a concatenation read in place.
         var second: Tensor?
+        /// `input` or `second` holds half-size planes, resized 2x on the fly (an absorbed resize).
+        var inputUpsampled = false, secondUpsampled = false
         /// Added after the activation (an absorbed residual `add`).
         var residual: Tensor?
         var output: Tensor
@@ -212,7 +214,8 @@ public final class SegmentationNetwork: Sendable {
                 && (defined[node.output]?.channels ?? 0) >= 8
                 && (checked[index].inputs.first.flatMap { defined[$0] }?.channels ?? 0) >= 8
         }
-        let fusion = SegmentationFusion(nodes: graph.nodes, inputs: checked.map(\.inputs), graphOutput: outputInfo.name,
+        let fusion = SegmentationFusion(nodes: graph.nodes, inputs: checked.map(\.inputs),
+                                        shapes: defined.mapValues { ($0.height, $0.width) }, graphOutput: outputInfo.name,
                                         fusable: runsByWinograd4)
         lastUse = [:]
         for index in graph.nodes.indices where !fusion.absorbed.contains(index) {
@@ -256,9 +259,12 @@ public final class SegmentationNetwork: Sendable {
                 let kernel = node.kernel?.first ?? 3, dilation = node.dilation?.first ?? 1
                 let residual = fusion.residuals[index] == nil ? nil : ins.last
                 let sources = residual == nil ? ins : Array(ins.dropLast())
+                let upsampled = fusion.sources(index, inputs: checked[index].inputs).map(\.upsampled)
                 var step = Convolution(input: sources[0], second: sources.count > 1 ? sources[1] : nil, residual: residual,
                                        output: out, weight: 0, bias: try parameter(node.bias, shape: [out.channels]),
                                        kernel: kernel, dilation: dilation, relu: node.activation == "relu")
+                step.inputUpsampled = upsampled.first ?? false
+                step.secondUpsampled = upsampled.count > 1 && upsampled[1]
                 step.weight = try parameter(node.weight, shape: [out.channels, step.inputChannels, kernel, kernel])
                 if runsByWinograd4(index) {
                     let count = sk_winograd4_packed_count(Int32(step.inputChannels), Int32(out.channels))
@@ -388,22 +394,32 @@ public final class SegmentationNetwork: Sendable {
     private static func convolve(_ conv: Convolution, slots: [UnsafeMutablePointer<Float>], weights w: UnsafePointer<Float>,
                                  packed: UnsafePointer<Float>?, workspace: UnsafeMutablePointer<Float>,
                                  winograd: Bool) -> Int32 {
-        let o = Int32(conv.output.channels), h = Int32(conv.input.height), width = Int32(conv.input.width)
+        let o = Int32(conv.output.channels), h = Int32(conv.output.height), width = Int32(conv.output.width)
         let relu: Int32 = conv.relu ? 1 : 0
         let out = slots[conv.output.slot]
         if winograd, let offset = conv.packed, let packed {
             return sk_conv3x3_winograd4_fused(
-                slots[conv.input.slot], Int32(conv.input.channels), conv.second.map { UnsafePointer(slots[$0.slot]) },
-                Int32(conv.second?.channels ?? 0), h, width, packed + offset, w + conv.bias, o, relu,
-                conv.residual.map { UnsafePointer(slots[$0.slot]) }, workspace, out)
+                slots[conv.input.slot], Int32(conv.input.channels), conv.inputUpsampled ? 1 : 0,
+                conv.second.map { UnsafePointer(slots[$0.slot]) }, Int32(conv.second?.channels ?? 0), conv.secondUpsampled ? 1 : 0,
+                h, width, packed + offset, w + conv.bias, o, relu, conv.residual.map { UnsafePointer(slots[$0.slot]) }, workspace, out)
         }
         var input = UnsafePointer(slots[conv.input.slot])
         var joined: UnsafeMutablePointer<Float>?
         defer { joined?.deallocate() }
-        if let second = conv.second {
-            let buffer = UnsafeMutablePointer<Float>.allocate(capacity: conv.input.count + second.count)
-            buffer.update(from: slots[conv.input.slot], count: conv.input.count)
-            (buffer + conv.input.count).update(from: slots[second.slot], count: second.count)
+        if conv.second != nil || conv.inputUpsampled {
+            // The concatenation (and resizes) the fused path does on the fly, materialised.
+            let plane = conv.output.height * conv.output.width
+            let buffer = UnsafeMutablePointer<Float>.allocate(capacity: conv.inputChannels * plane)
+            var channel = 0
+            for (part, upsampled) in [(conv.input, conv.inputUpsampled), conv.second.map { ($0, conv.secondUpsampled) }].compactMap({ $0 }) {
+                if upsampled {
+                    _ = sk_resize_bilinear_halfpixel(slots[part.slot], Int32(part.channels), Int32(part.height), Int32(part.width),
+                                                     h, width, buffer + channel * plane)
+                } else {
+                    (buffer + channel * plane).update(from: slots[part.slot], count: part.count)
+                }
+                channel += part.channels
+            }
             joined = buffer
             input = UnsafePointer(buffer)
         }
