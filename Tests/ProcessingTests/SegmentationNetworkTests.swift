@@ -472,15 +472,16 @@ extension U2NetPTests {
     @Test(.enabled(if: folder != nil && benchRuns != nil, "set STICKER_U2NETP_DIR and STICKER_BENCH_NETWORK=runs"))
     func networkTiming() throws {
         let folder = try #require(Self.folder)
-        let network = try SegmentationNetwork(graph: folder.appendingPathComponent("u2netp.json"),
-                                              weights: folder.appendingPathComponent("u2netp.bin"))
-        let input = network.preprocessed(Self.scene())
-        print("u2netp activation slots: \(network.activationFloats * 4 / 1_000_000) MB")
         func cpu() -> Double {
             var time = timespec()
             clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
             return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
         }
+        let loadStart = cpu()
+        let network = try SegmentationNetwork(graph: folder.appendingPathComponent("u2netp.json"),
+                                              weights: folder.appendingPathComponent("u2netp.bin"))
+        print("u2netp load CPU s: \(String(format: "%.3f", cpu() - loadStart)); activation slots: \(network.activationFloats * 4 / 1_000_000) MB")
+        let input = network.preprocessed(Self.scene())
         var maps: [Bool: [Float]] = [:]
         for winograd in [true, false] {
             var times: [Double] = []

@@ -6,16 +6,20 @@ import Foundation
 ///
 /// Loading validates everything the kernels rely on (every parameter inside the weights file,
 /// every shape consistent with its op), so a bad file is a thrown `ProcessingError.invalidModel`
-/// and never a crash, and plans the activation buffers: each tensor gets a slot that is
-/// handed back once its last reader has run, so u2netp's 254 tensors share a few slots.
+/// and never a crash; transforms the weights of the Winograd convolutions once
+/// (`sk_winograd4_pack`); fuses what those convolutions can do on the fly (`SegmentationFusion`:
+/// concatenations, 2x resizes, residual adds); and plans the activation buffers: each tensor gets
+/// a slot that is handed back once its last reader has run, so u2netp's tensors share 89 MB.
 ///
-/// Cost (release, one core of the shared 2-core AMD EPYC dev VM, thread CPU time, median of
-/// 5): u2netp at 320 x 320 (19.8 G multiply-adds) takes 0.73 s, 27 GMAC/s, against 0.55 s for
-/// onnxruntime 1 thread in the same run; the 3x3 kernel alone does 25-30 GMAC/s and is about
-/// 85% of the time. The 3x3 convolutions of dilation 1 (all but 0.1% of the multiply-adds) now
-/// run by Winograd F(2x2, 3x3) (`sk_conv3x3_winograd`, 2.25x fewer multiply-adds): 0.58 s against
-/// 0.78 s direct and 0.60 s onnxruntime, one run under load (Benchmarks/cutout/README.md).
-/// Outputs agree with onnxruntime on the same input to 8e-5 (mask agreement 1.0).
+/// Cost (one core of the shared 2-core AMD EPYC Zen 3 dev VM, thread CPU time, median of 9,
+/// onnxruntime 1 thread timed in the same minutes): u2netp at 320 x 320 (19.8 G multiply-adds)
+/// takes 0.25-0.27 s against 0.53 s for onnxruntime (0.33 against 0.60-0.63 when the machine is
+/// busier). The 3x3 convolutions of dilation 1 with at least 8 input and 8 output channels (all but
+/// 1% of the multiply-adds) run by Winograd F(4x4, 3x3) (`sk_conv3x3_winograd4_fused`, 4x fewer
+/// multiply-adds than direct, products at ~80% of the FMA peak on 128 -> 64); the rest directly
+/// (`sk_conv3x3`), faster there than any Winograd. History: direct 0.78 s, F(2x2, 3x3) 0.58 s.
+/// Outputs agree with the direct kernels to 8.3e-5 and with onnxruntime on the same input to 1e-4.
+/// The first prediction in a process costs ~40 ms more (its activation pages are faulted in).
 /// Debug builds compile the kernels with -O2 too (Package.swift); unoptimised, one prediction took a minute.
 ///
 /// Sharing: the class is immutable (every stored property is a `let` of a value type) and
