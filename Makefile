@@ -81,7 +81,7 @@ bench-reprocess: model
 ## bench-cutout: cut-out quality (IoU on composites with known masks) beside the peers rembg u2netp and GrabCut
 bench-cutout: corpus
 	$(MAKE) build CONFIG=release EXTRA_DEPS=python3-venv
-	STICKER_CORPUS="$(abspath $(CORPUS))" CATALOG_BIN=.build/release/catalog Benchmarks/cutout/run.sh
+	STICKER_CORPUS="$(abspath $(CORPUS))" CATALOG_BIN=.build/release/catalog CUTOUT_BENCH=.build/release/cutout-bench Benchmarks/cutout/run.sh
 
 ## bench-search: colour search over 1,000,000 synthetic stickers: R*Tree vs full scan, in-process and whole-process
 bench-search:

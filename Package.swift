@@ -26,7 +26,7 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
-        // glibc's <malloc.h> (mallopt), for the CLI's allocator tuning (MallocTuning.swift).
+        // glibc's <malloc.h> (mallopt), for the pipeline's allocator tuning (Processing/MallocTuning.swift).
         .systemLibrary(name: "CMalloc"),
 
         // libpng's full write API (filters, zlib strategy) behind one C function that keeps
@@ -42,7 +42,7 @@ let package = Package(
         // times slower unoptimised, which made every test import and `make demo CONFIG=debug` crawl.
         .target(
             name: "Processing",
-            dependencies: ["CTurboJPEG", "CPNG", "CPNGWriter", "CExif", "CWebP", "CSegmentationKernels"],
+            dependencies: ["CTurboJPEG", "CPNG", "CPNGWriter", "CExif", "CWebP", "CSegmentationKernels", "CMalloc"],
             swiftSettings: strictSwift + [.unsafeFlags(["-O"], .when(configuration: .debug))]
         ),
         // The store and the workflows over it.
@@ -65,7 +65,6 @@ let package = Package(
             dependencies: [
                 "Catalog",
                 "Processing",
-                "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSwift
@@ -79,9 +78,10 @@ let package = Package(
             swiftSettings: strictSwift
         ),
 
-        // Benchmarks (not tests): `make bench-search`, `make bench-palette`.
+        // Benchmarks (not tests): `make bench-search`, `make bench-palette`, `make bench-cutout`.
         .executableTarget(name: "search-bench", dependencies: ["Catalog", "Processing"], swiftSettings: strictSwift),
         .executableTarget(name: "palette-bench", dependencies: ["Processing"], swiftSettings: strictSwift),
+        .executableTarget(name: "cutout-bench", dependencies: ["Processing"], swiftSettings: strictSwift),
 
         // Build-time: Migrations/*.sql become a Swift source inside the Catalog module.
         .executableTarget(name: "migration-embedder", swiftSettings: strictSwift),

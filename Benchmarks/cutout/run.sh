@@ -11,6 +11,7 @@
 # ("u2netp,grabcut"), GRABCUT_LIMIT GrabCut on the first N composites of each kind only (5:
 # it takes 2-110 s of CPU, median 26 s, per ~1024x768 composite; 0 = all),
 # CATALOG_BIN, CATALOG_CUTOUT_ARGS (default: cutout {in} -o {out} --mask-only --no-crop),
+# CUTOUT_BENCH (the cutout-bench executable: the same cut-out timed per photo in one process),
 # BENCH_VENV, BENCH_CUTOUT_DATA. Other arguments go to score.py (e.g. --limit 5, --no-big).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -59,6 +60,11 @@ if [ -n "${CATALOG_BIN:-}" ]; then
   else
     echo "note: $CATALOG_BIN has no working 'cutout' command; scoring the peers only" >&2
   fi
+fi
+
+# The same cut-out in one long-running process (model loaded once), timed as the in-process peer is.
+if [ -n "${CUTOUT_BENCH:-}" ]; then
+  cmd+=(--server "catalog-warm=$(printf '%q' "$CUTOUT_BENCH")")
 fi
 
 mkdir -p "$(dirname "$results")"

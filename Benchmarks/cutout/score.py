@@ -19,6 +19,10 @@ Methods:
            --no-crop'. Run once per image ({in} the JPEG, {out} a PNG path it must write: a grey
            mask the size of the image; an alpha channel is used instead if it is not constant).
            Timed per process, start-up included.
+  NAME     a long-running command: --server NAME='cutout-bench'. Started once (its start-up and
+           model loading not counted, as for u2netp), it reads "IN<TAB>OUT" lines and answers each
+           with a JSON line {"cpu": s, "wall": s} (or {"error": ...}) once it has written the mask:
+           the same work as the per-process command, timed the way the in-process peer is.
 
 Timing is single-core: OMP/OpenBLAS/MKL threads are set to 1 before anything is imported,
 OpenCV's to 1, and this process (and so every command it starts) is pinned to one CPU with
@@ -27,7 +31,7 @@ process or of the command with its children) are recorded; on a shared machine t
 the steadier figure, and the 12 MP target is judged on it. In-process times include decoding the JPEG; every
 method gets one untimed warm-up run first. Model loading is not counted for u2netp.
 
-usage: score.py DATA [--methods u2netp,grabcut] [--command NAME=TEMPLATE]... [--json FILE]
+usage: score.py DATA [--methods u2netp,grabcut] [--command NAME=TEMPLATE]... [--server NAME=COMMAND]... [--json FILE]
                      [--limit N] [--grabcut-limit N] [--grabcut-max-side PX] [--big-runs 3]
                      [--no-big] [--big-grabcut] [--masks DIR] [--no-pin]
 """
@@ -152,6 +156,38 @@ class Command:
         return read_mask(out)
 
 
+class Server:
+    """A command started once that cuts out one image per request line (see cutout-bench)."""
+
+    def __init__(self, name: str, command: str, workdir: Path) -> None:
+        self.name = name
+        self.argv = shlex.split(command)
+        self.workdir = workdir / name
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        self.wall: float | None = None  # as the command reports it for the last image
+        self.cpu: float | None = None
+        self.process = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+
+    def run(self, path: Path) -> np.ndarray:
+        out = self.workdir / (path.stem + ".png")
+        out.unlink(missing_ok=True)
+        if self.process.poll() is not None:
+            raise RuntimeError(f"{self.name} exited with {self.process.returncode}")
+        self.process.stdin.write(f"{path}\t{out}\n")
+        self.process.stdin.flush()
+        line = self.process.stdout.readline()
+        reply = json.loads(line) if line.strip() else {"error": "no answer"}
+        if "error" in reply:
+            raise RuntimeError(reply["error"])
+        self.wall, self.cpu = reply["wall"], reply["cpu"]
+        return read_mask(out)
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.stdin.close()
+            self.process.wait(timeout=30)
+
+
 def read_mask(path: Path) -> np.ndarray:
     im = Image.open(path)
     if im.mode in ("LA", "RGBA", "PA") or (im.mode == "P" and "transparency" in im.info):
@@ -181,8 +217,8 @@ def timed(method, path: Path) -> tuple[np.ndarray, float, float]:
     m = method.run(path)
     dt = time.perf_counter() - t0
     cpu = time.process_time() - c0
-    if isinstance(method, Command) and method.wall is not None:
-        dt, cpu = method.wall, method.cpu  # the process alone, not reading its PNG back
+    if isinstance(method, (Command, Server)) and method.wall is not None:
+        dt, cpu = method.wall, method.cpu  # the command's own work, not reading its PNG back
     return m, dt, cpu
 
 
@@ -338,6 +374,8 @@ def main() -> None:
     ap.add_argument("data", type=Path, help="folder made by make_composites.py")
     ap.add_argument("--methods", default="u2netp,grabcut", help="in-process peers to run ('' for none)")
     ap.add_argument("--command", action="append", default=[], metavar="NAME=TEMPLATE")
+    ap.add_argument("--server", action="append", default=[], metavar="NAME=COMMAND",
+                    help="a command started once that answers IN<TAB>OUT lines (cutout-bench)")
     ap.add_argument("--json", type=Path, help="write all results (per image too) here")
     ap.add_argument("--limit", type=int, default=0, help="only the first N composites of each kind")
     ap.add_argument("--big-runs", type=int, default=3)
@@ -377,6 +415,11 @@ def main() -> None:
         if not sep or not name:
             raise SystemExit(f"--command wants NAME=TEMPLATE, got {c!r}")
         methods.append(Command(name, template, work))
+    for c in args.server:
+        name, sep, command = c.partition("=")
+        if not sep or not name:
+            raise SystemExit(f"--server wants NAME=COMMAND, got {c!r}")
+        methods.append(Server(name, command, work))
     if not methods:
         raise SystemExit("no method to score")
 
@@ -384,6 +427,9 @@ def main() -> None:
     try:
         run_all(methods, data, items, big, args, cpu, results)
     finally:
+        for m in methods:
+            if isinstance(m, Server):
+                m.close()
         shutil.rmtree(work, ignore_errors=True)
 
     print_table(results, big and big["size"])
@@ -394,7 +440,7 @@ def main() -> None:
         args.json.write_text(json.dumps({
             "composites": {**meta, "scored_per_kind": {k: sum(1 for i in items if i["kind"] == k) for k in KINDS}},
             "pinned_cpu": cpu, "grabcut_max_side": args.grabcut_max_side,
-            "commands": {m.name: m.argv for m in methods if isinstance(m, Command)},
+            "commands": {m.name: m.argv for m in methods if isinstance(m, (Command, Server))},
             "results": results, "targets": targets(results),
         }, indent=1) + "\n")
         log(f"wrote {args.json}")

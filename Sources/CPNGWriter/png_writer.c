@@ -32,6 +32,7 @@ typedef struct {
     uint8_t *data;
     size_t size;
     size_t capacity;
+    uint8_t *row;
     char *error;
     size_t error_size;
     /* The first warning libpng gave, which often explains the error that follows it
@@ -97,9 +98,30 @@ int png_writer_encode_rgba(const uint8_t *rgba, size_t rgba_size, uint32_t width
                              out, out_size, error, error_size);
 }
 
+static int encode(const uint8_t *pixels, size_t pixels_size, png_writer_row_source source, void *context,
+                  uint32_t width, uint32_t height, int channels,
+                  int compression_level, int filters, int strategy,
+                  uint8_t **out, size_t *out_size, char *error, size_t error_size);
+
 int png_writer_encode(const uint8_t *rgba, size_t rgba_size, uint32_t width, uint32_t height, int channels,
                       int compression_level, int filters, int strategy,
                       uint8_t **out, size_t *out_size, char *error, size_t error_size) {
+    return encode(rgba, rgba_size, NULL, NULL, width, height, channels, compression_level, filters, strategy,
+                  out, out_size, error, error_size);
+}
+
+int png_writer_encode_rows(png_writer_row_source source, void *context, uint32_t width, uint32_t height, int channels,
+                           int compression_level, int filters, int strategy,
+                           uint8_t **out, size_t *out_size, char *error, size_t error_size) {
+    return encode(NULL, 0, source, context, width, height, channels, compression_level, filters, strategy,
+                  out, out_size, error, error_size);
+}
+
+/* Either `pixels` (the whole image, `pixels_size` bytes) or `source` (rows on demand) is given. */
+static int encode(const uint8_t *rgba, size_t rgba_size, png_writer_row_source source, void *context,
+                  uint32_t width, uint32_t height, int channels,
+                  int compression_level, int filters, int strategy,
+                  uint8_t **out, size_t *out_size, char *error, size_t error_size) {
     if (error != NULL && error_size > 0) error[0] = '\0';
     if (out == NULL || out_size == NULL) {
         set_error(error, error_size, "no place for the output");
@@ -108,7 +130,7 @@ int png_writer_encode(const uint8_t *rgba, size_t rgba_size, uint32_t width, uin
     *out = NULL;
     *out_size = 0;
 
-    if (rgba == NULL) {
+    if (rgba == NULL && source == NULL) {
         set_error(error, error_size, "no pixels");
         return 1;
     }
@@ -128,7 +150,7 @@ int png_writer_encode(const uint8_t *rgba, size_t rgba_size, uint32_t width, uin
         return 1;
     }
     const size_t row_bytes = (size_t)width * (size_t)channels;
-    if (row_bytes * height != rgba_size) {
+    if (source == NULL && row_bytes * height != rgba_size) {
         char message[128];
         snprintf(message, sizeof message, "%" PRIu32 "x%" PRIu32 " %s needs %zu bytes, got %zu",
                  width, height, channels == 1 ? "grey" : "RGBA", row_bytes * height, rgba_size);
@@ -157,9 +179,13 @@ int png_writer_encode(const uint8_t *rgba, size_t rgba_size, uint32_t width, uin
     state->error_size = error_size;
     /* A first guess at the output (photo-like stickers compress to about a quarter of their
      * pixels); the buffer doubles when the guess is short. */
-    state->capacity = rgba_size / 4 + 4096;
+    state->capacity = row_bytes * height / 4 + 4096;
     state->data = malloc(state->capacity);
-    if (state->data == NULL) {
+    /* The row a source fills (a whole buffer's rows go to libpng as they are). */
+    state->row = source != NULL ? malloc(row_bytes) : NULL;
+    if (state->data == NULL || (source != NULL && state->row == NULL)) {
+        free(state->data);
+        free(state->row);
         free(state);
         set_error(error, error_size, "out of memory");
         return 1;
@@ -176,6 +202,7 @@ int png_writer_encode(const uint8_t *rgba, size_t rgba_size, uint32_t width, uin
     if (info == NULL) {
         png_destroy_write_struct(&png, NULL);
         free(state->data);
+        free(state->row);
         free(state);
         set_error(error, error_size, "libpng could not create an info struct");
         return 1;
@@ -187,6 +214,7 @@ int png_writer_encode(const uint8_t *rgba, size_t rgba_size, uint32_t width, uin
     if (setjmp(png_jmpbuf(png))) {
         png_destroy_write_struct(&png, &info);
         free(state->data);
+        free(state->row);
         free(state);
         if (error != NULL && error_size > 0 && error[0] == '\0') {
             set_error(error, error_size, "libpng could not write the PNG");
@@ -204,13 +232,20 @@ int png_writer_encode(const uint8_t *rgba, size_t rgba_size, uint32_t width, uin
     png_set_filter(png, PNG_FILTER_TYPE_BASE, filters);
     png_write_info(png, info);
     for (uint32_t y = 0; y < height; y++) {
-        png_write_row(png, rgba + (size_t)y * row_bytes);
+        if (source == NULL) {
+            png_write_row(png, rgba + (size_t)y * row_bytes);
+        } else if (source(context, y, state->row) == 0) {
+            png_write_row(png, state->row);
+        } else {
+            png_error(png, "the row source stopped");
+        }
     }
     png_write_end(png, info);
     png_destroy_write_struct(&png, &info);
 
     *out = state->data;
     *out_size = state->size;
+    free(state->row);
     free(state);
     return 0;
 }

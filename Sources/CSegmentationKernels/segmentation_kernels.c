@@ -1,4 +1,5 @@
 /* Direct (no im2col) float32 kernels for u2netp; see include/segmentation_kernels.h. */
+#include "scale2x.h"
 #include "segmentation_kernels.h"
 
 #include <limits.h>
@@ -268,41 +269,17 @@ int sk_conv1x1(const float *in, int inC, int H, int W, const float *weight, cons
 
 /* ---------------------------------------------------------------------------------------- */
 
-#if SK_X86
-/* Outputs x0 ..< x1 of one pooled row whose windows are whole (2 x < W - 1, both rows inside),
- * 8 at a time; returns the first x not done. max_ps of two real values is exact, so the result
- * equals the scalar path's. */
-__attribute__((target("avx2")))
-static int maxpool_row_avx2(const float *r0, const float *r1, int x1, float *out) {
-    int x = 0;
-    for (; x + 8 <= x1; x += 8) {
-        __m256 a = _mm256_max_ps(_mm256_loadu_ps(r0 + 2 * x), _mm256_loadu_ps(r1 + 2 * x));
-        __m256 b = _mm256_max_ps(_mm256_loadu_ps(r0 + 2 * x + 8), _mm256_loadu_ps(r1 + 2 * x + 8));
-        /* even and odd columns (lane order 0 1 4 5 2 3 6 7 until the permute) */
-        __m256 m = _mm256_max_ps(_mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0)), _mm256_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1)));
-        _mm256_storeu_ps(out + x, _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(m), 0xD8)));
-    }
-    return x;
-}
-#endif
-
 int sk_maxpool2x2_ceil(const float *in, int C, int H, int W, float *out) {
     if (!in || !out || !valid_shape(C, H, W)) return -1;
+    if (H % 2 == 0 && W % 2 == 0) return sk_maxpool2x2_even(in, C, H, W, out);
     int Ho = (H + 1) / 2, Wo = (W + 1) / 2;
-#if SK_X86
-    int vector = sk_uses_avx2();
-#endif
     for (int c = 0; c < C; c++) {
         const float *ip = in + (size_t)c * H * W;
         float *op = out + (size_t)c * Ho * Wo;
         for (int y = 0; y < Ho; y++) {
             const float *r0 = ip + (size_t)(2 * y) * W;
             const float *r1 = 2 * y + 1 < H ? r0 + W : r0;
-            int x = 0;
-#if SK_X86
-            if (vector) x = maxpool_row_avx2(r0, r1, W / 2, op + (size_t)y * Wo);
-#endif
-            for (; x < Wo; x++) {
+            for (int x = 0; x < Wo; x++) {
                 int a = 2 * x, b = 2 * x + 1 < W ? 2 * x + 1 : 2 * x;
                 float m = r0[a];
                 if (r0[b] > m) m = r0[b];
@@ -326,57 +303,35 @@ static void halfpixel(int i, int n_in, int n_out, int *i0, int *i1, float *f) {
     *f = (float)(src - lo);
 }
 
-/* Row `r` of plane `ip` blended in x for the output columns xs ..< xe (coefficient tables from xs). */
-static void blend_row(const float *ip, int W, int r, int xs, int xe, const int *cx0, const int *cx1,
-                      const float *cfx, float *dst) {
-    const float *row = ip + (size_t)r * W;
-    for (int x = xs; x < xe; x++) {
-        float fx = cfx[x - xs];
-        dst[x - xs] = row[cx0[x - xs]] * (1.0f - fx) + row[cx1[x - xs]] * fx;
-    }
-}
-
 int sk_resize_bilinear_halfpixel(const float *in, int C, int H, int W, int outH, int outW,
                                  float *out) {
     if (!in || !out || !valid_shape(C, H, W) || !valid_shape(C, outH, outW)) return -1;
+    if (outH == 2 * H && outW == 2 * W) return sk_resize_bilinear_2x(in, C, H, W, out);
     /* Column coefficients are the same for every row and channel: computed once per band of
-     * columns into a stack table (computing them per pixel was 10% of a u2netp prediction).
-     * Each source row is blended in x once per band into a two-row cache (the source rows only
-     * move down as y grows) instead of twice per output row: upsampling by 2 blended every
-     * source row four times, and the y blend is then a plain vectorisable loop. */
+     * columns into a stack table (computing them per pixel was 10% of a u2netp prediction). */
     enum { BAND = 256 };
     int cx0[BAND], cx1[BAND];
     float cfx[BAND];
-    float cache[2][BAND];
     for (int xs = 0; xs < outW; xs += BAND) {
         int xe = xs + BAND < outW ? xs + BAND : outW;
-        int n = xe - xs;
         for (int x = xs; x < xe; x++) halfpixel(x, W, outW, &cx0[x - xs], &cx1[x - xs], &cfx[x - xs]);
         for (int c = 0; c < C; c++) {
             const float *ip = in + (size_t)c * H * W;
             float *op = out + (size_t)c * outH * outW;
-            int cached[2] = {-1, -1};  /* source row held by each cache slot */
             for (int y = 0; y < outH; y++) {
                 int y0, y1;
                 float fy;
                 halfpixel(y, H, outH, &y0, &y1, &fy);
-                const float *top = NULL, *bot = NULL;
-                for (int k = 0; k < 2; k++) {
-                    if (cached[k] == y0) top = cache[k];
-                    if (cached[k] == y1) bot = cache[k];
+                const float *r0 = ip + (size_t)y0 * W, *r1 = ip + (size_t)y1 * W;
+                float *orow = op + (size_t)y * outW;
+                for (int x = xs; x < xe; x++) {
+                    int x0 = cx0[x - xs], x1 = cx1[x - xs];
+                    float fx = cfx[x - xs];
+                    /* The reference's order: each row blended in x, then the two rows in y. */
+                    float top = r0[x0] * (1.0f - fx) + r0[x1] * fx;
+                    float bot = r1[x0] * (1.0f - fx) + r1[x1] * fx;
+                    orow[x] = top * (1.0f - fy) + bot * fy;
                 }
-                for (int k = 0; k < 2 && (!top || !bot); k++) {
-                    float *slot = cache[k];
-                    if (slot == top || slot == bot) continue;
-                    int r = !top ? y0 : y1;
-                    blend_row(ip, W, r, xs, xe, cx0, cx1, cfx, slot);
-                    cached[k] = r;
-                    if (r == y0) top = slot;
-                    if (r == y1) bot = slot;
-                }
-                float *orow = op + (size_t)y * outW + xs;
-                /* The reference's order: each row blended in x, then the two rows in y. */
-                for (int x = 0; x < n; x++) orow[x] = top[x] * (1.0f - fy) + bot[x] * fy;
             }
         }
     }

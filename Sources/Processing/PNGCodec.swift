@@ -115,6 +115,45 @@ public enum PNGCodec {
         }
     }
 
+    /// Encodes a grey image made row by row (`.fast` settings, as `encodeGrey`): `fill(y, row)`
+    /// writes row `y`'s `width` bytes, for y = 0 ..< height in order, so the whole image never
+    /// has to be in memory.
+    public static func encodeGrey(
+        width: Int, height: Int, fillingRows fill: (Int, UnsafeMutablePointer<UInt8>) -> Void
+    ) throws(ProcessingError) -> [UInt8] {
+        guard let pngWidth = UInt32(exactly: width), let pngHeight = UInt32(exactly: height) else {
+            throw .encodingFailed("\(width)x\(height) is too large for PNG")
+        }
+        guard let settings = PNGCompression.fast.attempts.first else { throw .encodingFailed("no PNG settings to try") }
+        typealias Fill = (Int, UnsafeMutablePointer<UInt8>) -> Void
+        // The C encoder calls back with a context pointer: the closure, for the call's duration only.
+        let source: png_writer_row_source = { context, y, row in
+            guard let context, let row else { return 1 }
+            context.assumingMemoryBound(to: Fill.self).pointee(Int(y), row)
+            return 0
+        }
+        var output: UnsafeMutablePointer<UInt8>?
+        var outputSize = 0
+        var message = [CChar](repeating: 0, count: 256)
+        let status = withoutActuallyEscaping(fill) { fill in
+            var closure: Fill = fill
+            return withUnsafeMutablePointer(to: &closure) { context in
+                message.withUnsafeMutableBufferPointer { text in
+                    png_writer_encode_rows(
+                        source, context, pngWidth, pngHeight, 1,
+                        settings.level, settings.filters, settings.strategy,
+                        &output, &outputSize, text.baseAddress, text.count)
+                }
+            }
+        }
+        defer { png_writer_free(output) }
+        guard status == 0, let output else {
+            let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw .encodingFailed(text.isEmpty ? "libpng could not write the PNG" : text)
+        }
+        return Array(UnsafeBufferPointer(start: output, count: outputSize))
+    }
+
     /// The payload of the PNG's `eXIf` chunk (a TIFF-structured EXIF block, without the
     /// `Exif\0\0` prefix of JPEG), or nil. Chunks are walked with every length checked; the walk
     /// stops at `IEND` or at the first chunk that does not fit in the data.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Processing
 
 /// The `catalog` command: lists the subcommands; each lives in `Subcommands/`.
 @main

@@ -216,7 +216,8 @@ struct SegmentationKernelTests {
         #expect(maxDifference(out, expected) < 1e-4)
     }
 
-    @Test(arguments: [(2, 5, 7), (3, 1, 1), (1, 4, 3), (4, 10, 10), (2, 1, 9), (3, 9, 1), (2, 5, 37), (1, 3, 40), (2, 4, 49)])
+    @Test(arguments: [(2, 5, 7), (3, 1, 1), (1, 4, 3), (4, 10, 10), (2, 1, 9), (3, 9, 1), (3, 2, 2), (2, 6, 14), (5, 20, 20),
+                      (2, 5, 37), (1, 3, 40), (2, 4, 49)])
     func maxPoolCeilModeClipsOddBorders(c: Int, h: Int, w: Int) {
         var noise = Noise(state: 3)
         let x = noise.array(c * h * w)
@@ -225,7 +226,8 @@ struct SegmentationKernelTests {
         #expect(out == referenceMaxPool(x, c: c, h: h, w: w))
     }
 
-    @Test(arguments: [(2, 3, 5, 7, 11), (1, 5, 5, 10, 10), (2, 2, 3, 64, 96), (1, 10, 10, 320, 320), (1, 9, 7, 4, 3), (1, 1, 1, 3, 3)])
+    @Test(arguments: [(2, 3, 5, 7, 11), (1, 5, 5, 10, 10), (2, 2, 3, 64, 96), (1, 10, 10, 320, 320), (1, 9, 7, 4, 3), (1, 1, 1, 3, 3),
+                          (3, 1, 1, 2, 2), (2, 1, 6, 2, 12), (4, 7, 3, 14, 6), (2, 20, 20, 40, 40)])
     func resizeUsesHalfPixelCentres(c: Int, h: Int, w: Int, ho: Int, wo: Int) {
         var noise = Noise(state: 5)
         let x = noise.array(c * h * w)

@@ -57,6 +57,18 @@ int png_writer_encode(const uint8_t *pixels, size_t pixels_size, uint32_t width,
                       int compression_level, int filters, int strategy,
                       uint8_t **out, size_t *out_size, char *error, size_t error_size);
 
+/* Fills `row` (`width * channels` bytes) with row `y` of the image; returns 0, or nonzero to stop
+ * the encoding (png_writer_encode_rows then fails with "the row source stopped"). It must not call
+ * libpng or this file: it is called between libpng calls, so no libpng longjmp can cross it. */
+typedef int (*png_writer_row_source)(void *context, uint32_t y, uint8_t *row);
+
+/* The same as png_writer_encode, but the rows come one at a time from `source` (called for
+ * y = 0, 1, ... height - 1, in order, with the same row buffer each time), so a large image made
+ * row by row (a mask scaled up to a photo's size) never exists whole in memory. */
+int png_writer_encode_rows(png_writer_row_source source, void *context, uint32_t width, uint32_t height, int channels,
+                           int compression_level, int filters, int strategy,
+                           uint8_t **out, size_t *out_size, char *error, size_t error_size);
+
 /* Releases a buffer returned by png_writer_encode_rgba or png_writer_encode (NULL is allowed). */
 void png_writer_free(uint8_t *buffer);
 

@@ -2,10 +2,13 @@
 /// --mask-only` does: one channel all the way, a quarter of the work of an RGBA image.
 public enum MaskOutput {
     /// The mask scaled (bilinear) from `width` x `height` to `size` (the photo's full size) as a grey PNG.
+    /// The scaled mask is made row by row as the encoder takes it, never whole (12 MB at 12 MP).
     public static func png(_ mask: [UInt8], width: Int, height: Int, scaledTo size: (width: Int, height: Int)) throws(ProcessingError) -> [UInt8] {
-        let full = size == (width, height) ? mask
-            : PlaneResampler.bilinear(mask, width: width, height: height, toWidth: size.width, toHeight: size.height)
-        return try PNGCodec.encodeGrey(full, width: size.width, height: size.height)
+        if size == (width, height) { return try PNGCodec.encodeGrey(mask, width: width, height: height) }
+        var scaler = MaskRowScaler(mask, width: width, height: height, toWidth: size.width, toHeight: size.height)
+        return try PNGCodec.encodeGrey(width: size.width, height: size.height) { y, row in
+            scaler.fill(row: y, into: row)
+        }
     }
 
     /// The mask cropped to its subject (the box the sticker renderer crops to) as a grey PNG.

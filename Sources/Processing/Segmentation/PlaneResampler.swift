@@ -61,7 +61,7 @@ enum PlaneResampler {
     }
 
     /// For each output position along an axis: the two source positions it blends, and the weight of the second.
-    private static func taps(from source: Int, to target: Int) -> [(first: Int, second: Int, weight: Float)] {
+    static func taps(from source: Int, to target: Int) -> [(first: Int, second: Int, weight: Float)] {
         let scale = Float(source) / Float(target)
         return (0..<target).map { index in
             let position = min(Float(source - 1), max(0, (Float(index) + 0.5) * scale - 0.5))

@@ -8,8 +8,8 @@ import Foundation
 /// every shape consistent with its op), so a bad file is a thrown `ProcessingError.invalidModel`
 /// and never a crash; transforms the weights of the Winograd convolutions once
 /// (`sk_winograd4_pack`); fuses what those convolutions can do on the fly (`SegmentationFusion`:
-/// concatenations, 2x resizes, residual adds); and plans the activation buffers: each tensor gets
-/// a slot that is handed back once its last reader has run, so u2netp's tensors share 89 MB.
+/// concatenations, 2x resizes, residual adds); and plans the activation memory: each tensor gets
+/// a place in one arena that it shares with tensors it is never alive with (`ActivationPlanner`).
 ///
 /// Cost (one core of the shared 2-core AMD EPYC Zen 3 dev VM, thread CPU time, median of 9,
 /// onnxruntime 1 thread timed in the same minutes): u2netp at 320 x 320 (19.8 G multiply-adds)
@@ -19,12 +19,12 @@ import Foundation
 /// multiply-adds than direct, products at ~80% of the FMA peak on 128 -> 64); the rest directly
 /// (`sk_conv3x3`), faster there than any Winograd. History: direct 0.78 s, F(2x2, 3x3) 0.58 s.
 /// Outputs agree with the direct kernels to 8.3e-5 and with onnxruntime on the same input to 1e-4.
-/// The first prediction in a process costs ~40 ms more (its activation pages are faulted in).
 /// Debug builds compile the kernels with -O2 too (Package.swift); unoptimised, one prediction took a minute.
 ///
-/// Sharing: the class is immutable (every stored property is a `let` of a value type) and
-/// `Sendable` without exceptions; the weights are only ever read, and each `predict` call
-/// allocates its own scratch slots, so concurrent calls from several tasks are safe.
+/// Sharing: the class is immutable (every stored property is a `let`: values, and the arena pool,
+/// which locks) and `Sendable` without exceptions; the weights are only ever read, and each `predict` call
+/// takes an arena of its own from the pool (`ActivationArenaPool`, kept between calls), so
+/// concurrent calls from several tasks are safe.
 public final class SegmentationNetwork: Sendable {
     /// The network's input size (u2netp: 320 x 320).
     public let inputWidth: Int
@@ -40,11 +40,13 @@ public final class SegmentationNetwork: Sendable {
     private let packedWeights: [Float]
     private let packedStart: Int
     private let steps: [Step]
-    private let slotCapacities: [Int]
-    /// Floats of activation memory one prediction uses (every slot).
-    var activationFloats: Int { slotCapacities.reduce(0, +) }
-    /// Scratch floats for the Winograd 3x3 convolutions (the largest any of them needs).
-    private let workspaceCount: Int
+    /// Where each slot (one a tensor) starts in the activation arena, in floats.
+    private let slotOffsets: [Int]
+    /// Where the scratch of the Winograd 3x3 convolutions starts in the arena (after every slot).
+    private let workspaceOffset: Int
+    private let arenas: ActivationArenaPool
+    /// Floats of activation memory one prediction uses (the arena, scratch included).
+    var activationFloats: Int { arenas.floats }
     private let inputSlot: Int
     private let output: Tensor
 
@@ -57,6 +59,9 @@ public final class SegmentationNetwork: Sendable {
     /// Where in the slots a tensor lives, and its shape (N = 1).
     struct Tensor: Sendable {
         var slot: Int
+        /// Floats from the slot's start: nonzero for a tensor written straight into its place
+        /// inside a concatenation.
+        var offset = 0
         var channels: Int
         var height: Int
         var width: Int
@@ -210,11 +215,12 @@ public final class SegmentationNetwork: Sendable {
         guard let outputInfo = graph.outputs.first, let outputTensor = defined[outputInfo.name],
               outputInfo.shape == [1, outputTensor.channels, outputTensor.height, outputTensor.width]
         else { throw fail("the graph's first output is missing or has the wrong shape") }
-        // Fusions, then each tensor's last reader as the fused steps read them.
-        let winograd4 = sk_uses_winograd4() != 0
+        lastUse[outputInfo.name] = Int.max  // never freed
+
         // F(4x4, 3x3) computes outputs in panels of 16 channels and its transforms cost per input
         // and output channel: for u2netp's 64 -> 1 side outputs and its 3 -> 64 first layer the
         // direct kernel is 2-3x faster (4.3 against 12.7 ms, 4.7 against 8.6 ms at 320 x 320).
+        let winograd4 = sk_uses_winograd4() != 0
         func runsByWinograd4(_ index: Int) -> Bool {
             let node = graph.nodes[index]
             return winograd4 && node.op == "conv2d" && node.kernel == [3, 3] && node.dilation == [1, 1]
@@ -224,26 +230,32 @@ public final class SegmentationNetwork: Sendable {
         let fusion = SegmentationFusion(nodes: graph.nodes, inputs: checked.map(\.inputs),
                                         shapes: defined.mapValues { ($0.height, $0.width) }, graphOutput: outputInfo.name,
                                         fusable: runsByWinograd4)
-        lastUse = [:]
-        for index in graph.nodes.indices where !fusion.absorbed.contains(index) {
-            for name in fusion.reads(index, inputs: checked[index].inputs) { lastUse[name] = index }
-        }
-        lastUse[outputInfo.name] = Int.max  // never freed
 
-        // Pass 2: slots. A tensor takes the smallest free slot that holds it (else the largest
-        // free one, grown, else a new one) and frees its inputs' slots after its node, so a
-        // node's output never shares memory with its inputs.
-        var capacities: [Int] = []
-        var free: Set<Int> = []
-        func take(_ count: Int) -> Int {
-            if let best = free.filter({ capacities[$0] >= count }).min(by: { capacities[$0] < capacities[$1] })
-                ?? free.max(by: { capacities[$0] < capacities[$1] }) {
-                free.remove(best)
-                capacities[best] = max(capacities[best], count)
-                return best
+        // Concatenations in place: an input of a concatenation that nothing else concatenates
+        // (and that is not the graph's input or itself a concatenation) is written by its own node
+        // straight into its channels of the concatenation's slot, so the concatenation copies
+        // nothing (u2netp's concatenations moved ~90 MB per prediction).
+        var concatenated: [String: (into: String, channel: Int)] = [:]
+        let concatOutputs = Set(graph.nodes.filter { $0.op == "concat" }.map(\.output))
+        for (position, node) in graph.nodes.enumerated() where node.op == "concat" && !fusion.absorbed.contains(position) {
+            var channel = 0
+            let names = checked[position].inputs
+            for name in names {
+                if name != graph.input.name, !concatOutputs.contains(name), concatenated[name] == nil,
+                   names.filter({ $0 == name }).count == 1 {
+                    concatenated[name] = (node.output, channel)
+                }
+                channel += defined[name]?.channels ?? 0
             }
-            capacities.append(count)
-            return capacities.count - 1
+        }
+
+        // Pass 2: slots. Every tensor gets its own slot (or a place in its concatenation's), a
+        // place in one arena shared with the tensors it is never alive with (`ActivationPlanner`).
+        var lifetimes: [ActivationPlanner.Lifetime] = []
+        var index = -1
+        func take(_ count: Int) -> Int {
+            lifetimes.append(.init(count: count, first: index, last: index))
+            return lifetimes.count - 1
         }
         var placed: [String: Tensor] = [:]
         var inputTensor = input
@@ -253,14 +265,28 @@ public final class SegmentationNetwork: Sendable {
         var steps: [Step] = []
         var packedCount = 0
         var packing: [(offset: Int, weight: Int, inputs: Int32, outputs: Int32)] = []
-        for (index, node) in graph.nodes.enumerated() where !fusion.absorbed.contains(index) {
+        for (position, node) in graph.nodes.enumerated() where !fusion.absorbed.contains(position) {
+            index = position
             let names = fusion.reads(index, inputs: checked[index].inputs)
             let ins = names.compactMap { placed[$0] }
             guard ins.count == names.count else { throw fail("node \(index): an input was not placed") }
             // An absorbed add's output is written by its convolution.
             let outputName = fusion.residuals[index].map { graph.nodes[$0.add].output } ?? node.output
             var out = defined[outputName] ?? input
-            out.slot = take(out.count)
+            if let (into, channel) = concatenated[outputName], let whole = defined[into] {
+                // The concatenation's slot is taken by the first of its inputs to be written.
+                if placed[into] == nil {
+                    var concatenation = whole
+                    concatenation.slot = take(whole.count)
+                    placed[into] = concatenation
+                }
+                out.slot = placed[into]?.slot ?? -1
+                out.offset = channel * out.height * out.width
+            } else if let concatenation = placed[outputName] {
+                out.slot = concatenation.slot
+            } else {
+                out.slot = take(out.count)
+            }
             placed[outputName] = out
             switch node.op {
             case "conv2d":
@@ -288,10 +314,12 @@ public final class SegmentationNetwork: Sendable {
             case "add": steps.append(.add(ins[0], ins[1], output: out))
             default: steps.append(.sigmoid(input: ins[0], output: out))
             }
-            for name in Set(names) where lastUse[name] == index {
-                if let slot = placed[name]?.slot { free.insert(slot) }
+            for name in Set(names) {
+                if let slot = placed[name]?.slot { lifetimes[slot].last = max(lifetimes[slot].last, index) }
             }
         }
+        if let output = placed[outputInfo.name] { lifetimes[output.slot].last = Int.max }
+        let plan = ActivationPlanner.plan(lifetimes)
 
         // The Winograd weights, packed once into one cache-line-aligned run of floats.
         var packed = [Float](repeating: 0, count: packedCount + 16)
@@ -312,12 +340,14 @@ public final class SegmentationNetwork: Sendable {
         self.packedWeights = packed
         self.packedStart = packedStart
         self.steps = steps
-        self.slotCapacities = capacities
-        self.workspaceCount = steps.reduce(0) { largest, step in
-            guard case let .conv(conv) = step, conv.kernel == 3 else { return largest }
-            let i = Int32(conv.inputChannels), o = Int32(conv.output.channels)
-            return max(largest, conv.packed == nil ? 0 : sk_winograd4_workspace(i, o))
+        self.slotOffsets = plan.offsets
+        let workspaceCount = steps.reduce(0) { largest, step in
+            guard case let .conv(conv) = step, conv.packed != nil else { return largest }
+            return max(largest, sk_winograd4_workspace(Int32(conv.inputChannels), Int32(conv.output.channels)))
         }
+        // The Winograd scratch lives at the arena's end (64-byte aligned, like every slot).
+        self.workspaceOffset = plan.arenaCount
+        self.arenas = ActivationArenaPool(floats: plan.arenaCount + max(16, workspaceCount))
         self.inputSlot = inputTensor.slot
         self.output = placed[outputInfo.name] ?? inputTensor
     }
@@ -357,17 +387,16 @@ public final class SegmentationNetwork: Sendable {
         guard input.count == 3 * inputWidth * inputHeight else {
             throw .invalidModel("input has \(input.count) floats, expected \(3 * inputWidth * inputHeight)")
         }
-        // Cache-line aligned: the Winograd workspace's matrices are read in 64-byte panels.
-        func allocate(_ count: Int) -> UnsafeMutablePointer<Float> {
-            UnsafeMutableRawPointer.allocate(byteCount: max(1, count) * 4, alignment: 64).bindMemory(to: Float.self, capacity: max(1, count))
+        return try arenas.withArena { arena throws(ProcessingError) in
+            try run(input, winograd: winograd, slots: slotOffsets.map { arena + $0 }, workspace: arena + workspaceOffset)
         }
-        let slots = slotCapacities.map(allocate)
-        let workspace = allocate(workspaceCount)
-        defer {
-            slots.forEach { $0.deallocate() }
-            workspace.deallocate()
-        }
+    }
+
+    private func run(
+        _ input: [Float], winograd: Bool, slots: [UnsafeMutablePointer<Float>], workspace: UnsafeMutablePointer<Float>
+    ) throws(ProcessingError) -> [Float] {
         input.withUnsafeBufferPointer { slots[inputSlot].update(from: $0.baseAddress!, count: $0.count) }
+        func at(_ tensor: Tensor) -> UnsafeMutablePointer<Float> { slots[tensor.slot] + tensor.offset }
         var failed: Int?
         weights.withUnsafeBufferPointer { weights in packedWeights.withUnsafeBufferPointer { packedWeights in
             let w = weights.baseAddress!
@@ -375,25 +404,28 @@ public final class SegmentationNetwork: Sendable {
                 let status: Int32
                 switch step {
                 case let .conv(conv):
-                    status = Self.convolve(conv, slots: slots, weights: w, packed: packedWeights.baseAddress.map { $0 + packedStart },
+                    status = Self.convolve(conv, at: at, weights: w, packed: packedWeights.baseAddress.map { $0 + packedStart },
                                            workspace: workspace, winograd: winograd)
                 case let .maxPool(input, output):
-                    status = sk_maxpool2x2_ceil(slots[input.slot], Int32(input.channels), Int32(input.height), Int32(input.width), slots[output.slot])
+                    status = sk_maxpool2x2_ceil(at(input), Int32(input.channels), Int32(input.height), Int32(input.width), at(output))
                 case let .resize(input, output):
                     status = sk_resize_bilinear_halfpixel(
-                        slots[input.slot], Int32(input.channels), Int32(input.height), Int32(input.width),
-                        Int32(output.height), Int32(output.width), slots[output.slot])
+                        at(input), Int32(input.channels), Int32(input.height), Int32(input.width),
+                        Int32(output.height), Int32(output.width), at(output))
                 case let .concat(inputs, output):
-                    var offset = 0
+                    var offset = output.offset
                     for input in inputs {
-                        (slots[output.slot] + offset).update(from: slots[input.slot], count: input.count)
+                        // Inputs written in place already are where they belong.
+                        if input.slot != output.slot || input.offset != offset {
+                            (slots[output.slot] + offset).update(from: at(input), count: input.count)
+                        }
                         offset += input.count
                     }
                     status = 0
                 case let .add(a, b, output):
-                    status = sk_add(slots[a.slot], slots[b.slot], output.count, slots[output.slot])
+                    status = sk_add(at(a), at(b), output.count, at(output))
                 case let .sigmoid(input, output):
-                    status = sk_sigmoid(slots[input.slot], output.count, slots[output.slot])
+                    status = sk_sigmoid(at(input), output.count, at(output))
                 }
                 if status != 0 {
                     failed = index
@@ -403,26 +435,26 @@ public final class SegmentationNetwork: Sendable {
         } }
         if let failed { throw .invalidModel("step \(failed) was rejected by its kernel") }
         let plane = output.height * output.width
-        return Array(UnsafeBufferPointer(start: slots[output.slot], count: plane))
+        return Array(UnsafeBufferPointer(start: at(output), count: plane))
     }
 
     /// Runs one convolution step: by F(4x4, 3x3) when its weights were packed (and `winograd`),
     /// else directly (`sk_conv3x3`: faster than F(2x2, 3x3) for the few layers F(4x4, 3x3) leaves,
     /// see `runsByWinograd4`). Off the F(4x4, 3x3) path (no AVX2, or `winograd: false` in tests),
     /// a fused concatenation is copied into a scratch buffer and a fused add done after.
-    private static func convolve(_ conv: Convolution, slots: [UnsafeMutablePointer<Float>], weights w: UnsafePointer<Float>,
+    private static func convolve(_ conv: Convolution, at: (Tensor) -> UnsafeMutablePointer<Float>, weights w: UnsafePointer<Float>,
                                  packed: UnsafePointer<Float>?, workspace: UnsafeMutablePointer<Float>,
                                  winograd: Bool) -> Int32 {
         let o = Int32(conv.output.channels), h = Int32(conv.output.height), width = Int32(conv.output.width)
         let relu: Int32 = conv.relu ? 1 : 0
-        let out = slots[conv.output.slot]
+        let out = at(conv.output)
         if winograd, let offset = conv.packed, let packed {
             return sk_conv3x3_winograd4_fused(
-                slots[conv.input.slot], Int32(conv.input.channels), conv.inputUpsampled ? 1 : 0,
-                conv.second.map { UnsafePointer(slots[$0.slot]) }, Int32(conv.second?.channels ?? 0), conv.secondUpsampled ? 1 : 0,
-                h, width, packed + offset, w + conv.bias, o, relu, conv.residual.map { UnsafePointer(slots[$0.slot]) }, workspace, out)
+                at(conv.input), Int32(conv.input.channels), conv.inputUpsampled ? 1 : 0,
+                conv.second.map { UnsafePointer(at($0)) }, Int32(conv.second?.channels ?? 0), conv.secondUpsampled ? 1 : 0,
+                h, width, packed + offset, w + conv.bias, o, relu, conv.residual.map { UnsafePointer(at($0)) }, workspace, out)
         }
-        var input = UnsafePointer(slots[conv.input.slot])
+        var input = UnsafePointer(at(conv.input))
         var joined: UnsafeMutablePointer<Float>?
         defer { joined?.deallocate() }
         if conv.second != nil || conv.inputUpsampled {
@@ -432,10 +464,10 @@ public final class SegmentationNetwork: Sendable {
             var channel = 0
             for (part, upsampled) in [(conv.input, conv.inputUpsampled), conv.second.map { ($0, conv.secondUpsampled) }].compactMap({ $0 }) {
                 if upsampled {
-                    _ = sk_resize_bilinear_halfpixel(slots[part.slot], Int32(part.channels), Int32(part.height), Int32(part.width),
+                    _ = sk_resize_bilinear_halfpixel(at(part), Int32(part.channels), Int32(part.height), Int32(part.width),
                                                      h, width, buffer + channel * plane)
                 } else {
-                    (buffer + channel * plane).update(from: slots[part.slot], count: part.count)
+                    (buffer + channel * plane).update(from: at(part), count: part.count)
                 }
                 channel += part.channels
             }
@@ -447,6 +479,6 @@ public final class SegmentationNetwork: Sendable {
             ? sk_conv1x1(input, i, h, width, w + conv.weight, w + conv.bias, o, relu, out)
             : sk_conv3x3(input, i, h, width, w + conv.weight, w + conv.bias, o, d, relu, out)
         guard status == 0, let residual = conv.residual else { return status }
-        return sk_add(out, slots[residual.slot], conv.output.count, out)
+        return sk_add(out, at(residual), conv.output.count, out)
     }
 }

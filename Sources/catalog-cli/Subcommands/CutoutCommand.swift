@@ -84,23 +84,16 @@ extension CatalogCommand {
         }
 
         private func makePNG(from bytes: [UInt8]) throws(ProcessingError) -> [UInt8] {
-            let decoded = try PhotoDecoder.decode(bytes, options: DecodeOptions(maxPixels: maxPixels, workingSize: Self.workingSize))
-            var working = decoded.image
-            if max(working.width, working.height) > Self.workingSize {
-                working = ImageResizer.fitted(working, longSide: Self.workingSize)
-            }
+            let job = CutoutJob(maxPixels: maxPixels, workingSize: Self.workingSize)
+            let decoded = try job.decode(bytes)
             let predictor = try NetworkMaskPredictor.installed(in: model.map { URL(fileURLWithPath: $0) })
-            let segmenter = SubjectSegmenter(predictor: predictor)
-            if maskOnly {
-                // One channel all the way: no colour decontamination, no RGBA upsampling or encoding.
-                let mask = try segmenter.mask(working, predictingFrom: decoded.image)
-                return try noCrop
-                    ? MaskOutput.png(mask, width: working.width, height: working.height, scaledTo: (decoded.width, decoded.height))
-                    : MaskOutput.croppedPNG(mask, width: working.width, height: working.height)
+            let output: CutoutJob.Output = switch (maskOnly, noCrop) {
+            case (true, true): .mask
+            case (true, false): .croppedMask
+            case (false, true): .frame
+            case (false, false): .sticker(StickerStyle(size: size, outline: outline, shadow: shadow))
             }
-            let cutout = try segmenter.cutout(working, predictingFrom: decoded.image).cutout
-            if noCrop { return try PNGCodec.encode(cutout) }
-            return try PNGCodec.encode(try StickerRenderer.render(cutout, style: StickerStyle(size: size, outline: outline, shadow: shadow)))
+            return try job.png(from: decoded, segmenter: SubjectSegmenter(predictor: predictor), output: output)
         }
     }
 }

@@ -3,7 +3,8 @@ import CMalloc
 import Glibc
 #endif
 
-/// glibc's allocator set up for the photo pipeline, once, before any work starts.
+/// glibc's allocator set up for the photo pipeline, once, before any work starts (by the `catalog`
+/// executable and the cut-out benchmark, so it times what the product does).
 ///
 /// Each photo allocates tens of big buffers (the scaled decode, the network's activations of up to
 /// 26 MB, masks, the edge refinement's planes) and frees them when it is done. By default glibc
@@ -21,8 +22,8 @@ import Glibc
 /// The same can be had without this code through MALLOC_ARENA_MAX=1 MALLOC_MMAP_THRESHOLD_=33554432
 /// MALLOC_TRIM_THRESHOLD_=1073741824 MALLOC_TOP_PAD_=67108864; environment settings still win, since
 /// they are read at start-up and this only runs when none is set.
-enum MallocTuning {
-    static func apply(environment: [String: String]) {
+public enum MallocTuning {
+    public static func apply(environment: [String: String]) {
         #if canImport(Glibc)
         guard !environment.keys.contains(where: { $0.hasPrefix("MALLOC_") }), environment["GLIBC_TUNABLES"] == nil else { return }
         _ = mallopt(M_ARENA_MAX, 1)

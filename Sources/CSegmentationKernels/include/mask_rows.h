@@ -1,0 +1,25 @@
+#ifndef STICKER_CATALOG_MASK_ROWS_H
+#define STICKER_CATALOG_MASK_ROWS_H
+
+/*
+ * The inner loop of scaling a mask up row by row (MaskRowScaler in Swift): one output row as the
+ * blend of two source rows already interpolated across. Kept in C so it vectorises: the same
+ * loop in Swift checks every Float-to-integer conversion and runs one pixel at a time.
+ */
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* out[x] = clamp(top[x] + (bottom[x] - top[x]) * weight + 0.5, 0, 255), truncated, for x < count:
+ * the same arithmetic, in the same order and without fused multiply-adds, as
+ * PlaneResampler.bilinear's byte rounding, so both give the same bytes. */
+void sk_blend_rows_to_bytes(const float *top, const float *bottom, float weight, int count, uint8_t *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,64 @@
+import Foundation
+import Processing
+
+/// `cutout-bench [--model DIR]`: `catalog cutout INPUT -o OUTPUT --mask-only --no-crop` for many
+/// photos in one process, the model loaded once, as the quality benchmark's in-process peers are
+/// timed. Reads `INPUT<TAB>OUTPUT` lines on stdin; for each writes the mask PNG and prints one
+/// JSON line {"cpu": s, "wall": s} (reading the file, decoding, cut-out, PNG, writing it), or
+/// {"error": "..."}. Used by Benchmarks/cutout/score.py (--server).
+MallocTuning.apply(environment: ProcessInfo.processInfo.environment)
+var arguments = CommandLine.arguments.dropFirst()
+var modelDirectory: URL?
+if arguments.first == "--model", arguments.count >= 2 {
+    modelDirectory = URL(fileURLWithPath: arguments.dropFirst().first!)
+    arguments = arguments.dropFirst(2)
+}
+guard arguments.isEmpty else {
+    FileHandle.standardError.write(Data("usage: cutout-bench [--model DIR] < lines of INPUT<TAB>OUTPUT\n".utf8))
+    exit(64)
+}
+
+/// CPU time of this process (all threads), in seconds.
+func cpuSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+func wallSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+func reply(_ object: [String: Any]) {
+    let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+    FileHandle.standardOutput.write(data + Data("\n".utf8))
+}
+
+let segmenter: SubjectSegmenter
+do {
+    segmenter = SubjectSegmenter(predictor: try NetworkMaskPredictor.installed(in: modelDirectory))
+} catch {
+    FileHandle.standardError.write(Data("cutout-bench: \(error.errorDescription ?? error.code)\n".utf8))
+    exit(69)
+}
+let job = CutoutJob()
+while let line = readLine() {
+    let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+    guard fields.count == 2 else {
+        reply(["error": "expected INPUT<TAB>OUTPUT"])
+        continue
+    }
+    let cpu = cpuSeconds(), wall = wallSeconds()
+    do {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: fields[0])))
+        let png = try job.png(from: job.decode(bytes), segmenter: segmenter, output: .mask)
+        try Data(png).write(to: URL(fileURLWithPath: fields[1]))
+        reply(["cpu": cpuSeconds() - cpu, "wall": wallSeconds() - wall])
+    } catch let error as ProcessingError {
+        reply(["error": error.errorDescription ?? error.code])
+    } catch {
+        reply(["error": "\(error)"])
+    }
+}
