@@ -3,8 +3,8 @@
 /// convolutions is read in place instead of copied; a 2x bilinear resize read only by such
 /// concatenations is done on the fly by the convolution; and an `add` whose one input is such a
 /// convolution's output, read by nothing else, becomes that convolution's epilogue. In u2netp
-/// these are 45 concatenations (one of 128 x 320 x 320 floats), their 2x resizes and all 11
-/// residual adds: whole passes over memory and, with them, most activation slots to fault in.
+/// these are 44 of the 51 concatenations (one of 128 x 320 x 320 floats), 33 of the 38 resizes
+/// and all 11 residual adds: whole passes over memory, and the arena shrinks from 114 to 70 MB.
 struct SegmentationFusion {
     /// Concatenation output -> its two inputs, for the concatenations read in place.
     private(set) var concatenations: [String: [String]] = [:]
