@@ -187,6 +187,13 @@ struct SegmentationKernelTests {
         #expect(sk_conv3x3_winograd4_fused(storedA, Int32(a), upA ? 1 : 0, storedB, Int32(b), upB ? 1 : 0, Int32(h), Int32(w),
                                            packed, bias, Int32(o), 1, residual, &workspace, &fused) == 0)
         #expect(maxDifference(fused, expected) < 1e-4 * Float(a + b).squareRoot() * 3)
+        // The residual overwritten in place by the sum.
+        var inPlace = residual
+        let status = inPlace.withUnsafeMutableBufferPointer { buffer in
+            sk_conv3x3_winograd4_fused(storedA, Int32(a), upA ? 1 : 0, storedB, Int32(b), upB ? 1 : 0, Int32(h), Int32(w),
+                                       packed, bias, Int32(o), 1, buffer.baseAddress, &workspace, buffer.baseAddress)
+        }
+        #expect(status == 0 && inPlace == fused)
         #expect(sk_conv3x3_winograd4_fused(storedA, Int32(a), 0, nil, Int32(b), 0, Int32(h), Int32(w), packed, bias, Int32(o), 1,
                                            nil, &workspace, &fused) == -1)
         #expect(sk_conv3x3_winograd4_fused(storedA, Int32(a), 1, storedB, Int32(b), 0, Int32(h), Int32(w | 1), packed, bias,

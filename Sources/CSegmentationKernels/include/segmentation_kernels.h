@@ -64,7 +64,9 @@ int sk_conv3x3_winograd4(const float *in, int inC, int H, int W,
  * whose `Up` flag is set holds planes of H/2 x W/2 (H and W even) and is read as
  * sk_resize_bilinear_halfpixel would resize it to H x W (same coefficients and rounding); and
  * when `residual` (outC x H x W, may be NULL) is given it is added after the ReLU:
- * out = relu(conv(concat(up?(in), up?(in2))) + bias) + residual. `packed` is for inC + in2C inputs. */
+ * out = relu(conv(concat(up?(in), up?(in2))) + bias) + residual. `packed` is for inC + in2C inputs.
+ * `residual` may be `out` itself (each sum is written over the value it read), but neither may
+ * overlap `in` or `in2`. */
 int sk_conv3x3_winograd4_fused(const float *in, int inC, int inUp, const float *in2, int in2C, int in2Up, int H, int W,
                                const float *packed, const float *bias, int outC, int relu,
                                const float *residual, float *workspace, float *out);
