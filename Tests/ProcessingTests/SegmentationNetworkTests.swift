@@ -129,6 +129,77 @@ struct SegmentationKernelTests {
         #expect(maxDifference(noBias, reference) < 2e-5 * Float(c).squareRoot() * 3)
     }
 
+    /// F(4x4, 3x3) with pre-transformed weights against the direct kernel: u2netp's channel
+    /// classes, channel counts off the 8/16 panels, odd and tiny planes, several tile blocks.
+    @Test(.enabled(if: sk_uses_winograd4() == 1, "needs AVX2+FMA"), arguments: [
+        (3, 64, 9, 10), (128, 64, 7, 70), (32, 64, 11, 33), (64, 16, 20, 20), (16, 16, 5, 131), (64, 1, 13, 17),
+        (32, 16, 10, 10), (64, 64, 3, 3), (1, 5, 1, 1), (7, 6, 2, 65), (5, 9, 13, 17), (17, 23, 21, 50),
+        (9, 17, 6, 197), (16, 16, 10, 10), (128, 64, 20, 20), (64, 16, 4, 4), (3, 8, 1, 9), (12, 40, 1, 2),
+    ])
+    func winograd4MatchesTheDirectConvolution(c: Int, o: Int, h: Int, w: Int) {
+        var noise = Noise(state: UInt64(c * 7907 + o * 104_723 + h * 37 + w))
+        let x = noise.array(c * h * w), weight = noise.array(o * c * 9), bias = noise.array(o)
+        var packed = [Float](repeating: .nan, count: sk_winograd4_packed_count(Int32(c), Int32(o)))
+        #expect(sk_winograd4_pack(weight, Int32(c), Int32(o), &packed) == 0)
+        var workspace = [Float](repeating: .nan, count: sk_winograd4_workspace(Int32(c), Int32(o)))
+        for (relu, withBias) in [(false, true), (true, true), (false, false)] {
+            var direct = [Float](repeating: .nan, count: o * h * w)
+            var winograd = direct
+            #expect(sk_conv3x3(x, Int32(c), Int32(h), Int32(w), weight, withBias ? bias : nil, Int32(o), 1, relu ? 1 : 0, &direct) == 0)
+            #expect(sk_conv3x3_winograd4(x, Int32(c), Int32(h), Int32(w), packed, withBias ? bias : nil, Int32(o), relu ? 1 : 0,
+                                         &workspace, &winograd) == 0)
+            // The transforms scale by up to 8 and 1/24: a few times F(2x2, 3x3)'s rounding.
+            #expect(maxDifference(winograd, direct) < 1e-4 * Float(c).squareRoot() * 3)
+            #expect(!winograd.contains { $0.isNaN })
+        }
+        #expect(sk_winograd4_pack(weight, 0, Int32(o), &packed) == -1)
+        var untouched = [Float](repeating: 0, count: o * h * w)
+        #expect(sk_conv3x3_winograd4(x, Int32(c), 0, Int32(w), packed, bias, Int32(o), 0, &workspace, &untouched) == -1)
+    }
+
+    /// The fused form: a concatenation read from two tensors, either of them possibly upsampled 2x
+    /// on the fly, and a residual added after the ReLU.
+    @Test(.enabled(if: sk_uses_winograd4() == 1, "needs AVX2+FMA"), arguments: [
+        (64, 64, 64, 11, 33, false, false), (16, 16, 16, 10, 10, true, false), (3, 5, 9, 13, 17, false, false),
+        (32, 96, 64, 7, 50, false, false), (64, 64, 64, 20, 40, true, false), (16, 16, 16, 2, 2, false, true),
+        (9, 7, 16, 14, 106, true, true), (16, 16, 16, 40, 40, true, false), (5, 8, 8, 6, 70, false, true),
+    ])
+    func winograd4FusesConcatenationAndResidual(a: Int, b: Int, o: Int, h: Int, w: Int, upA: Bool, upB: Bool) {
+        var noise = Noise(state: UInt64(a * 31 + b * 7 + o + h * w))
+        // The two inputs as stored (half size when upsampled on the fly), then as the convolution sees them.
+        let storedA = noise.array(a * h * w / (upA ? 4 : 1)), storedB = noise.array(b * h * w / (upB ? 4 : 1))
+        func full(_ stored: [Float], _ channels: Int, _ up: Bool) -> [Float] {
+            guard up else { return stored }
+            var out = [Float](repeating: .nan, count: channels * h * w)
+            _ = sk_resize_bilinear_halfpixel(stored, Int32(channels), Int32(h / 2), Int32(w / 2), Int32(h), Int32(w), &out)
+            return out
+        }
+        let x = full(storedA, a, upA) + full(storedB, b, upB)
+        let weight = noise.array(o * (a + b) * 9), bias = noise.array(o)
+        let residual = noise.array(o * h * w)
+        var packed = [Float](repeating: .nan, count: sk_winograd4_packed_count(Int32(a + b), Int32(o)))
+        #expect(sk_winograd4_pack(weight, Int32(a + b), Int32(o), &packed) == 0)
+        var workspace = [Float](repeating: .nan, count: sk_winograd4_workspace(Int32(a + b), Int32(o)))
+        var direct = [Float](repeating: .nan, count: o * h * w)
+        #expect(sk_conv3x3(x, Int32(a + b), Int32(h), Int32(w), weight, bias, Int32(o), 1, 1, &direct) == 0)
+        let expected = zip(direct, residual).map { $0 + $1 }
+        var fused = [Float](repeating: .nan, count: o * h * w)
+        #expect(sk_conv3x3_winograd4_fused(storedA, Int32(a), upA ? 1 : 0, storedB, Int32(b), upB ? 1 : 0, Int32(h), Int32(w),
+                                           packed, bias, Int32(o), 1, residual, &workspace, &fused) == 0)
+        #expect(maxDifference(fused, expected) < 1e-4 * Float(a + b).squareRoot() * 3)
+        // The residual overwritten in place by the sum.
+        var inPlace = residual
+        let status = inPlace.withUnsafeMutableBufferPointer { buffer in
+            sk_conv3x3_winograd4_fused(storedA, Int32(a), upA ? 1 : 0, storedB, Int32(b), upB ? 1 : 0, Int32(h), Int32(w),
+                                       packed, bias, Int32(o), 1, buffer.baseAddress, &workspace, buffer.baseAddress)
+        }
+        #expect(status == 0 && inPlace == fused)
+        #expect(sk_conv3x3_winograd4_fused(storedA, Int32(a), 0, nil, Int32(b), 0, Int32(h), Int32(w), packed, bias, Int32(o), 1,
+                                           nil, &workspace, &fused) == -1)
+        #expect(sk_conv3x3_winograd4_fused(storedA, Int32(a), 1, storedB, Int32(b), 0, Int32(h), Int32(w | 1), packed, bias,
+                                           Int32(o), 1, nil, &workspace, &fused) == -1)
+    }
+
     @Test func conv3x3RejectsBadSizes() {
         var out = [Float](repeating: 0, count: 4)
         let one: [Float] = [1, 1, 1, 1]
@@ -152,7 +223,8 @@ struct SegmentationKernelTests {
         #expect(maxDifference(out, expected) < 1e-4)
     }
 
-    @Test(arguments: [(2, 5, 7), (3, 1, 1), (1, 4, 3), (4, 10, 10), (2, 1, 9), (3, 9, 1), (3, 2, 2), (2, 6, 14), (5, 20, 20)])
+    @Test(arguments: [(2, 5, 7), (3, 1, 1), (1, 4, 3), (4, 10, 10), (2, 1, 9), (3, 9, 1), (3, 2, 2), (2, 6, 14), (5, 20, 20),
+                      (2, 5, 37), (1, 3, 40), (2, 4, 49)])
     func maxPoolCeilModeClipsOddBorders(c: Int, h: Int, w: Int) {
         var noise = Noise(state: 3)
         let x = noise.array(c * h * w)
@@ -243,6 +315,58 @@ struct SegmentationNetworkTests {
         let z = referenceConv(k, c: 8, h: 7, w: 9, weight: Array(weights[112..<120]), bias: [weights[120]], o: 1,
                               kernel: 1, dilation: 1, relu: false)
         #expect(maxDifference(got, z.map { 1 / (1 + exp(-$0)) }) < 1e-5)
+    }
+
+    /// Concatenations, 2x resizes and residual adds around F(4x4, 3x3) convolutions are fused away;
+    /// the result must equal the unfused graph's (the direct path materialises them).
+    @Test(.enabled(if: sk_uses_winograd4() == 1, "needs AVX2+FMA"))
+    func fusedConcatenationAndAddMatchTheUnfusedGraph() throws {
+        // x(3) -> a = conv(x) 8ch relu; b = conv(x) 8ch; u = resize(maxpool(a)) 2x; k = concat(u, b) 16ch;
+        // c = conv(k) 8ch relu; s = c + b; m = concat(s, a); z = conv1x1(m) -> sigmoid. u, k and c + b
+        // fuse; m feeds a 1x1, so it does not.
+        func conv(_ input: String, _ output: String, _ weight: String, _ bias: String, kernel: Int, relu: Bool) -> [String: Any] {
+            ["op": "conv2d", "input": input, "output": output, "weight": weight, "bias": bias, "kernel": [kernel, kernel],
+             "stride": [1, 1], "pad": Array(repeating: kernel / 2, count: 4), "dilation": [1, 1], "group": 1,
+             "activation": relu ? "relu" : NSNull()]
+        }
+        let sizes = [("wa", [8, 3, 3, 3]), ("ba", [8]), ("wb", [8, 3, 3, 3]), ("bb", [8]), ("wc", [8, 16, 3, 3]), ("bc", [8]),
+                     ("wz", [1, 16, 1, 1]), ("bz", [1])]
+        var params: [String: Any] = [:]
+        var offset = 0
+        for (name, shape) in sizes {
+            let count = shape.reduce(1, *)
+            params[name] = ["offset": offset * 4, "shape": shape, "count": count]
+            offset += count
+        }
+        let (h, w) = (14, 22)
+        let graph: [String: Any] = [
+            "format": "sticker-nn-graph", "version": 1,
+            "weights": ["file": "f.bin", "bytes": offset * 4, "dtype": "f32le"],
+            "input": ["name": "x", "shape": [1, 3, h, w]],
+            "outputs": [["name": "y", "shape": [1, 1, h, w]]],
+            "tensors": ["x": [1, 3, h, w], "a": [1, 8, h, w], "b": [1, 8, h, w], "k": [1, 16, h, w], "c": [1, 8, h, w],
+                        "p": [1, 8, h / 2, w / 2], "u": [1, 8, h, w],
+                        "s": [1, 8, h, w], "m": [1, 16, h, w], "z": [1, 1, h, w], "y": [1, 1, h, w]],
+            "params": params,
+            "nodes": [
+                conv("x", "a", "wa", "ba", kernel: 3, relu: true), conv("x", "b", "wb", "bb", kernel: 3, relu: false),
+                ["op": "maxpool2d", "input": "a", "output": "p", "kernel": [2, 2], "stride": [2, 2], "pad": [0, 0, 0, 0], "ceil_mode": true],
+                ["op": "resize_bilinear", "input": "p", "output": "u", "size": [h, w], "coordinate_mode": "half_pixel"],
+                ["op": "concat", "inputs": ["u", "b"], "output": "k", "axis": 1],
+                conv("k", "c", "wc", "bc", kernel: 3, relu: true),
+                ["op": "add", "inputs": ["c", "b"], "output": "s"],
+                ["op": "concat", "inputs": ["s", "a"], "output": "m", "axis": 1],
+                conv("m", "z", "wz", "bz", kernel: 1, relu: false),
+                ["op": "sigmoid", "input": "z", "output": "y"],
+            ],
+        ]
+        var noise = Noise(state: 99)
+        let (graphURL, weightsURL) = try modelFiles(graph: graph, weights: noise.array(offset).map { $0 * 0.5 })
+        let network = try SegmentationNetwork(graph: graphURL, weights: weightsURL)
+        let x = noise.array(3 * h * w)
+        let fused = try network.run(x), unfused = try network.run(x, winograd: false)
+        #expect(maxDifference(fused, unfused) < 1e-5)
+        #expect(Set(fused).count > 100)
     }
 
     @Test func predictPreparesTheImageLikeRembg() throws {
@@ -357,14 +481,16 @@ extension U2NetPTests {
     @Test(.enabled(if: folder != nil && benchRuns != nil, "set STICKER_U2NETP_DIR and STICKER_BENCH_NETWORK=runs"))
     func networkTiming() throws {
         let folder = try #require(Self.folder)
-        let network = try SegmentationNetwork(graph: folder.appendingPathComponent("u2netp.json"),
-                                              weights: folder.appendingPathComponent("u2netp.bin"))
-        let input = network.preprocessed(Self.scene())
         func cpu() -> Double {
             var time = timespec()
             clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
             return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
         }
+        let loadStart = cpu()
+        let network = try SegmentationNetwork(graph: folder.appendingPathComponent("u2netp.json"),
+                                              weights: folder.appendingPathComponent("u2netp.bin"))
+        print("u2netp load CPU s: \(String(format: "%.3f", cpu() - loadStart)); activation slots: \(network.activationFloats * 4 / 1_000_000) MB")
+        let input = network.preprocessed(Self.scene())
         var maps: [Bool: [Float]] = [:]
         for winograd in [true, false] {
             var times: [Double] = []

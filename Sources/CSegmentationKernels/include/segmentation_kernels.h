@@ -48,6 +48,39 @@ int sk_conv3x3_winograd(const float *in, int inC, int H, int W,
 /* Floats of workspace sk_conv3x3_winograd needs for inC -> outC channels (any H, W). */
 size_t sk_conv3x3_winograd_workspace(int inC, int outC);
 
+/* The same convolution (dilation 1) by Winograd F(4x4, 3x3): 4x fewer multiply-adds than direct,
+ * results equal to sk_conv3x3's up to float rounding (about 1e-5 relative: the transforms scale by
+ * up to 8 and 1/24). The weights are transformed once, ahead of time, by sk_winograd4_pack into
+ * `packed` (sk_winograd4_packed_count(inC, outC) floats, which must stay unchanged between the
+ * two calls). AVX2+FMA only: returns -1 when sk_uses_winograd4() is 0, so callers check that
+ * first and keep sk_conv3x3(_winograd) for other CPUs. `workspace` holds at least
+ * sk_winograd4_workspace(inC, outC) floats of scratch, overwritten by every call. */
+int sk_conv3x3_winograd4(const float *in, int inC, int H, int W,
+                         const float *packed, const float *bias, int outC,
+                         int relu, float *workspace, float *out);
+
+/* The same with fusions that save whole-tensor passes: the input is the channel concatenation
+ * of `in` (inC planes) and `in2` (in2C planes; NULL and 0 for none), read in place; an input
+ * whose `Up` flag is set holds planes of H/2 x W/2 (H and W even) and is read as
+ * sk_resize_bilinear_halfpixel would resize it to H x W (same coefficients and rounding); and
+ * when `residual` (outC x H x W, may be NULL) is given it is added after the ReLU:
+ * out = relu(conv(concat(up?(in), up?(in2))) + bias) + residual. `packed` is for inC + in2C inputs.
+ * `residual` may be `out` itself (each sum is written over the value it read), but neither may
+ * overlap `in` or `in2`. */
+int sk_conv3x3_winograd4_fused(const float *in, int inC, int inUp, const float *in2, int in2C, int in2Up, int H, int W,
+                               const float *packed, const float *bias, int outC, int relu,
+                               const float *residual, float *workspace, float *out);
+
+/* Transforms weight [outC][inC][3][3] for sk_conv3x3_winograd4 into `packed`. */
+int sk_winograd4_pack(const float *weight, int inC, int outC, float *packed);
+
+/* Floats of packed weights, and of workspace, sk_conv3x3_winograd4 needs (0 for bad sizes). */
+size_t sk_winograd4_packed_count(int inC, int outC);
+size_t sk_winograd4_workspace(int inC, int outC);
+
+/* 1 when sk_conv3x3_winograd4 can run on this CPU (AVX2+FMA), else 0. */
+int sk_uses_winograd4(void);
+
 /* 1x1 convolution: out[o][p] = bias[o] + sum_c weight[o][c] * in[c][p] (then ReLU if relu). */
 int sk_conv1x1(const float *in, int inC, int H, int W,
                const float *weight, const float *bias, int outC,

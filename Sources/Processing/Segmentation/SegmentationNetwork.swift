@@ -6,17 +6,19 @@ import Foundation
 ///
 /// Loading validates everything the kernels rely on (every parameter inside the weights file,
 /// every shape consistent with its op), so a bad file is a thrown `ProcessingError.invalidModel`
-/// and never a crash, and plans the activation memory: each tensor gets a place in one arena
-/// that it shares with tensors it is never alive with (`ActivationPlanner`): u2netp's 254
-/// tensors fit in ~115 MB.
+/// and never a crash; transforms the weights of the Winograd convolutions once
+/// (`sk_winograd4_pack`); fuses what those convolutions can do on the fly (`SegmentationFusion`:
+/// concatenations, 2x resizes, residual adds); and plans the activation memory: each tensor gets
+/// a place in one arena that it shares with tensors it is never alive with (`ActivationPlanner`).
 ///
-/// Cost (release, one core of the shared 2-core AMD EPYC dev VM, thread CPU time, median of
-/// 5): u2netp at 320 x 320 (19.8 G multiply-adds) takes 0.73 s, 27 GMAC/s, against 0.55 s for
-/// onnxruntime 1 thread in the same run; the 3x3 kernel alone does 25-30 GMAC/s and is about
-/// 85% of the time. The 3x3 convolutions of dilation 1 (all but 0.1% of the multiply-adds) now
-/// run by Winograd F(2x2, 3x3) (`sk_conv3x3_winograd`, 2.25x fewer multiply-adds): 0.58 s against
-/// 0.78 s direct and 0.60 s onnxruntime, one run under load (Benchmarks/cutout/README.md).
-/// Outputs agree with onnxruntime on the same input to 8e-5 (mask agreement 1.0).
+/// Cost (one core of the shared 2-core AMD EPYC Zen 3 dev VM, thread CPU time, median of 9,
+/// onnxruntime 1 thread timed in the same minutes): u2netp at 320 x 320 (19.8 G multiply-adds)
+/// takes 0.24 s against 0.53 s for onnxruntime (0.33 against 0.63 when the machine is busier;
+/// the first prediction of a process ~0.03 s more, as its arena is faulted in). The 3x3 convolutions of dilation 1 with at least 8 input and 8 output channels (all but
+/// 1% of the multiply-adds) run by Winograd F(4x4, 3x3) (`sk_conv3x3_winograd4_fused`, 4x fewer
+/// multiply-adds than direct, products at ~80% of the FMA peak on 128 -> 64); the rest directly
+/// (`sk_conv3x3`), faster there than any Winograd. History: direct 0.78 s, F(2x2, 3x3) 0.58 s.
+/// Outputs agree with the direct kernels to 8.3e-5 and with onnxruntime on the same input to 1e-4.
 /// Debug builds compile the kernels with -O2 too (Package.swift); unoptimised, one prediction took a minute.
 ///
 /// Sharing: the class is immutable (every stored property is a `let`: values, and the arena pool,
@@ -31,12 +33,20 @@ public final class SegmentationNetwork: Sendable {
     public let multiplyAdds: Int
 
     private let weights: [Float]
+    /// Weights of the convolutions run by Winograd F(4x4, 3x3), transformed once at load
+    /// (`sk_winograd4_pack`); steps index them by `packed`, from `packedStart`: the first float
+    /// on a 64-byte boundary (a cache line; the products run 10% slower on misaligned panels).
+    /// Should the array ever move, the data moves with it: only the alignment could be lost.
+    private let packedWeights: [Float]
+    private let packedStart: Int
     private let steps: [Step]
     /// Where each slot (one a tensor) starts in the activation arena, in floats.
     private let slotOffsets: [Int]
     /// Where the scratch of the Winograd 3x3 convolutions starts in the arena (after every slot).
     private let workspaceOffset: Int
     private let arenas: ActivationArenaPool
+    /// Floats of activation memory one prediction uses (the arena, scratch included).
+    var activationFloats: Int { arenas.floats }
     private let inputSlot: Int
     private let output: Tensor
 
@@ -59,13 +69,29 @@ public final class SegmentationNetwork: Sendable {
     }
 
     enum Step: Sendable {
-        /// `weight`, `bias`: float offsets into `weights`. kernel 3 (padding = dilation) or 1.
-        case conv(input: Tensor, output: Tensor, weight: Int, bias: Int, kernel: Int, dilation: Int, relu: Bool)
+        case conv(Convolution)
         case maxPool(input: Tensor, output: Tensor)
         case resize(input: Tensor, output: Tensor)
         case concat(inputs: [Tensor], output: Tensor)
         case add(Tensor, Tensor, output: Tensor)
         case sigmoid(input: Tensor, output: Tensor)
+    }
+
+    /// A convolution step, possibly with a concatenation and an add fused in (`SegmentationFusion`).
+    struct Convolution: Sendable {
+        var input: Tensor
+        /// Channels that follow `input`'s: the second half of a concatenation read in place.
+        var second: Tensor?
+        /// `input` or `second` holds half-size planes, resized 2x on the fly (an absorbed resize).
+        var inputUpsampled = false, secondUpsampled = false
+        /// Added after the activation (an absorbed residual `add`).
+        var residual: Tensor?
+        var output: Tensor
+        /// `weight`, `bias`: float offsets into `weights`. kernel 3 (padding = dilation) or 1.
+        var weight: Int, bias: Int, kernel: Int, dilation: Int, relu: Bool
+        /// Float offset into `packedWeights` when the step runs by F(4x4, 3x3), else nil.
+        var packed: Int?
+        var inputChannels: Int { input.channels + (second?.channels ?? 0) }
     }
 
     /// Loads `graph` (the JSON) and `weights` (the float32 little-endian parameters it indexes).
@@ -191,13 +217,27 @@ public final class SegmentationNetwork: Sendable {
         else { throw fail("the graph's first output is missing or has the wrong shape") }
         lastUse[outputInfo.name] = Int.max  // never freed
 
+        // F(4x4, 3x3) computes outputs in panels of 16 channels and its transforms cost per input
+        // and output channel: for u2netp's 64 -> 1 side outputs and its 3 -> 64 first layer the
+        // direct kernel is 2-3x faster (4.3 against 12.7 ms, 4.7 against 8.6 ms at 320 x 320).
+        let winograd4 = sk_uses_winograd4() != 0
+        func runsByWinograd4(_ index: Int) -> Bool {
+            let node = graph.nodes[index]
+            return winograd4 && node.op == "conv2d" && node.kernel == [3, 3] && node.dilation == [1, 1]
+                && (defined[node.output]?.channels ?? 0) >= 8
+                && (checked[index].inputs.first.flatMap { defined[$0] }?.channels ?? 0) >= 8
+        }
+        let fusion = SegmentationFusion(nodes: graph.nodes, inputs: checked.map(\.inputs),
+                                        shapes: defined.mapValues { ($0.height, $0.width) }, graphOutput: outputInfo.name,
+                                        fusable: runsByWinograd4)
+
         // Concatenations in place: an input of a concatenation that nothing else concatenates
         // (and that is not the graph's input or itself a concatenation) is written by its own node
         // straight into its channels of the concatenation's slot, so the concatenation copies
         // nothing (u2netp's concatenations moved ~90 MB per prediction).
         var concatenated: [String: (into: String, channel: Int)] = [:]
         let concatOutputs = Set(graph.nodes.filter { $0.op == "concat" }.map(\.output))
-        for (position, node) in graph.nodes.enumerated() where node.op == "concat" {
+        for (position, node) in graph.nodes.enumerated() where node.op == "concat" && !fusion.absorbed.contains(position) {
             var channel = 0
             let names = checked[position].inputs
             for name in names {
@@ -222,13 +262,31 @@ public final class SegmentationNetwork: Sendable {
         inputTensor.slot = take(input.count)
         placed[graph.input.name] = inputTensor
         if lastUse[graph.input.name] == nil { lastUse[graph.input.name] = -1 }
+        var lastRead: [String: Int] = [:]
+        for position in graph.nodes.indices where !fusion.absorbed.contains(position) {
+            for name in fusion.reads(position, inputs: checked[position].inputs) { lastRead[name] = position }
+        }
         var steps: [Step] = []
-        for (position, node) in graph.nodes.enumerated() {
+        var packedCount = 0
+        var packing: [(offset: Int, weight: Int, inputs: Int32, outputs: Int32)] = []
+        for (position, node) in graph.nodes.enumerated() where !fusion.absorbed.contains(position) {
             index = position
-            let names = checked[index].inputs
+            let names = fusion.reads(index, inputs: checked[index].inputs)
             let ins = names.compactMap { placed[$0] }
-            var out = defined[node.output] ?? input
-            if let (into, channel) = concatenated[node.output], let whole = defined[into] {
+            guard ins.count == names.count else { throw fail("node \(index): an input was not placed") }
+            // An absorbed add's output is written by its convolution.
+            let outputName = fusion.residuals[index].map { graph.nodes[$0.add].output } ?? node.output
+            var out = defined[outputName] ?? input
+            // A residual that this convolution reads last (and not as an input) is overwritten by
+            // the sum in place: each output value reads its residual value just before. At 320 x
+            // 320 that is a 64-channel tensor (26 MB) fewer in the arena at its peak.
+            if let residualName = fusion.residuals[index]?.residual, lastRead[residualName] == index,
+               residualName != graph.input.name, concatenated[residualName] == nil, !concatOutputs.contains(residualName),
+               concatenated[outputName] == nil, placed[outputName] == nil,
+               !fusion.sources(index, inputs: checked[index].inputs).contains(where: { $0.name == residualName }),
+               let residual = placed[residualName], residual.offset == 0, residual.count == out.count {
+                out.slot = residual.slot
+            } else if let (into, channel) = concatenated[outputName], let whole = defined[into] {
                 // The concatenation's slot is taken by the first of its inputs to be written.
                 if placed[into] == nil {
                     var concatenation = whole
@@ -237,20 +295,32 @@ public final class SegmentationNetwork: Sendable {
                 }
                 out.slot = placed[into]?.slot ?? -1
                 out.offset = channel * out.height * out.width
-            } else if let concatenation = placed[node.output] {
+            } else if let concatenation = placed[outputName] {
                 out.slot = concatenation.slot
             } else {
                 out.slot = take(out.count)
             }
-            placed[node.output] = out
+            placed[outputName] = out
             switch node.op {
             case "conv2d":
-                let kernel = node.kernel?.first ?? 3
-                steps.append(.conv(
-                    input: ins[0], output: out,
-                    weight: try parameter(node.weight, shape: [out.channels, ins[0].channels, kernel, kernel]),
-                    bias: try parameter(node.bias, shape: [out.channels]),
-                    kernel: kernel, dilation: node.dilation?.first ?? 1, relu: node.activation == "relu"))
+                let kernel = node.kernel?.first ?? 3, dilation = node.dilation?.first ?? 1
+                let residual = fusion.residuals[index] == nil ? nil : ins.last
+                let sources = residual == nil ? ins : Array(ins.dropLast())
+                let upsampled = fusion.sources(index, inputs: checked[index].inputs).map(\.upsampled)
+                var step = Convolution(input: sources[0], second: sources.count > 1 ? sources[1] : nil, residual: residual,
+                                       output: out, weight: 0, bias: try parameter(node.bias, shape: [out.channels]),
+                                       kernel: kernel, dilation: dilation, relu: node.activation == "relu")
+                step.inputUpsampled = upsampled.first ?? false
+                step.secondUpsampled = upsampled.count > 1 && upsampled[1]
+                step.weight = try parameter(node.weight, shape: [out.channels, step.inputChannels, kernel, kernel])
+                if runsByWinograd4(index) {
+                    let count = sk_winograd4_packed_count(Int32(step.inputChannels), Int32(out.channels))
+                    guard count > 0 else { throw fail("node \(index): \(step.inputChannels) -> \(out.channels) channels is too many") }
+                    packing.append((packedCount, step.weight, Int32(step.inputChannels), Int32(out.channels)))
+                    step.packed = packedCount
+                    packedCount += count
+                }
+                steps.append(.conv(step))
             case "maxpool2d": steps.append(.maxPool(input: ins[0], output: out))
             case "resize_bilinear": steps.append(.resize(input: ins[0], output: out))
             case "concat": steps.append(.concat(inputs: ins, output: out))
@@ -264,17 +334,31 @@ public final class SegmentationNetwork: Sendable {
         if let output = placed[outputInfo.name] { lifetimes[output.slot].last = Int.max }
         let plan = ActivationPlanner.plan(lifetimes)
 
+        // The Winograd weights, packed once into one cache-line-aligned run of floats.
+        var packed = [Float](repeating: 0, count: packedCount + 16)
+        let packedStart = packed.withUnsafeBufferPointer { (16 - Int(UInt(bitPattern: $0.baseAddress) / 4 % 16)) % 16 }
+        let packedOK = floats.withUnsafeBufferPointer { w in
+            packed.withUnsafeMutableBufferPointer { p in
+                packing.allSatisfy { job in
+                    sk_winograd4_pack(w.baseAddress! + job.weight, job.inputs, job.outputs, p.baseAddress! + packedStart + job.offset) == 0
+                }
+            }
+        }
+        guard packedOK else { throw fail("convolution weights could not be transformed") }
+
         self.inputWidth = input.width
         self.inputHeight = input.height
         self.multiplyAdds = macs
         self.weights = floats
+        self.packedWeights = packed
+        self.packedStart = packedStart
         self.steps = steps
         self.slotOffsets = plan.offsets
         let workspaceCount = steps.reduce(0) { largest, step in
-            guard case let .conv(input, output, _, _, 3, _, _) = step else { return largest }
-            return max(largest, sk_conv3x3_winograd_workspace(Int32(input.channels), Int32(output.channels)))
+            guard case let .conv(conv) = step, conv.packed != nil else { return largest }
+            return max(largest, sk_winograd4_workspace(Int32(conv.inputChannels), Int32(conv.output.channels)))
         }
-        // The Winograd scratch lives at the arena's end.
+        // The Winograd scratch lives at the arena's end (64-byte aligned, like every slot).
         self.workspaceOffset = plan.arenaCount
         self.arenas = ActivationArenaPool(floats: plan.arenaCount + max(16, workspaceCount))
         self.inputSlot = inputTensor.slot
@@ -327,19 +411,14 @@ public final class SegmentationNetwork: Sendable {
         input.withUnsafeBufferPointer { slots[inputSlot].update(from: $0.baseAddress!, count: $0.count) }
         func at(_ tensor: Tensor) -> UnsafeMutablePointer<Float> { slots[tensor.slot] + tensor.offset }
         var failed: Int?
-        weights.withUnsafeBufferPointer { weights in
+        weights.withUnsafeBufferPointer { weights in packedWeights.withUnsafeBufferPointer { packedWeights in
             let w = weights.baseAddress!
             for (index, step) in steps.enumerated() {
                 let status: Int32
                 switch step {
-                case let .conv(input, output, weight, bias, kernel, dilation, relu):
-                    let i = Int32(input.channels), o = Int32(output.channels)
-                    let h = Int32(input.height), width = Int32(input.width)
-                    status = kernel != 3
-                        ? sk_conv1x1(at(input), i, h, width, w + weight, w + bias, o, relu ? 1 : 0, at(output))
-                        : winograd
-                        ? sk_conv3x3_winograd(at(input), i, h, width, w + weight, w + bias, o, Int32(dilation), relu ? 1 : 0, workspace, at(output))
-                        : sk_conv3x3(at(input), i, h, width, w + weight, w + bias, o, Int32(dilation), relu ? 1 : 0, at(output))
+                case let .conv(conv):
+                    status = Self.convolve(conv, at: at, weights: w, packed: packedWeights.baseAddress.map { $0 + packedStart },
+                                           workspace: workspace, winograd: winograd)
                 case let .maxPool(input, output):
                     status = sk_maxpool2x2_ceil(at(input), Int32(input.channels), Int32(input.height), Int32(input.width), at(output))
                 case let .resize(input, output):
@@ -366,9 +445,57 @@ public final class SegmentationNetwork: Sendable {
                     return
                 }
             }
-        }
+        } }
         if let failed { throw .invalidModel("step \(failed) was rejected by its kernel") }
         let plane = output.height * output.width
         return Array(UnsafeBufferPointer(start: at(output), count: plane))
+    }
+
+    /// Runs one convolution step: by F(4x4, 3x3) when its weights were packed (and `winograd`),
+    /// else directly (`sk_conv3x3`: faster than F(2x2, 3x3) for the few layers F(4x4, 3x3) leaves,
+    /// see `runsByWinograd4`). Off the F(4x4, 3x3) path (no AVX2, or `winograd: false` in tests),
+    /// a fused concatenation is copied into a scratch buffer and a fused add done after.
+    private static func convolve(_ conv: Convolution, at: (Tensor) -> UnsafeMutablePointer<Float>, weights w: UnsafePointer<Float>,
+                                 packed: UnsafePointer<Float>?, workspace: UnsafeMutablePointer<Float>,
+                                 winograd: Bool) -> Int32 {
+        let o = Int32(conv.output.channels), h = Int32(conv.output.height), width = Int32(conv.output.width)
+        let relu: Int32 = conv.relu ? 1 : 0
+        let out = at(conv.output)
+        if winograd, let offset = conv.packed, let packed {
+            return sk_conv3x3_winograd4_fused(
+                at(conv.input), Int32(conv.input.channels), conv.inputUpsampled ? 1 : 0,
+                conv.second.map { UnsafePointer(at($0)) }, Int32(conv.second?.channels ?? 0), conv.secondUpsampled ? 1 : 0,
+                h, width, packed + offset, w + conv.bias, o, relu, conv.residual.map { UnsafePointer(at($0)) }, workspace, out)
+        }
+        var input = UnsafePointer(at(conv.input))
+        var joined: UnsafeMutablePointer<Float>?
+        defer { joined?.deallocate() }
+        if conv.second != nil || conv.inputUpsampled {
+            // The concatenation (and resizes) the fused path does on the fly, materialised.
+            let plane = conv.output.height * conv.output.width
+            let buffer = UnsafeMutablePointer<Float>.allocate(capacity: conv.inputChannels * plane)
+            var channel = 0
+            for (part, upsampled) in [(conv.input, conv.inputUpsampled), conv.second.map { ($0, conv.secondUpsampled) }].compactMap({ $0 }) {
+                if upsampled {
+                    _ = sk_resize_bilinear_halfpixel(at(part), Int32(part.channels), Int32(part.height), Int32(part.width),
+                                                     h, width, buffer + channel * plane)
+                } else {
+                    (buffer + channel * plane).update(from: at(part), count: part.count)
+                }
+                channel += part.channels
+            }
+            joined = buffer
+            input = UnsafePointer(buffer)
+        }
+        // A residual overwritten in place must survive the convolution: convolve aside, then add.
+        let aliased = conv.residual.map { at($0) == out } ?? false
+        let target = aliased ? UnsafeMutablePointer<Float>.allocate(capacity: conv.output.count) : out
+        defer { if aliased { target.deallocate() } }
+        let i = Int32(conv.inputChannels), d = Int32(conv.dilation)
+        let status = conv.kernel != 3
+            ? sk_conv1x1(input, i, h, width, w + conv.weight, w + conv.bias, o, relu, target)
+            : sk_conv3x3(input, i, h, width, w + conv.weight, w + conv.bias, o, d, relu, target)
+        guard status == 0, let residual = conv.residual else { return status }
+        return sk_add(target, at(residual), conv.output.count, out)
     }
 }
