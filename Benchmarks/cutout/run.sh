@@ -62,6 +62,11 @@ if [ -n "${CATALOG_BIN:-}" ]; then
   fi
 fi
 
+# The peer as one process a photo too (start-up and model loading counted, as for our CLI).
+if [[ ",$methods," == *",u2netp,"* ]]; then
+  cmd+=(--command "u2netp-process=$(printf '%q' "$py") $(printf '%q' "$here/u2netp_once.py") {in} {out}")
+fi
+
 # The same cut-out in one long-running process (model loaded once), timed as the in-process peer is.
 if [ -n "${CUTOUT_BENCH:-}" ]; then
   cmd+=(--server "catalog-warm=$(printf '%q' "$CUTOUT_BENCH")")

@@ -332,15 +332,21 @@ def print_table(results: dict, big_size) -> None:
             print(f"note: {name} wrote {r['resized']} masks of the wrong size (resized to score)")
 
 
-def targets(results: dict, peer: str = "u2netp") -> list[str]:
-    """The issue's targets for every external command, against the u2netp peer."""
-    if peer not in results:
-        return []
-    p = results[peer]
+# Whole-process figures compare with the peer run as a process too, when it was.
+PROCESS_PEERS = {"catalog": "u2netp-process"}
+
+
+def targets(results: dict, in_process_peer: str = "u2netp") -> list[str]:
+    """The issue's targets for every other method, against the u2netp peer timed the same way:
+    in-process (model loaded once) or, for a command with a process peer, one process a photo."""
     out = []
     for name, r in results.items():
-        if name in (peer, "grabcut"):
+        if name in (in_process_peer, "grabcut", *PROCESS_PEERS.values()):
             continue
+        peer = PROCESS_PEERS.get(name) if PROCESS_PEERS.get(name) in results else in_process_peer
+        if peer not in results:
+            continue
+        p = results[peer]
         ok_iou = r["mean_iou"] >= p["mean_iou"]
         gaps = {k: round(r["kinds"][k]["mean_iou"] - p["kinds"][k]["mean_iou"], 3)
                 for k in KINDS if k in r["kinds"] and k in p["kinds"]}
