@@ -79,7 +79,7 @@ bench-reprocess: model
 	CATALOG_BIN=.build/release/catalog SAMPLES_BIN=.build/release/sample-photos Benchmarks/reprocess.sh
 
 ## bench-cutout: cut-out quality (IoU on composites with known masks) beside the peers rembg u2netp and GrabCut
-bench-cutout: corpus
+bench-cutout: corpus model
 	$(MAKE) build CONFIG=release EXTRA_DEPS=python3-venv
 	STICKER_CORPUS="$(abspath $(CORPUS))" CATALOG_BIN=.build/release/catalog CUTOUT_BENCH=.build/release/cutout-bench Benchmarks/cutout/run.sh
 
