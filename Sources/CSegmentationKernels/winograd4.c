@@ -160,6 +160,19 @@ static void w4_load_row(const float *plane, int H, int W, int r, int t0, int cou
     if (i < count) memset(dst + i, 0, sizeof(float) * (size_t)(count - i));
 }
 
+/* Position p (0 ..< 2 n) of an axis of n values resized to 2 n with half-pixel centres, as
+ * sk_resize_bilinear_halfpixel computes it: the two source positions and the second's weight. */
+static inline void w4_tap2x(int p, int n, int *lo, int *hi, float *f) {
+    int i = p >> 1;
+    if (p & 1) {
+        *lo = i, *hi = i + 1 < n ? i + 1 : n - 1, *f = 0.25f;
+    } else if (i == 0) {
+        *lo = 0, *hi = n > 1 ? 1 : 0, *f = 0.0f;
+    } else {
+        *lo = i - 1, *hi = i, *f = 0.75f;
+    }
+}
+
 /* Columns xs ..< xs + count (zero outside 0 ..< 2 Ws) of a source row of Ws values resized to
  * 2 Ws by sk_resize_bilinear_halfpixel's x blend, with its coefficients (for a factor of 2:
  * 0.25 / 0.75, the first column the source's first) and its rounding (no fused multiply-adds). */
@@ -186,13 +199,7 @@ static void w4_upsample_x(const float *row, int Ws, int xs, int count, float *ds
         if (x >= 0 && x < W) {
             int lo, hi;
             float f;
-            if (x & 1) {
-                lo = i, hi = i + 1 < Ws ? i + 1 : Ws - 1, f = 0.25f;
-            } else if (i == 0) {
-                lo = 0, hi = Ws > 1 ? 1 : 0, f = 0.0f;
-            } else {
-                lo = i - 1, hi = i, f = 0.75f;
-            }
+            w4_tap2x(x, Ws, &lo, &hi, &f);
             v = row[lo] * (1.0f - f) + row[hi] * f;
         }
         dst[j++] = v;
@@ -208,15 +215,9 @@ static void w4_load_row_upsampled(const float *plane, int Hs, int Ws, int r, int
         memset(dst, 0, sizeof(float) * (size_t)count);
         return;
     }
-    int i = r >> 1, y0, y1;
+    int y0, y1;
     float fy;
-    if (r & 1) {
-        y0 = i, y1 = i + 1 < Hs ? i + 1 : Hs - 1, fy = 0.25f;
-    } else if (i == 0) {
-        y0 = 0, y1 = Hs > 1 ? 1 : 0, fy = 0.0f;
-    } else {
-        y0 = i - 1, y1 = i, fy = 0.75f;
-    }
+    w4_tap2x(r, Hs, &y0, &y1, &fy);
     float *top = tmp, *bot = tmp + SK_W4_ROW;
     w4_upsample_x(plane + (size_t)y0 * Ws, Ws, 4 * t0 - 1, count, top);
     w4_upsample_x(plane + (size_t)y1 * Ws, Ws, 4 * t0 - 1, count, bot);

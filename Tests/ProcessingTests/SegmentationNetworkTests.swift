@@ -102,33 +102,6 @@ struct SegmentationKernelTests {
         }
     }
 
-    /// Every channel shape class of u2netp's 3x3 convolutions (3/16/32/64/128 in, 1/16/64 out) at
-    /// sizes that leave odd borders and span several tile blocks, plus dilations (the direct path).
-    @Test(arguments: [
-        (3, 64, 9, 10, 1), (128, 64, 7, 70, 1), (32, 64, 11, 33, 1), (64, 16, 20, 20, 1), (16, 16, 5, 131, 1),
-        (64, 1, 13, 17, 1), (32, 16, 10, 10, 1), (64, 64, 3, 3, 1), (1, 5, 1, 1, 1), (7, 6, 2, 65, 1),
-        (32, 16, 20, 20, 2), (16, 16, 10, 10, 8),
-    ])
-    func winogradMatchesTheDirectConvolution(c: Int, o: Int, h: Int, w: Int, dilation: Int) {
-        var noise = Noise(state: UInt64(c * 7919 + o * 104_729 + h * 31 + w))
-        let x = noise.array(c * h * w), weight = noise.array(o * c * 9), bias = noise.array(o)
-        var workspace = [Float](repeating: .nan, count: sk_conv3x3_winograd_workspace(Int32(c), Int32(o)))
-        for relu in [false, true] {
-            var direct = [Float](repeating: .nan, count: o * h * w)
-            var winograd = direct
-            #expect(sk_conv3x3(x, Int32(c), Int32(h), Int32(w), weight, bias, Int32(o), Int32(dilation), relu ? 1 : 0, &direct) == 0)
-            #expect(sk_conv3x3_winograd(x, Int32(c), Int32(h), Int32(w), weight, bias, Int32(o), Int32(dilation), relu ? 1 : 0,
-                                        &workspace, &winograd) == 0)
-            // Sums of up to 128 x 9 products of values in -1...1 (magnitudes up to ~40): float rounding only.
-            #expect(maxDifference(winograd, direct) < 2e-5 * Float(c).squareRoot() * 3)
-            #expect(!winograd.contains { $0.isNaN })
-        }
-        var noBias = [Float](repeating: .nan, count: o * h * w), reference = noBias
-        _ = sk_conv3x3(x, Int32(c), Int32(h), Int32(w), weight, nil, Int32(o), Int32(dilation), 0, &reference)
-        _ = sk_conv3x3_winograd(x, Int32(c), Int32(h), Int32(w), weight, nil, Int32(o), Int32(dilation), 0, &workspace, &noBias)
-        #expect(maxDifference(noBias, reference) < 2e-5 * Float(c).squareRoot() * 3)
-    }
-
     /// F(4x4, 3x3) with pre-transformed weights against the direct kernel: u2netp's channel
     /// classes, channel counts off the 8/16 panels, odd and tiny planes, several tile blocks.
     @Test(.enabled(if: sk_uses_winograd4() == 1, "needs AVX2+FMA"), arguments: [

@@ -36,24 +36,12 @@ int sk_conv3x3_portable(const float *in, int inC, int H, int W,
                         const float *weight, const float *bias, int outC,
                         int dilation, int relu, float *out);
 
-/* The same convolution by Winograd F(2x2, 3x3) for dilation 1 on the AVX2+FMA path: 2.25x fewer
- * multiply-adds, results equal to sk_conv3x3's up to float rounding (a few 1e-6 relative).
- * Other dilations and CPUs without AVX2+FMA fall back to sk_conv3x3. `workspace` holds at least
- * sk_conv3x3_winograd_workspace(inC, outC) floats (may be NULL when that path is not taken);
- * it is scratch, overwritten by every call. */
-int sk_conv3x3_winograd(const float *in, int inC, int H, int W,
-                        const float *weight, const float *bias, int outC,
-                        int dilation, int relu, float *workspace, float *out);
-
-/* Floats of workspace sk_conv3x3_winograd needs for inC -> outC channels (any H, W). */
-size_t sk_conv3x3_winograd_workspace(int inC, int outC);
-
 /* The same convolution (dilation 1) by Winograd F(4x4, 3x3): 4x fewer multiply-adds than direct,
  * results equal to sk_conv3x3's up to float rounding (about 1e-5 relative: the transforms scale by
  * up to 8 and 1/24). The weights are transformed once, ahead of time, by sk_winograd4_pack into
  * `packed` (sk_winograd4_packed_count(inC, outC) floats, which must stay unchanged between the
  * two calls). AVX2+FMA only: returns -1 when sk_uses_winograd4() is 0, so callers check that
- * first and keep sk_conv3x3(_winograd) for other CPUs. `workspace` holds at least
+ * first and keep sk_conv3x3 for other CPUs. `workspace` holds at least
  * sk_winograd4_workspace(inC, outC) floats of scratch, overwritten by every call. */
 int sk_conv3x3_winograd4(const float *in, int inC, int H, int W,
                          const float *packed, const float *bias, int outC,
