@@ -5,9 +5,9 @@ public enum MaskOutput {
     /// The scaled mask is made row by row as the encoder takes it, never whole (12 MB at 12 MP).
     public static func png(_ mask: [UInt8], width: Int, height: Int, scaledTo size: (width: Int, height: Int)) throws(ProcessingError) -> [UInt8] {
         if size == (width, height) { return try PNGCodec.encodeGrey(mask, width: width, height: height) }
-        var scaler = MaskRowScaler(mask, width: width, height: height, toWidth: size.width, toHeight: size.height)
+        let rows = PlaneResampler.Rows(mask.map(Float.init), width: width, height: height, toWidth: size.width, toHeight: size.height)
         return try PNGCodec.encodeGrey(width: size.width, height: size.height) { y, row in
-            scaler.fill(row: y, into: row)
+            rows.blendBytes(row: y, into: row)
         }
     }
 
