@@ -120,14 +120,7 @@ private struct ColorSearch {
         let cap = min(max(Int((Double(query.limit) * Double(total)).squareRoot()), 1_000), 20_000)
         var conditions: [String] = []
         var arguments: [(any DatabaseValueConvertible)?] = []
-        if let after = query.takenAfter {
-            conditions.append("taken_at_utc >= ?")
-            arguments.append(after)
-        }
-        if let before = query.takenBefore {
-            conditions.append("taken_at_utc < ?")
-            arguments.append(before)
-        }
+        appendDateConditions(to: &conditions, arguments: &arguments)
         arguments.append(cap + 1)
         let photos = try Int64.fetchAll(db, sql: """
             SELECT photo_id FROM exif INDEXED BY exif_taken_at_utc WHERE \(conditions.joined(separator: " AND ")) LIMIT ?
@@ -196,6 +189,18 @@ private struct ColorSearch {
         }
     }
 
+    /// The query's date window as conditions on `exif.taken_at_utc`.
+    private func appendDateConditions(to conditions: inout [String], arguments: inout [(any DatabaseValueConvertible)?]) {
+        if let after = query.takenAfter {
+            conditions.append("taken_at_utc >= ?")
+            arguments.append(after)
+        }
+        if let before = query.takenBefore {
+            conditions.append("taken_at_utc < ?")
+            arguments.append(before)
+        }
+    }
+
     /// Which of `photos` pass the EXIF filters (a photo without EXIF passes none).
     private func allowed(_ photos: [Int64]) throws -> Set<Int64> {
         guard !photos.isEmpty else { return [] }
@@ -207,14 +212,7 @@ private struct ColorSearch {
             conditions.append("(coalesce(make, '') || ' ' || coalesce(model, '')) LIKE ? ESCAPE '\\'")
             arguments.append("%" + escaped + "%")
         }
-        if let after = query.takenAfter {
-            conditions.append("taken_at_utc >= ?")
-            arguments.append(after)
-        }
-        if let before = query.takenBefore {
-            conditions.append("taken_at_utc < ?")
-            arguments.append(before)
-        }
+        appendDateConditions(to: &conditions, arguments: &arguments)
         let sql = "SELECT photo_id FROM exif WHERE " + conditions.joined(separator: " AND ")
         return Set(try Int64.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)))
     }
