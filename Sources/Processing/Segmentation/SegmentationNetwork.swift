@@ -161,10 +161,9 @@ public final class SegmentationNetwork: Sendable {
         }
         defined[graph.input.name] = input
 
-        // Pass 1: check every node, and note each tensor's last reader.
-        var lastUse: [String: Int] = [:]
+        // Pass 1: check every node.
         var macs = 0
-        struct Checked { var inputs: [String]; var output: String }
+        struct Checked { var inputs: [String] }
         var checked: [Checked] = []
         for (index, node) in graph.nodes.enumerated() {
             let inputNames = node.inputs ?? (node.input.map { [$0] } ?? [])
@@ -209,13 +208,11 @@ public final class SegmentationNetwork: Sendable {
                 throw fail("\(what): unsupported op \(node.op)")
             }
             defined[node.output] = out
-            for name in inputNames { lastUse[name] = index }
-            checked.append(Checked(inputs: inputNames, output: node.output))
+            checked.append(Checked(inputs: inputNames))
         }
         guard let outputInfo = graph.outputs.first, let outputTensor = defined[outputInfo.name],
               outputInfo.shape == [1, outputTensor.channels, outputTensor.height, outputTensor.width]
         else { throw fail("the graph's first output is missing or has the wrong shape") }
-        lastUse[outputInfo.name] = Int.max  // never freed
 
         // F(4x4, 3x3) computes outputs in panels of 16 channels and its transforms cost per input
         // and output channel: for u2netp's 64 -> 1 side outputs and its 3 -> 64 first layer the
@@ -261,7 +258,6 @@ public final class SegmentationNetwork: Sendable {
         var inputTensor = input
         inputTensor.slot = take(input.count)
         placed[graph.input.name] = inputTensor
-        if lastUse[graph.input.name] == nil { lastUse[graph.input.name] = -1 }
         var lastRead: [String: Int] = [:]
         for position in graph.nodes.indices where !fusion.absorbed.contains(position) {
             for name in fusion.reads(position, inputs: checked[position].inputs) { lastRead[name] = position }
