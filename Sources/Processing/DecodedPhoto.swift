@@ -18,6 +18,12 @@ public struct DecodedPhoto: Sendable {
         self.image = image
         self.exif = exif
     }
+
+    /// The pixels fitted to `longSide` when they are larger (DCT scaling only gets close): what the
+    /// cut-out works on.
+    public func workingImage(longSide: Int) -> RGBAImage {
+        max(image.width, image.height) > longSide ? ImageResizer.fitted(image, longSide: longSide) : image
+    }
 }
 
 /// How much to decode: refuse images over `maxPixels` before decoding; decode no more

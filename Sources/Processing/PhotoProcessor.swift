@@ -27,10 +27,7 @@ public nonisolated struct PhotoProcessor: Sendable {
     @concurrent
     public func process(_ bytes: [UInt8]) async throws(ProcessingError) -> ProcessedPhoto {
         let decoded = try PhotoDecoder.decode(bytes, options: decodeOptions)
-        var working = decoded.image
-        if max(working.width, working.height) > decodeOptions.workingSize {
-            working = ImageResizer.fitted(working, longSide: decodeOptions.workingSize)
-        }
+        let working = decoded.workingImage(longSide: decodeOptions.workingSize)
         let cutout = try segmenter.cutout(working, predictingFrom: decoded.image).cutout
         // The sticker and the palette both read the cut-out and nothing else: side by side.
         async let sticker = Self.sticker(of: cutout, style: settings.style)

@@ -30,10 +30,7 @@ public struct CutoutJob: Sendable {
     }
 
     public func png(from decoded: DecodedPhoto, segmenter: SubjectSegmenter, output: Output) throws(ProcessingError) -> [UInt8] {
-        var working = decoded.image
-        if max(working.width, working.height) > workingSize {
-            working = ImageResizer.fitted(working, longSide: workingSize)
-        }
+        let working = decoded.workingImage(longSide: workingSize)
         switch output {
         case .mask, .croppedMask:
             // One channel all the way: no colour decontamination, no RGBA upsampling or encoding.
