@@ -57,8 +57,8 @@ while let line = readLine() {
         try Data(png).write(to: URL(fileURLWithPath: fields[1]))
         reply(["cpu": cpuSeconds() - cpu, "wall": wallSeconds() - wall])
     } catch let error as ProcessingError {
-        reply(["error": error.errorDescription ?? error.code])
+        reply(["error": "\(fields[0]): \(error.errorDescription ?? error.code)"])
     } catch {
-        reply(["error": "\(error)"])
+        reply(["error": "\(fields[0]): \(error.localizedDescription)"])
     }
 }
