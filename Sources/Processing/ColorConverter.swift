@@ -33,6 +33,58 @@ public enum ColorConverter {
         }
     }
 
+    /// Wide-gamut RGB spaces photos come tagged with, for making samples and test photos.
+    public enum RGBSpace: Sendable, CaseIterable {
+        /// Display P3 (iPhones): P3 primaries, D65, the sRGB curve.
+        case displayP3
+        /// Adobe RGB (1998) (cameras): wider greens, D65, gamma 563/256.
+        case adobeRGB
+        /// BT.2020 primaries with the BT.709 curve (HDR-capable phones' SDR images).
+        case bt2020
+
+        /// The space's ICC profile (version 4, made by lcms2).
+        public var iccProfile: [UInt8]? {
+            guard let profile = makeProfile() else { return nil }
+            defer { cmsCloseProfile(profile) }
+            var size: UInt32 = 0
+            guard cmsSaveProfileToMem(profile, nil, &size) != 0, size > 0 else { return nil }
+            var bytes = [UInt8](repeating: 0, count: Int(size))
+            guard cmsSaveProfileToMem(profile, &bytes, &size) != 0 else { return nil }
+            return Array(bytes.prefix(Int(size)))
+        }
+
+        fileprivate func makeProfile() -> cmsHPROFILE? {
+            switch self {
+            case .displayP3: return try? nclxProfile(primaries: 12, transfer: 13).get()
+            case .bt2020: return try? nclxProfile(primaries: 9, transfer: 14).get()
+            case .adobeRGB:
+                guard let tone = [563.0 / 256].withUnsafeBufferPointer({ cmsBuildParametricToneCurve(nil, 1, $0.baseAddress) }) else { return nil }
+                defer { cmsFreeToneCurve(tone) }
+                var white = cmsCIExyY(x: 0.3127, y: 0.3290, Y: 1)
+                var colorants = cmsCIExyYTRIPLE(
+                    Red: cmsCIExyY(x: 0.64, y: 0.33, Y: 1), Green: cmsCIExyY(x: 0.21, y: 0.71, Y: 1), Blue: cmsCIExyY(x: 0.15, y: 0.06, Y: 1))
+                var curves: [OpaquePointer?] = [tone, tone, tone]
+                return curves.withUnsafeMutableBufferPointer { cmsCreateRGBProfile(&white, &colorants, $0.baseAddress) }
+            }
+        }
+    }
+
+    /// `image` (sRGB) expressed in `space`: what a camera tagging its photos with that space stores.
+    /// nil when lcms2 cannot build the transform.
+    public static func fromSRGB(_ image: RGBAImage, to space: RGBSpace) -> RGBAImage? {
+        guard let target = space.makeProfile() else { return nil }
+        defer { cmsCloseProfile(target) }
+        guard let sRGB = cmsCreate_sRGBProfile() else { return nil }
+        defer { cmsCloseProfile(sRGB) }
+        let flags = UInt32(cmsFLAGS_NOCACHE) | UInt32(cmsFLAGS_COPY_ALPHA)
+        guard let handle = cmsCreateTransform(sRGB, sticker_TYPE_RGBA_8, target, sticker_TYPE_RGBA_8, UInt32(INTENT_PERCEPTUAL), flags) else {
+            return nil
+        }
+        var converted = image
+        Transform(handle).apply(to: &converted)
+        return converted
+    }
+
     /// What to do with the pixels of one profile, as cached.
     enum Plan: Sendable {
         case identity
@@ -139,7 +191,7 @@ public enum ColorConverter {
     }
 
     /// An RGB profile for H.273 primaries and transfer characteristics.
-    private static func nclxProfile(primaries: Int, transfer: Int) -> Result<cmsHPROFILE, Reason> {
+    fileprivate static func nclxProfile(primaries: Int, transfer: Int) -> Result<cmsHPROFILE, Reason> {
         // (red, green, blue, white) chromaticities, x then y.
         let d65 = (0.3127, 0.3290)
         let table: [Int: ((Double, Double), (Double, Double), (Double, Double), (Double, Double))] = [
