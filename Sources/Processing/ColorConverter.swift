@@ -69,6 +69,17 @@ public enum ColorConverter {
         }
     }
 
+    /// lcms2's sRGB profile as ICC bytes (what many cameras embed).
+    public static var sRGBProfile: [UInt8]? {
+        guard let profile = cmsCreate_sRGBProfile() else { return nil }
+        defer { cmsCloseProfile(profile) }
+        var size: UInt32 = 0
+        guard cmsSaveProfileToMem(profile, nil, &size) != 0, size > 0 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: Int(size))
+        guard cmsSaveProfileToMem(profile, &bytes, &size) != 0 else { return nil }
+        return Array(bytes.prefix(Int(size)))
+    }
+
     /// `image` (sRGB) expressed in `space`: what a camera tagging its photos with that space stores.
     /// nil when lcms2 cannot build the transform.
     public static func fromSRGB(_ image: RGBAImage, to space: RGBSpace) -> RGBAImage? {

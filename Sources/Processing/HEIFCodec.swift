@@ -174,6 +174,8 @@ public enum HEIFCodec {
         public var orientation: Int
         /// 8, or 10 for a 10-bit image (values scaled up from the 8-bit pixels).
         public var bitDepth: Int
+        /// More top-level images besides the primary one (as in a burst), stored before it.
+        public var otherImages: [RGBAImage] = []
 
         public init(
             codec: Codec = .hevc, quality: Int = 90, iccProfile: [UInt8]? = nil, nclx: (primaries: Int, transfer: Int)? = nil,
@@ -216,6 +218,16 @@ public enum HEIFCodec {
         guard let encoding = heif_encoding_options_alloc() else { throw .encodingFailed("libheif could not allocate options") }
         defer { heif_encoding_options_free(encoding) }
         encoding.pointee.image_orientation = heif_orientation(rawValue: UInt32(min(8, max(1, options.orientation))))
+        // libheif leaves the nclx box out of RGB images by default (for old macOS readers).
+        if options.nclx != nil && options.iccProfile == nil { encoding.pointee.macOS_compatibility_workaround_no_nclx_profile = 0 }
+        // The other images go in first, so the primary is not merely the first one.
+        for other in options.otherImages {
+            let extra = try makeImage(other, bitDepth: 8)
+            defer { heif_image_release(extra) }
+            var extraHandle: OpaquePointer?
+            try encodingCheck(heif_context_encode_image(context, extra, encoder, nil, &extraHandle))
+            if let extraHandle { heif_image_handle_release(extraHandle) }
+        }
         var handle: OpaquePointer?
         try encodingCheck(heif_context_encode_image(context, heifImage, encoder, encoding, &handle))
         guard let handle else { throw .encodingFailed("libheif made no image") }
@@ -223,6 +235,7 @@ public enum HEIFCodec {
         if let exif = options.exif {
             try encodingCheck(exif.withUnsafeBytes { heif_context_add_exif_metadata(context, handle, $0.baseAddress, Int32($0.count)) })
         }
+        try encodingCheck(heif_context_set_primary_image(context, handle))
         return try write(context)
     }
 

@@ -197,6 +197,20 @@ public enum PNGCodec {
         return nil
     }
 
+    /// Returns the PNG with an `iCCP` chunk holding `profile` (deflated) right after IHDR, for
+    /// samples and tests of colour management.
+    public static func pngByInserting(iccProfile profile: [UInt8], into png: [UInt8]) throws(ProcessingError) -> [UInt8] {
+        guard png.starts(with: signature), png.count >= signature.count + 25 else { throw .encodingFailed("not a PNG with an IHDR chunk") }
+        var compressedSize = compressBound(UInt(profile.count))
+        var compressed = [UInt8](repeating: 0, count: Int(compressedSize))
+        guard compress2(&compressed, &compressedSize, profile, UInt(profile.count), 9) == Z_OK else {
+            throw .encodingFailed("zlib could not compress the profile")
+        }
+        let data = Array("ICC profile".utf8) + [0, 0] + compressed.prefix(Int(compressedSize))
+        let afterHeader = signature.count + 25
+        return Array(png[..<afterHeader]) + chunk(type: "iCCP", data: data) + png[afterHeader...]
+    }
+
     /// A zlib stream inflated, or nil when it is damaged or inflates past `limit` bytes.
     static func inflate(_ compressed: [UInt8], limit: Int) -> [UInt8]? {
         var stream = z_stream()
