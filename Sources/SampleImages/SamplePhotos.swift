@@ -24,6 +24,27 @@ public enum SamplePhotos {
         return try ExifWriter.jpegByInserting(exif, into: jpeg)
     }
 
+    /// Encodes a scene as a JPEG whose pixels are in `space`, tagged with its ICC profile in APP2
+    /// `ICC_PROFILE` segments (as cameras set to Adobe RGB write them), with `exif` as `jpeg` does.
+    public static func jpeg(_ scene: SampleScene, exif: ExifMetadata?, space: ColorConverter.RGBSpace, quality: Int = 88) throws(ProcessingError) -> [UInt8] {
+        var image = try pixels(scene.renderPhoto(), in: space)
+        if let orientation = exif?.orientation {
+            image = Orientation.apply([6: 8, 8: 6][orientation] ?? orientation, to: image)
+        }
+        var jpeg = try JPEGCodec.encode(image, quality: quality)
+        if let exif { jpeg = try ExifWriter.jpegByInserting(exif, into: jpeg) }
+        guard let profile = space.iccProfile, profile.count <= 65_000 else { throw .encodingFailed("no ICC profile for \(space)") }
+        let payload = Array("ICC_PROFILE".utf8) + [0, 1, 1] + profile
+        let length = payload.count + 2
+        return [0xFF, 0xD8, 0xFF, 0xE2, UInt8(length >> 8), UInt8(length & 0xFF)] + payload + jpeg.dropFirst(2)
+    }
+
+    /// Encodes a scene as a PNG whose pixels are in `space`, tagged with an `iCCP` chunk.
+    public static func png(_ scene: SampleScene, space: ColorConverter.RGBSpace) throws(ProcessingError) -> [UInt8] {
+        guard let profile = space.iccProfile else { throw .encodingFailed("no ICC profile for \(space)") }
+        return try PNGCodec.pngByInserting(iccProfile: profile, into: PNGCodec.encode(try pixels(scene.renderPhoto(), in: space)))
+    }
+
     /// Encodes a scene as HEIC (or AVIF) through libheif, as a phone would: the pixels stored
     /// turned back, the orientation in `irot`/`imir` boxes, the EXIF (orientation tag included, which
     /// readers must not apply on top) in an Exif item, and the pixels in `space` with its ICC profile.
