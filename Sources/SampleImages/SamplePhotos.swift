@@ -119,8 +119,44 @@ public enum SamplePhotos {
         return photos
     }
 
+    /// How a benchmark photo is stored: the formats benchmark compares the same scene as a JPEG and
+    /// a HEIC, tagged Display P3, and the tagged JPEG with and without its profile.
+    public enum BenchmarkVariant: String, Sendable, CaseIterable {
+        /// sRGB JPEG (the import benchmark's photos).
+        case jpeg
+        /// Display P3 pixels in a JPEG tagged with the profile.
+        case p3JPEG = "p3-jpeg"
+        /// The same bytes as `p3JPEG` without the profile (what colour management costs is the difference).
+        case p3JPEGUntagged = "p3-jpeg-untagged"
+        /// The same Display P3 pixels as a HEIC tagged with the profile.
+        case p3HEIC = "p3-heic"
+
+        public var fileExtension: String { self == .p3HEIC ? "heic" : "jpg" }
+    }
+
+    /// One benchmark photo as `variant` (see ``benchmarkJPEG(index:megapixels:)`` for the scene).
+    public static func benchmarkPhoto(index: Int, megapixels: Double = 12, variant: BenchmarkVariant) throws(ProcessingError) -> [UInt8] {
+        switch variant {
+        case .jpeg: return try benchmarkJPEG(index: index, megapixels: megapixels)
+        case .p3JPEG, .p3JPEGUntagged, .p3HEIC:
+            let (scene, exif) = benchmarkScene(index: index, megapixels: megapixels)
+            switch variant {
+            case .p3HEIC: return try heif(scene, exif: exif, space: .displayP3, quality: 80)
+            case .p3JPEGUntagged:
+                let image = try pixels(scene.renderPhoto(), in: .displayP3)
+                return try ExifWriter.jpegByInserting(exif, into: JPEGCodec.encode(image, quality: 92))
+            default: return try jpeg(scene, exif: exif, space: .displayP3, quality: 92)
+            }
+        }
+    }
+
     /// One benchmark photo: a grainy scene of about `megapixels` MP (4:3) with camera EXIF, varied by `index`.
     public static func benchmarkJPEG(index: Int, megapixels: Double = 12) throws(ProcessingError) -> [UInt8] {
+        let (scene, exif) = benchmarkScene(index: index, megapixels: megapixels)
+        return try jpeg(scene, exif: exif, quality: 92)
+    }
+
+    private static func benchmarkScene(index: Int, megapixels: Double) -> (SampleScene, ExifMetadata) {
         let height = Int((megapixels * 1_000_000 * 3 / 4).squareRoot().rounded())
         let width = height * 4 / 3
         let spec = demoSpecs[index % demoSpecs.count]
@@ -136,7 +172,7 @@ public enum SamplePhotos {
             make: "Sticker Labs", model: "Bench 12", takenAt: "2026-06-0\(1 + index % 9)T10:\(10 + index % 50):00+02:00",
             exposureTime: 1.0 / 250, fNumber: 4, iso: 200, focalLength: 35, orientation: 1
         )
-        return try jpeg(scene, exif: exif, quality: 92)
+        return (scene, exif)
     }
 
     private struct Spec {
