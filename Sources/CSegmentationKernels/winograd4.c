@@ -6,10 +6,12 @@
  * instead of 144, 4x fewer than direct. Per block of up to SK_W4_TILES tiles of one tile row:
  *   V[p][c][t] = (B^T d B)[p]          input transform, vectorised over 8 tiles
  *   M[p][t][o] = sum_c V[p][c][t] U[p][c][o]   36 matrix products, 6 tiles x 16 outputs of
- *                                      accumulators in registers (12 of the 16 ymm)
+ *                                      accumulators in registers (12 of the 16 ymm; the AVX-512
+ *                                      path, winograd4_avx512.c, up to 12 x 32 in 24 of 32 zmm)
  *   out        = A^T M A + bias (ReLU)  output transform, vectorised over 8 output channels
  * U = G g G^T is computed once, at model load (sk_winograd4_pack), laid out [p][c][o] with
  * the outputs padded to a multiple of 16 (zero weights), the micro-kernel's panel width. */
+#include "kernels_avx512.h"
 #include "segmentation_kernels.h"
 
 #include <limits.h>
@@ -407,9 +409,33 @@ static void w4_output(const float *M, const float *bias, int O, int op, int H, i
     }
 }
 
+/* One of the 36 products for the n tiles of a block, every output panel: 6 tiles x 16 outputs
+ * at a time, then the remainder. */
 __attribute__((target("avx2,fma")))
-static void conv3x3_w4_avx2(const float *inA, int cA, int upA, const float *inB, int upB, int C, int H, int W, const float *U,
-                            const float *bias, int O, int relu, const float *residual, float *work, float *out) {
+static void w4_product_avx2(const float *U, int C, int op, const float *V, int vrow, float *M, int n) {
+    (void)vrow;  /* always SK_W4_TILES here; w4_product reads it as a constant */
+    for (int o0 = 0; o0 < op; o0 += 16) {
+        int t = 0;
+        for (; t + 6 <= n; t += 6) w4_product(U, C, op, V, M, o0, t, 6);
+        switch (n - t) {
+        case 5: w4_product(U, C, op, V, M, o0, t, 5); break;
+        case 4: w4_product(U, C, op, V, M, o0, t, 4); break;
+        case 3: w4_product(U, C, op, V, M, o0, t, 3); break;
+        case 2: w4_product(U, C, op, V, M, o0, t, 2); break;
+        case 1: w4_product(U, C, op, V, M, o0, t, 1); break;
+        default: break;
+        }
+    }
+}
+
+typedef void (*w4_product_fn)(const float *U, int C, int op, const float *V, int vrow, float *M, int n);
+
+/* Input transform, the 36 products (by `product`: the only step that differs between the AVX2
+ * and AVX-512 paths), output transform, block by block. */
+__attribute__((target("avx2,fma")))
+static void conv3x3_w4(w4_product_fn product, const float *inA, int cA, int upA, const float *inB, int upB, int C, int H,
+                       int W, const float *U, const float *bias, int O, int relu, const float *residual, float *work,
+                       float *out) {
     int op = w4_outpad(O);
     float *V = work;
     float *M = V + 36 * w4_vstride(C);
@@ -421,30 +447,14 @@ static void conv3x3_w4_avx2(const float *inA, int cA, int upA, const float *inB,
             int n = tilesWide - t0 < SK_W4_TILES ? tilesWide - t0 : SK_W4_TILES;
             int n8 = (n + 7) & ~7;
             w4_input(inA, cA, upA, inB, upB, C, H, W, ty, t0, n8, rows, V);
-            for (int p = 0; p < 36; p++) {
-                const float *up = U + p * uStride;
-                const float *vp = V + p * vStride;
-                float *mp = M + p * mStride;
-                for (int o0 = 0; o0 < op; o0 += 16) {
-                    int t = 0;
-                    for (; t + 6 <= n; t += 6) w4_product(up, C, op, vp, mp, o0, t, 6);
-                    switch (n - t) {
-                    case 5: w4_product(up, C, op, vp, mp, o0, t, 5); break;
-                    case 4: w4_product(up, C, op, vp, mp, o0, t, 4); break;
-                    case 3: w4_product(up, C, op, vp, mp, o0, t, 3); break;
-                    case 2: w4_product(up, C, op, vp, mp, o0, t, 2); break;
-                    case 1: w4_product(up, C, op, vp, mp, o0, t, 1); break;
-                    default: break;
-                    }
-                }
-            }
+            for (int p = 0; p < 36; p++) product(U + p * uStride, C, op, V + p * vStride, SK_W4_TILES, M + p * mStride, n);
             w4_output(M, bias, O, op, H, W, ty, t0, n, relu, residual, out);
         }
     }
 }
 #endif
 
-int sk_uses_winograd4(void) { return sk_uses_avx2(); }
+int sk_uses_winograd4(void) { return sk_kernels_default() != SK_KERNELS_SCALAR; }
 
 int sk_conv3x3_winograd4(const float *in, int inC, int H, int W, const float *packed, const float *bias,
                          int outC, int relu, float *workspace, float *out) {
@@ -454,17 +464,24 @@ int sk_conv3x3_winograd4(const float *in, int inC, int H, int W, const float *pa
 int sk_conv3x3_winograd4_fused(const float *in, int inC, int inUp, const float *in2, int in2C, int in2Up, int H, int W,
                                const float *packed, const float *bias, int outC, int relu,
                                const float *residual, float *workspace, float *out) {
+    return sk_conv3x3_winograd4_fused_with(sk_kernels_default(), in, inC, inUp, in2, in2C, in2Up, H, W, packed, bias, outC,
+                                           relu, residual, workspace, out);
+}
+
+int sk_conv3x3_winograd4_fused_with(int kernels, const float *in, int inC, int inUp, const float *in2, int in2C, int in2Up,
+                                    int H, int W, const float *packed, const float *bias, int outC, int relu,
+                                    const float *residual, float *workspace, float *out) {
     long long C = (long long)inC + (in2C > 0 ? in2C : 0);
     if (!in || !packed || !workspace || !out || H <= 0 || W <= 0 || inC <= 0 || in2C < 0 || (in2C > 0 && !in2)
         || C > INT_MAX || sk_winograd4_packed_count((int)C, outC) == 0
         || C * H * W > INT_MAX || (long long)outC * H * W > INT_MAX
-        || ((inUp || (in2C > 0 && in2Up)) && (H % 2 || W % 2)))
+        || ((inUp || (in2C > 0 && in2Up)) && (H % 2 || W % 2))
+        || kernels == SK_KERNELS_SCALAR || !sk_kernels_supported(kernels))
         return -1;
 #if SK_W4_X86
-    if (sk_uses_avx2()) {
-        conv3x3_w4_avx2(in, inC, inUp != 0, in2, in2Up != 0, (int)C, H, W, packed, bias, outC, relu, residual, workspace, out);
-        return 0;
-    }
-#endif
+    conv3x3_w4(kernels == SK_KERNELS_AVX512 ? sk_w4_product_avx512 : w4_product_avx2, in, inC, inUp != 0, in2, in2Up != 0, (int)C, H, W, packed, bias, outC, relu, residual, workspace, out);
+    return 0;
+#else
     return -1;
+#endif
 }
