@@ -120,6 +120,11 @@ private enum KernelPathCheck {
                                     relu ? 1 : 0, &fast) == 0)
             // The same sums in the same order; only fused multiply-adds round differently.
             #expect(maxDifference(fast, scalar) < 1e-5 * Float(c).squareRoot() * 3, "\(kernels) \(c)->\(o) \(h)x\(w) d\(dilation)")
+            // The vector paths fuse the same multiply-adds in the same order: the same floats.
+            var avx2 = scalar
+            #expect(sk_conv3x3_with(ConvolutionKernels.avx2.rawValue, x, Int32(c), Int32(h), Int32(w), weight, bias, Int32(o),
+                                    Int32(dilation), relu ? 1 : 0, &avx2) == 0)
+            #expect(fast == avx2, "\(kernels) \(c)->\(o) \(h)x\(w) d\(dilation)")
         }
     }
 
@@ -139,6 +144,11 @@ private enum KernelPathCheck {
             // The transforms scale by up to 8 and 1/24: a few times F(2x2, 3x3)'s rounding.
             #expect(maxDifference(winograd, scalar) < 1e-4 * Float(c).squareRoot() * 3, "\(kernels) \(c)->\(o) \(h)x\(w)")
             #expect(!winograd.contains { $0.isNaN })
+            // Only the products differ between the vector paths, and they sum in the same order.
+            var avx2 = scalar
+            #expect(sk_conv3x3_winograd4_fused_with(ConvolutionKernels.avx2.rawValue, x, Int32(c), 0, nil, 0, 0, Int32(h), Int32(w),
+                                                    packed, withBias ? bias : nil, Int32(o), relu ? 1 : 0, nil, &workspace, &avx2) == 0)
+            #expect(winograd == avx2, "\(kernels) \(c)->\(o) \(h)x\(w)")
         }
         var untouched = [Float](repeating: 0, count: o * h * w)
         #expect(sk_conv3x3_winograd4_fused_with(kernels.rawValue, x, Int32(c), 0, nil, 0, 0, 0, Int32(w), packed, bias, Int32(o), 0,
@@ -592,6 +602,11 @@ extension U2NetPTests {
             let difference = zip(map, direct).map { abs($0 - $1) }.max() ?? 0
             print("u2netp \(kernels) vs direct: max abs difference \(difference)")
             #expect(difference < 1e-3)
+        }
+        // The AVX-512 path computes the same floats as the AVX2 one (same sums, same order).
+        if let first = paths.first, let last = paths.last, first != last {
+            print("u2netp \(last) map equals \(first)'s: \(maps[first] == maps[last])")
+            #expect(maps[first] == maps[last])
         }
     }
 }

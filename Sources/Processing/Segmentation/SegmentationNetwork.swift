@@ -14,7 +14,9 @@ import Foundation
 /// Cost (one core of the shared 2-core AMD EPYC Zen 3 dev VM, thread CPU time, median of 9,
 /// onnxruntime 1 thread timed in the same minutes): u2netp at 320 x 320 (19.8 G multiply-adds)
 /// takes 0.24 s against 0.53 s for onnxruntime (0.33 against 0.63 when the machine is busier;
-/// the first prediction of a process ~0.03 s more, as its arena is faulted in). The 3x3 convolutions of dilation 1 with at least 8 input and 8 output channels (all but
+/// the first prediction of a process ~0.03 s more, as its arena is faulted in). On an Intel Xeon
+/// with AVX-512 the convolutions run on it (`kernels`, `ConvolutionKernels`): 0.19 s against
+/// 0.25 s for the AVX2 path, interleaved in one run, with the same floats (Benchmarks/cutout/README.md). The 3x3 convolutions of dilation 1 with at least 8 input and 8 output channels (all but
 /// 1% of the multiply-adds) run by Winograd F(4x4, 3x3) (`sk_conv3x3_winograd4_fused`, 4x fewer
 /// multiply-adds than direct, products at ~80% of the FMA peak on 128 -> 64); the rest directly
 /// (`sk_conv3x3`), faster there than any Winograd. History: direct 0.78 s, F(2x2, 3x3) 0.58 s.
