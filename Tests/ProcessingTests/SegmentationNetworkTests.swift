@@ -245,7 +245,7 @@ struct SegmentationKernelTests {
     }
 
     /// F(4x4, 3x3) on the default path against the scalar direct convolution.
-    @Test(.enabled(if: sk_uses_winograd4() == 1, "needs AVX2+FMA"), arguments: KernelPathCheck.winograd)
+    @Test(.enabled(if: sk_uses_winograd4() == 1, "needs a vector kernel path (AVX2 or AVX-512; STICKER_KERNELS=scalar turns them off)"), arguments: KernelPathCheck.winograd)
     func winograd4MatchesTheDirectConvolution(c: Int, o: Int, h: Int, w: Int) {
         KernelPathCheck.winograd(.default, c: c, o: o, h: h, w: w)
         var noise = Noise(state: 1)
@@ -254,7 +254,7 @@ struct SegmentationKernelTests {
         #expect(sk_winograd4_pack(weight, 0, Int32(o), &packed) == -1)
     }
 
-    @Test(.enabled(if: sk_uses_winograd4() == 1, "needs AVX2+FMA"), arguments: KernelPathCheck.fused)
+    @Test(.enabled(if: sk_uses_winograd4() == 1, "needs a vector kernel path (AVX2 or AVX-512; STICKER_KERNELS=scalar turns them off)"), arguments: KernelPathCheck.fused)
     func winograd4FusesConcatenationAndResidual(a: Int, b: Int, o: Int, h: Int, w: Int, upA: Bool, upB: Bool) {
         KernelPathCheck.fused(.default, a: a, b: b, o: o, h: h, w: w, upA: upA, upB: upB)
     }
@@ -378,7 +378,7 @@ struct SegmentationNetworkTests {
 
     /// Concatenations, 2x resizes and residual adds around F(4x4, 3x3) convolutions are fused away;
     /// the result must equal the unfused graph's (the direct path materialises them).
-    @Test(.enabled(if: sk_uses_winograd4() == 1, "needs AVX2+FMA"))
+    @Test(.enabled(if: sk_uses_winograd4() == 1, "needs a vector kernel path (AVX2 or AVX-512; STICKER_KERNELS=scalar turns them off)"))
     func fusedConcatenationAndAddMatchTheUnfusedGraph() throws {
         // x(3) -> a = conv(x) 8ch relu; b = conv(x) 8ch; u = resize(maxpool(a)) 2x; k = concat(u, b) 16ch;
         // c = conv(k) 8ch relu; s = c + b; m = concat(s, a); z = conv1x1(m) -> sigmoid. u, k and c + b
