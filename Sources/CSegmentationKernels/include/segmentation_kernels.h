@@ -16,7 +16,7 @@
  * The convolutions pick a path at run time (__builtin_cpu_supports): AVX-512 (F) where the CPU
  * has it, else AVX2+FMA, else a portable scalar path. The direct paths sum in the same order per
  * output (bias, then input channel by channel, taps row by row), so they agree to rounding of
- * fused multiply-adds. The `_with` forms take the path explicitly (tests run every path the CPU
+ * fused multiply-adds, and the AVX2 and AVX-512 paths give the same floats. The `_with` forms take the path explicitly (tests run every path the CPU
  * has against the scalar one); the others use sk_kernels_default().
  */
 
@@ -59,8 +59,9 @@ int sk_conv3x3_portable(const float *in, int inC, int H, int W,
  * results equal to sk_conv3x3's up to float rounding (about 1e-5 relative: the transforms scale by
  * up to 8 and 1/24). The weights are transformed once, ahead of time, by sk_winograd4_pack into
  * `packed` (sk_winograd4_packed_count(inC, outC) floats, which must stay unchanged between the
- * two calls). AVX2+FMA only: returns -1 when sk_uses_winograd4() is 0, so callers check that
- * first and keep sk_conv3x3 for other CPUs. `workspace` holds at least
+ * two calls). Vector paths only (no scalar version): returns -1 when sk_uses_winograd4() is 0,
+ * so callers check that first and keep sk_conv3x3 otherwise. The AVX2 and AVX-512 paths give
+ * the same floats (same multiply-adds in the same order). `workspace` holds at least
  * sk_winograd4_workspace(inC, outC) floats of scratch, overwritten by every call. */
 int sk_conv3x3_winograd4(const float *in, int inC, int H, int W,
                          const float *packed, const float *bias, int outC,
