@@ -16,8 +16,9 @@
  * The convolutions pick a path at run time (__builtin_cpu_supports): AVX-512 (F) where the CPU
  * has it, else AVX2+FMA, else a portable scalar path. The direct paths sum in the same order per
  * output (bias, then input channel by channel, taps row by row), so they agree to rounding of
- * fused multiply-adds, and the AVX2 and AVX-512 paths give the same floats. The `_with` forms take the path explicitly (tests run every path the CPU
- * has against the scalar one); the others use sk_kernels_default().
+ * fused multiply-adds, and the AVX2 and AVX-512 paths give the same floats. The `_with` forms
+ * take the path explicitly (tests run every path the CPU has against the scalar one); the others
+ * use sk_kernels_default().
  */
 
 #include <stddef.h>
