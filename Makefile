@@ -64,7 +64,7 @@ corpus:
 	else echo "note: $(FETCH) not found; the corpus conformance tests will be skipped"; fi
 
 ## test: build (no warnings allowed in our code), then every test; the corpus tests run when it is there;
-## then the Debian package, made from that same debug build, installed, used and removed (test-package)
+## then make install / uninstall and the Debian package, from a static debug build of their own (test-package)
 test: deps corpus test-model
 	@mkdir -p .build
 	$(SWIFT) build --build-tests 2>&1 | tee .build/test-build.log
@@ -73,18 +73,20 @@ test: deps corpus test-model
 	STICKER_CORPUS="$(abspath $(CORPUS))" STICKER_U2NETP_DIR="$(TEST_MODEL)" $(SWIFT) test
 	$(MAKE) test-package CONFIG=debug
 
-## test-package: make deb from CONFIG's build (make test passes its debug build: the packaging is under
-## test, and a release build would double CI's time), then as root: dpkg -i, catalog --version, import a
-## sample photo and search it as a user without the source tree, dpkg -r, nothing left behind
+## test-package: make install / uninstall into a DESTDIR, then make deb, and as root: dpkg -i, catalog --version,
+## a sample photo imported and found by colour as a user without the source tree, dpkg -r, nothing left behind.
+## make test runs it with CONFIG=debug: the packaging is under test, and a static release build would add
+## several minutes to CI (figures in Benchmarks/README.md)
 test-package: deb
+	scripts/test-install.sh $(STAGE) "$(PKG_MODEL)"
 	scripts/test-package.sh "$(DEB_DIR)/sticker-catalog_$$(cat $(STAGE)/VERSION)_$$(dpkg --print-architecture).deb" .build/$(CONFIG)/sample-photos
 
 test-model:
 	@[ -s "$(TEST_MODEL)/u2netp.bin" ] || scripts/install-model.sh "$(TEST_MODEL)" \
 	  || echo "note: the segmentation model could not be installed; the network tests will be skipped"
 
-## stage: what install and deb lay out, in .build/stage-CONFIG: the binary (Swift runtime linked statically),
-## bash/zsh/fish completions and man pages, all generated (scripts/stage.sh)
+## stage: what install and deb lay out, in .build/stage-CONFIG: the binary (Swift runtime linked statically,
+## built in .build/static), bash/zsh/fish completions and man pages, all generated (scripts/stage.sh)
 stage: deps
 	scripts/stage.sh "$(SWIFT)" $(CONFIG) $(STAGE)
 

@@ -33,7 +33,7 @@ install -m 0644 "$here/packaging/lintian-overrides" "$root/usr/share/lintian/ove
 {
   echo "$package ($version) unstable; urgency=medium"
   echo
-  echo "  * Release $version: see /usr/share/doc/$package/copyright and \`man catalog\`."
+  echo "  * Release $version."
   echo
   echo " -- $maintainer  $(date -u -R -d "@$SOURCE_DATE_EPOCH")"
 } > "$doc/changelog"
@@ -58,6 +58,6 @@ dpkg-deb --root-owner-group -Zxz --build "$root" "$deb" > /dev/null
 echo "Depends: $depends" >&2
 if [ "${LINTIAN:-yes}" = yes ]; then
   # Errors and warnings fail the build; packaging/lintian-overrides gives the reason for each one overridden.
-  lintian --fail-on error,warning --no-tag-display-limit "$deb" >&2
+  lintian --fail-on error,warning --tag-display-limit 0 "$deb" >&2
 fi
 echo "$deb"

@@ -19,26 +19,37 @@ else
   date=$(git log -1 --format=%cd --date=format:%F 2>/dev/null || date -u +%F)
 fi
 
-# Man pages. The plugin builds every product in CONFIG (the Swift runtime linked dynamically: the
-# static link below comes after) and runs generate-manual on each; the pages go to its work folder.
-pages=.build/plugins/GenerateManual/outputs/catalog-cli
+# One build serves both: swift-argument-parser's generate-manual plugin builds every product in CONFIG
+# and writes the pages, and the catalog binary is taken from that same build. It is a static-runtime
+# build (-static-stdlib on every Swift compile and link, as --static-swift-stdlib does; `swift package`
+# has no such flag) in its own scratch folder: SwiftPM does not notice that objects made for the
+# dynamic runtime do not fit a static link (and back), so one folder used both ways fails to link.
+# No $ORIGIN search path either: the binary looks for no library beside itself.
+build=(--scratch-path .build/static -Xswiftc -static-stdlib --disable-local-rpath)
+pages=.build/static/plugins/GenerateManual/outputs/catalog-cli
 rm -rf "$pages"
-"$swift" package plugin generate-manual --configuration "$config" --multi-page --date "$date" > "$stage/generate-manual.log"
+"$swift" package "${build[@]}" plugin generate-manual --configuration "$config" --multi-page --date "$date" > "$stage/generate-manual.log"
 for page in "$pages"/*.1; do
-  # catalog.pack.create.1 -> catalog-pack-create.1 (`man catalog-pack-create`, as git and dpkg name theirs);
-  # the page's own title (.Dt) and its cross-references (.Xr) follow.
+  # catalog.pack.create.1 -> catalog-pack-create.1 (`man catalog-pack-create`, as git and dpkg name theirs):
+  # the page's title (.Dt), its NAME (which whatis/apropos index) and its cross-references (.Xr) follow,
+  # while the synopsis keeps the command as typed, `catalog pack create`. A blank line between paragraphs
+  # of the help text becomes mdoc's paragraph macro (.Pp), which groff expects there.
   name=$(basename "$page" .1)
+  command=${name//./ } dashed=${name//./-}
   sed -E -e ':dt' -e 's/^(\.Dt [A-Z-]+)\.([A-Z])/\1-\2/' -e 't dt' \
-         -e ':xr' -e 's/^(\.Xr [a-z-]+)\.([a-z])/\1-\2/' -e 't xr' "$page" > "$stage/man/${name//./-}.1"
+         -e ':xr' -e 's/^(\.Xr [a-z-]+)\.([a-z])/\1-\2/' -e 't xr' \
+         -e "s/^\\.Nm \"$command\"\$/.Nm $dashed/" -e "s/^\\.Nm\$/.Nm \"$command\"/" \
+         -e 's/^$/.Pp/' "$page" > "$stage/man/$dashed.1"
 done
 gzip -9n "$stage"/man/*.1
 
-# The binary, with the Swift runtime inside (only a relink when CONFIG's objects are already built).
-"$swift" build -c "$config" --static-swift-stdlib --product catalog
-cp "$("$swift" build -c "$config" --static-swift-stdlib --show-bin-path)/catalog" "$stage/bin/catalog"
+# The binary of that build (a no-op build: everything is up to date).
+"$swift" build "${build[@]}" -c "$config" --product catalog
+cp "$("$swift" build "${build[@]}" -c "$config" --show-bin-path)/catalog" "$stage/bin/catalog"
 strip --strip-unneeded --remove-section=.comment --remove-section=.note "$stage/bin/catalog"
 
-"$stage/bin/catalog" --generate-completion-script bash > "$stage/completions/catalog.bash"
+# (bash sources completion files: they carry no #! line.)
+"$stage/bin/catalog" --generate-completion-script bash | sed '1{/^#!/d}' > "$stage/completions/catalog.bash"
 "$stage/bin/catalog" --generate-completion-script zsh > "$stage/completions/_catalog"
 "$stage/bin/catalog" --generate-completion-script fish > "$stage/completions/catalog.fish"
 "$stage/bin/catalog" --version | cut -d' ' -f1 > "$stage/VERSION"

@@ -44,7 +44,7 @@ for file in /usr/bin/catalog /usr/share/man/man1/catalog.1.gz /usr/share/man/man
     /usr/share/doc/$package/copyright; do
   [ -s "$file" ] || fail "the package did not install $file"
 done
-zcat /usr/share/man/man1/catalog-import.1.gz | grep -q '^\.Nm catalog import' || fail "catalog-import.1 is not the import page"
+zcat /usr/share/man/man1/catalog-import.1.gz | grep -q '^\.Nm "catalog import"' || fail "catalog-import.1 is not the import page"
 bash -c 'source /usr/share/bash-completion/completions/catalog && complete -p catalog' > /dev/null \
   || fail "the bash completion does not register for catalog"
 if command -v man > /dev/null; then man -w catalog-import > /dev/null || fail "man does not find catalog-import"; fi
