@@ -7,7 +7,7 @@
 #
 #   scripts/test-package.sh DEB SAMPLE_PHOTOS   (SAMPLE_PHOTOS: the built sample-photos program)
 set -euo pipefail
-deb=${1:?DEB} samples=${2:?SAMPLE_PHOTOS}
+deb=$(realpath "${1:?DEB}") samples=$(realpath "${2:?SAMPLE_PHOTOS}")
 package=sticker-catalog
 fail() { echo "test-package: FAIL: $*" >&2; exit 1; }
 
