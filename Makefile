@@ -1,4 +1,4 @@
-# sticker-catalog — `make demo`, `make test`, `make bench`. Each installs what it needs first.
+# sticker-catalog — `make demo`, `make test`, `make bench`, `make install`, `make deb`. Each installs what it needs first.
 SWIFT   ?= swift
 CONFIG  ?= release
 DEPS    := libsqlite3-dev libpng-dev libexif-dev libturbojpeg0-dev libwebp-dev libheif-dev liblcms2-dev zlib1g-dev pkg-config python3-venv
@@ -11,8 +11,17 @@ SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN      = .build/$(CONFIG)/catalog
 # The segmentation model the tests use (installed by scripts/install-model.sh; skipped when it can't be).
 TEST_MODEL ?= $(abspath .build/test-model)
+# make install / make deb: where to, what they carry (see scripts/install.sh for the layout).
+PREFIX  ?= /usr/local
+DESTDIR ?=
+STAGE    = .build/stage-$(CONFIG)
+# The model installed beside the binary: the same converted u2netp the tests use.
+PKG_MODEL ?= $(TEST_MODEL)
+# What building and checking the Debian package needs (dpkg-shlibdeps, lintian).
+PKG_DEPS := dpkg-dev lintian
+DEB_DIR ?= .
 
-.PHONY: deps build demo test test-model corpus model bench bench-import bench-formats bench-reprocess bench-cutout bench-search bench-palette fuzz reliability-long clean
+.PHONY: deps build demo test test-model test-package stage install uninstall deb package-model corpus model bench bench-import bench-formats bench-reprocess bench-cutout bench-search bench-palette fuzz reliability-long clean
 
 ## deps: install the Debian packages the build needs (only those missing; idempotent)
 deps:
@@ -54,17 +63,49 @@ corpus:
 	elif [ -x "$(FETCH)" ] || [ -f "$(FETCH)" ]; then bash "$(FETCH)" "$(CORPUS)"; \
 	else echo "note: $(FETCH) not found; the corpus conformance tests will be skipped"; fi
 
-## test: build (no warnings allowed in our code), then every test; the corpus tests run when it is there
+## test: build (no warnings allowed in our code), then every test; the corpus tests run when it is there;
+## then make install / uninstall and the Debian package, from a static debug build of their own (test-package)
 test: deps corpus test-model
 	@mkdir -p .build
 	$(SWIFT) build --build-tests 2>&1 | tee .build/test-build.log
 	@if grep -E '^/[^ ]*/(Sources|Tests|Plugins)/[^ ]*: warning:' .build/test-build.log | grep -v '/\.build'; then \
 	  echo "error: warnings in our code (above); the build must be clean"; exit 1; fi
 	STICKER_CORPUS="$(abspath $(CORPUS))" STICKER_U2NETP_DIR="$(TEST_MODEL)" $(SWIFT) test
+	@if [ -s "$(PKG_MODEL)/u2netp.bin" ]; then $(MAKE) test-package CONFIG=debug; \
+	else echo "note: no segmentation model to package; the install and package tests are skipped"; fi
+
+## test-package: make install / uninstall into a DESTDIR, then make deb, and as root: dpkg -i, catalog --version,
+## a sample photo imported and found by colour as a user without the source tree, dpkg -r, nothing left behind.
+## make test runs it with CONFIG=debug: the packaging is under test, and a static release build would add
+## several minutes to CI (figures in Benchmarks/README.md)
+test-package: deb
+	scripts/test-install.sh $(STAGE) "$(PKG_MODEL)"
+	scripts/test-package.sh "$(DEB_DIR)/sticker-catalog_$$(cat $(STAGE)/VERSION)_$$(dpkg --print-architecture).deb" .build/$(CONFIG)/sample-photos
 
 test-model:
 	@[ -s "$(TEST_MODEL)/u2netp.bin" ] || scripts/install-model.sh "$(TEST_MODEL)" \
 	  || echo "note: the segmentation model could not be installed; the network tests will be skipped"
+
+## stage: what install and deb lay out, in .build/stage-CONFIG: the binary (Swift runtime linked statically,
+## built in .build/static), bash/zsh/fish completions and man pages, all generated (scripts/stage.sh)
+stage: deps
+	scripts/stage.sh "$(SWIFT)" $(CONFIG) $(STAGE)
+
+## install: the release binary, completions, man pages and the model under $(DESTDIR)$(PREFIX) (default /usr/local)
+install: stage package-model
+	PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" scripts/install.sh install $(STAGE) "$(PKG_MODEL)"
+
+## uninstall: removes what make install put under $(DESTDIR)$(PREFIX) (its install-manifest lists it)
+uninstall:
+	PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" scripts/install.sh uninstall
+
+## deb: sticker-catalog_VERSION_ARCH.deb (in DEB_DIR) with dpkg-deb; Depends computed by dpkg-shlibdeps; lintian
+deb: stage package-model
+	$(MAKE) deps EXTRA_DEPS="$(PKG_DEPS)"
+	scripts/make-deb.sh $(STAGE) "$(PKG_MODEL)" "$(DEB_DIR)"
+
+package-model: test-model
+	@[ -s "$(PKG_MODEL)/u2netp.bin" ] || { echo "error: no segmentation model in $(PKG_MODEL) to install (scripts/install-model.sh failed above)"; exit 1; }
 
 ## bench: throughput and memory benchmarks (release build)
 bench: bench-import bench-formats bench-reprocess bench-search bench-palette
@@ -112,4 +153,4 @@ reliability-long: deps test-model
 	STICKER_KILLS=$(or $(KILLS),50) STICKER_U2NETP_DIR="$(TEST_MODEL)" $(SWIFT) test --skip-build --filter FaultTests
 
 clean:
-	rm -rf .build .build-fuzz demo bench-data
+	rm -rf .build .build-fuzz demo bench-data sticker-catalog_*.deb

@@ -11,17 +11,21 @@ struct CatalogCommand: AsyncParsableCommand {
         discussion: """
             The catalog is one SQLite file: --catalog PATH, else $CATALOG_PATH, else $XDG_DATA_HOME/sticker-catalog/catalog.sqlite (~/.local/share/sticker-catalog/catalog.sqlite). --catalog may stand before or after the subcommand.
 
+            \(SegmentationModel.lookupHelp)
+
+            Colour (palette swatches) is used only when standard output is a terminal and $NO_COLOR is not set.
+
             Exit codes:
               0   all done
               1   finished, but some items failed (each is named; the rest was done)
               64  usage error (bad option or argument)
               65  bad input data: nothing usable (or a catalog this version cannot read)
-              69  the segmentation model is not installed or is damaged (`make model`; see $STICKER_MODEL_DIR)
+              69  the segmentation model is not installed or is damaged (the error names every place looked in)
               74  I/O error: the catalog or output cannot be written
               75  the catalog is busy (another process held its lock): retry later
               130 / 143  interrupted by SIGINT / SIGTERM (finished work is kept)
             """,
-        version: "0.1.0",
+        version: CatalogVersion.description,
         subcommands: [
             ImportCommand.self, ListCommand.self, ShowCommand.self, StatsCommand.self, CutoutCommand.self,
             SearchCommand.self, PaletteCommand.self, PackCommand.self, ExportCommand.self, PreviewCommand.self,

@@ -17,25 +17,39 @@ public struct NetworkMaskPredictor: MaskPredictor {
         return LowResolutionMask(width: network.inputWidth, height: network.inputHeight, values: values)
     }
 
-    /// The installed u2netp model: `$STICKER_MODEL_DIR`, else `$XDG_DATA_HOME/sticker-catalog/models`
-    /// (~/.local/share/sticker-catalog/models), or `directory` when given. nil when no model is
-    /// installed there (`make model` installs it); a damaged model is a thrown `.invalidModel`.
-    public static func installed(in directory: URL? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) throws(ProcessingError) -> NetworkMaskPredictor? {
-        let folder = directory ?? modelDirectory(environment: environment)
-        let graph = folder.appendingPathComponent("u2netp.json")
-        let weights = folder.appendingPathComponent("u2netp.bin")
-        guard FileManager.default.fileExists(atPath: graph.path), FileManager.default.fileExists(atPath: weights.path) else {
-            if directory != nil { throw .segmentationUnavailable("no u2netp.json and u2netp.bin in \(folder.path)") }
+    /// The installed u2netp model: in `directory` when given, else in the first of
+    /// `modelDirectories(environment:installedFolder:)` that holds one. nil when none does (`make model`
+    /// installs it); a damaged model is a thrown `.invalidModel` (never skipped for a later folder).
+    public static func installed(
+        in directory: URL? = nil, environment: [String: String] = ProcessInfo.processInfo.environment, installedFolder: URL? = nil
+    ) throws(ProcessingError) -> NetworkMaskPredictor? {
+        let folders = directory.map { [$0] } ?? modelDirectories(environment: environment, installedFolder: installedFolder)
+        guard let folder = folders.first(where: holdsModel) else {
+            if let directory { throw .segmentationUnavailable("no u2netp.json and u2netp.bin in \(directory.path)") }
             return nil
         }
-        return NetworkMaskPredictor(network: try SegmentationNetwork(graph: graph, weights: weights))
+        return NetworkMaskPredictor(network: try SegmentationNetwork(graph: folder.appendingPathComponent("u2netp.json"), weights: folder.appendingPathComponent("u2netp.bin")))
     }
 
-    /// Where `make model` puts the model, and where it is looked for.
+    /// Where the model is looked for, in order: `$STICKER_MODEL_DIR` alone when it is set (an explicit
+    /// choice is never second-guessed); else the user's data folder (`modelDirectory(environment:)`),
+    /// then `installedFolder`, the model installed with the program (`make install`, the package).
+    public static func modelDirectories(environment: [String: String], installedFolder: URL? = nil) -> [URL] {
+        if let explicit = environment["STICKER_MODEL_DIR"], !explicit.isEmpty { return [URL(fileURLWithPath: explicit)] }
+        return [modelDirectory(environment: environment)] + (installedFolder.map { [$0] } ?? [])
+    }
+
+    /// Where `make model` puts the model: `$STICKER_MODEL_DIR`, else `$XDG_DATA_HOME/sticker-catalog/models`
+    /// (~/.local/share/sticker-catalog/models).
     public static func modelDirectory(environment: [String: String]) -> URL {
         if let explicit = environment["STICKER_MODEL_DIR"], !explicit.isEmpty { return URL(fileURLWithPath: explicit) }
         let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.local/share")
         return URL(fileURLWithPath: dataHome).appendingPathComponent("sticker-catalog/models")
+    }
+
+    private static func holdsModel(_ folder: URL) -> Bool {
+        FileManager.default.fileExists(atPath: folder.appendingPathComponent("u2netp.json").path)
+            && FileManager.default.fileExists(atPath: folder.appendingPathComponent("u2netp.bin").path)
     }
 }

@@ -16,10 +16,13 @@ final class ProgressBar: Sendable {
     private let terminal = Terminal.standardError
     private let state = Mutex(State())
 
-    /// nil when stderr is not a terminal: then nothing is drawn at all.
-    static func forStandardError(total: Int, label: String) -> ProgressBar? {
-        Terminal.standardError.isInteractive ? ProgressBar(total: total, label: label) : nil
+    /// nil when stderr is not a terminal (or a dumb one), or when `quiet`: then nothing is drawn at all.
+    static func forStandardError(total: Int, label: String, quiet: Bool = false) -> ProgressBar? {
+        wanted(quiet: quiet) ? ProgressBar(total: total, label: label) : nil
     }
+
+    /// Whether a bar would be drawn (so that work done only for the bar, such as counting files, can be skipped).
+    static func wanted(quiet: Bool) -> Bool { !quiet && Terminal.standardError.allowsProgress }
 
     private init(total: Int, label: String) {
         self.total = total

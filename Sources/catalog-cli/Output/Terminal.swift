@@ -10,6 +10,16 @@ struct Terminal: Sendable {
     /// True when this stream is a terminal (then colours and progress bars are welcome).
     var isInteractive: Bool { isatty(descriptor) == 1 }
 
+    /// True when colour may be written here: a terminal that understands escapes (TERM is not `dumb`),
+    /// and no `NO_COLOR` set to a non-empty value (https://no-color.org).
+    var allowsColor: Bool {
+        let environment = ProcessInfo.processInfo.environment
+        return isInteractive && environment["NO_COLOR", default: ""].isEmpty && environment["TERM"] != "dumb"
+    }
+
+    /// True when a progress bar may be drawn here: a terminal that understands escapes (TERM is not `dumb`).
+    var allowsProgress: Bool { isInteractive && ProcessInfo.processInfo.environment["TERM"] != "dumb" }
+
     /// Columns of the terminal, or 80.
     var width: Int {
         var size = winsize()

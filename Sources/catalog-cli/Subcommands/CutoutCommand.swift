@@ -9,7 +9,7 @@ extension CatalogCommand {
             commandName: "cutout",
             abstract: "Cut the subject out of one photo and write the sticker (or its mask) as PNG.",
             discussion: """
-                No catalog is involved (like `rembg i`). INPUT and OUTPUT may be - for stdin and stdout. Photos that already have transparency keep it; others need the segmentation model (`make model` installs it into $XDG_DATA_HOME/sticker-catalog/models, or set $STICKER_MODEL_DIR or --model).
+                No catalog is involved (like `rembg i`). INPUT and OUTPUT may be - for stdin and stdout. Photos that already have transparency keep it; others need the segmentation model (`catalog --help` says where it is looked for; --model DIR points elsewhere).
 
                 --mask-only --no-crop writes the grey-scale mask at the input's full oriented size (what the quality benchmark scores).
                 """
@@ -67,7 +67,7 @@ extension CatalogCommand {
                 Diagnostics.report("error: \(name): \(error.errorDescription ?? error.code)")
                 switch error {
                 case .segmentationUnavailable, .invalidModel:
-                    throw SegmentationModel.unavailable(error, looked: model.map { URL(fileURLWithPath: $0) } ?? SegmentationModel.defaultLocation)
+                    throw SegmentationModel.unavailable(error, looked: model.map { [URL(fileURLWithPath: $0)] } ?? SegmentationModel.defaultLocations)
                 default: throw ExitStatus.dataError
                 }
             }
@@ -86,7 +86,7 @@ extension CatalogCommand {
         private func makePNG(from bytes: [UInt8]) throws(ProcessingError) -> [UInt8] {
             let job = CutoutJob(maxPixels: maxPixels, workingSize: Self.workingSize)
             let decoded = try job.decode(bytes)
-            let predictor = try NetworkMaskPredictor.installed(in: model.map { URL(fileURLWithPath: $0) })
+            let predictor = try NetworkMaskPredictor.installed(in: model.map { URL(fileURLWithPath: $0) }, installedFolder: SegmentationModel.installedFolder)
             let output: CutoutJob.Output = switch (maskOnly, noCrop) {
             case (true, true): .mask
             case (true, false): .croppedMask

@@ -11,7 +11,7 @@ extension CatalogCommand {
             commandName: "import",
             abstract: "Import photos from files and folders (recursively) into the catalog.",
             discussion: """
-                The format is recognised from the bytes (JPEG and PNG). Identity is the SHA-256 of a file's bytes: importing the same bytes again is a no-op ("duplicate"), and a moved file is recognised (its path is updated). Each photo's subject is cut out (the segmentation model must be installed: `make model`, or $STICKER_MODEL_DIR; PNGs with transparency keep their own) and becomes an outlined sticker. A file that cannot be imported is recorded as a failed entry with a reason (unsupported-format, corrupt-image, truncated, too-large, no-subject, unreadable) and the rest goes on. Hidden files inside folders are skipped.
+                The format is recognised from the bytes (JPEG and PNG). Identity is the SHA-256 of a file's bytes: importing the same bytes again is a no-op ("duplicate"), and a moved file is recognised (its path is updated). Each photo's subject is cut out (the segmentation model must be installed: `catalog --help` says where it is looked for; PNGs with transparency keep their own) and becomes an outlined sticker. A file that cannot be imported is recorded as a failed entry with a reason (unsupported-format, corrupt-image, truncated, too-large, no-subject, unreadable) and the rest goes on. Hidden files inside folders are skipped.
 
                 Exit: 0 all imported (or already there), 1 some failed, 65 nothing usable, 69 no segmentation model installed (or a damaged one; nothing is written), 74/75 catalog not writable/busy, 130/143 interrupted (run the same import again to continue). --json prints one JSON object a line, then a summary object.
                 """
@@ -40,6 +40,9 @@ extension CatalogCommand {
         @Flag(help: "Print one JSON object per file, then a summary object.")
         var json = false
 
+        @Flag(name: .shortAndLong, help: "No progress bar and no summary line; problems are still reported on stderr (--json output is unchanged).")
+        var quiet = false
+
         func validate() throws {
             if paths.isEmpty { throw ValidationError("name at least one file or folder to import") }
             if !(1...256).contains(jobs) { throw ValidationError("--jobs must be between 1 and 256, not \(jobs)") }
@@ -66,7 +69,9 @@ extension CatalogCommand {
                 repository: repository,
                 options: ImportOptions(jobs: jobs, maxPixels: maxPixels, settings: settings, dryRun: dryRun, predictor: predictor)
             )
-            let progress = ProgressBar.forStandardError(total: Terminal.standardError.isInteractive ? Importer.countFiles(paths) : 0, label: "importing")
+            let progress = ProgressBar.forStandardError(
+                total: ProgressBar.wanted(quiet: quiet) ? Importer.countFiles(paths) : 0, label: "importing", quiet: quiet
+            )
             let json = self.json
             let paths = self.paths
             let packIds = Mutex<[(path: String, id: Int64)]>([])
@@ -86,14 +91,14 @@ extension CatalogCommand {
                     // the same import always makes the same pack.
                     let ids = packIds.withLock { $0 }.sorted { $0.path < $1.path }.map(\.id)
                     let added = try await repository.addToPack(pack, ids: ids, createIfMissing: true, skipNonStickers: true)
-                    if !json { Terminal.standardOutput.write("Added \(added.added.count) to pack \(pack).\n") }
+                    if !json && !quiet { Terminal.standardOutput.write("Added \(added.added.count) to pack \(pack).\n") }
                 } catch {
                     throw Diagnostics.exit(for: error)
                 }
             }
             if json {
                 Terminal.standardOutput.write(JSONOutput.line(summary))
-            } else {
+            } else if !quiet {
                 let verb = dryRun ? "Would import" : "Imported"
                 Terminal.standardOutput.write("\(verb) \(summary.imported), \(summary.duplicates) already catalogued, \(summary.failed) failed.\n")
             }

@@ -14,7 +14,7 @@ extension CatalogCommand {
 
                 Each finished entry is replaced in one transaction: an entry is the old one or the new one, complete either way. Ctrl-C / SIGTERM stop starting new entries, commit the finished ones and exit 130 / 143; run reprocess again to continue.
 
-                Exit: 0 done, 1 some entries failed, 69 the segmentation model is not installed (`make model`), 74/75 catalog not writable/busy, 130/143 interrupted. --json prints one JSON object per entry, then a summary object.
+                Exit: 0 done, 1 some entries failed, 69 the segmentation model is not installed (`catalog --help` says where it is looked for), 74/75 catalog not writable/busy, 130/143 interrupted. --json prints one JSON object per entry, then a summary object.
                 """
         )
 
@@ -31,6 +31,9 @@ extension CatalogCommand {
 
         @Flag(help: "Print one JSON object per entry, then a summary object.")
         var json = false
+
+        @Flag(name: .shortAndLong, help: "No progress bar and no summary line; problems are still reported on stderr (--json output is unchanged).")
+        var quiet = false
 
         func validate() throws {
             if !(1...256).contains(jobs) { throw ValidationError("--jobs must be between 1 and 256, not \(jobs)") }
@@ -49,12 +52,13 @@ extension CatalogCommand {
             )
             let reprocessor = Reprocessor(repository: repository, options: options)
             let json = self.json
+            let quiet = self.quiet
 
             // A signal before or during the scan for candidates lets the scan finish (it only reads the
             // catalog and stats files), then no entry starts and the summary says how many are left.
             let (summary, _) = try await InterruptibleWork.run(progress: nil, trap: trap) { () throws(CatalogError) in
                 let candidates = try reprocessor.candidates()
-                let progress = ProgressBar.forStandardError(total: candidates.count, label: "reprocessing")
+                let progress = ProgressBar.forStandardError(total: candidates.count, label: "reprocessing", quiet: quiet)
                 defer { progress?.finish() }
                 return try await reprocessor.run(candidates) { event in
                     Self.report(event, json: json, progress: progress)
@@ -62,7 +66,7 @@ extension CatalogCommand {
             }
             if json {
                 Terminal.standardOutput.write(JSONOutput.line(summary))
-            } else {
+            } else if !quiet {
                 Terminal.standardOutput.write(Self.sentence(summary, dryRun: dryRun))
             }
             if summary.interrupted {

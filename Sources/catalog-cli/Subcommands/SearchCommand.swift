@@ -83,7 +83,7 @@ extension CatalogCommand {
             } else if results.isEmpty {
                 Terminal.standardOutput.write("No sticker has \(colors.joined(separator: " and ")) within ΔE \(Self.number(within)).\n")
             } else {
-                let colored = Terminal.standardOutput.isInteractive
+                let colored = Terminal.standardOutput.allowsColor
                 var table = Table("ID", "COLOR", "ΔE", "SHARE", "PATH")
                 for result in results {
                     table.append(

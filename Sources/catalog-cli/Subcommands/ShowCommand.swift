@@ -26,7 +26,7 @@ extension CatalogCommand {
             if output.json {
                 Terminal.standardOutput.write(JSONOutput.document(entry))
             } else {
-                Terminal.standardOutput.write(Self.describe(entry, colored: Terminal.standardOutput.isInteractive))
+                Terminal.standardOutput.write(Self.describe(entry, colored: Terminal.standardOutput.allowsColor))
             }
         }
 
