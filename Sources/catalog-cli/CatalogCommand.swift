@@ -33,6 +33,7 @@ struct CatalogCommand: AsyncParsableCommand {
     /// by moving it behind the subcommand's name, where each subcommand declares it.
     static func main() async {
         MallocTuning.apply(environment: ProcessInfo.processInfo.environment)
+        OutputFailure.install()
         await main(GlobalOptionPlacement.movingCatalogOption(Array(CommandLine.arguments.dropFirst())))
     }
 }

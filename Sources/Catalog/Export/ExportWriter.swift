@@ -6,12 +6,26 @@ import Foundation
 enum ExportWriter {
     /// Writes every part; returns the final paths, in order.
     static func write(_ parts: [PlannedPart], into directory: URL, force: Bool) throws(ExportError) -> [String] {
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        } catch {
-            throw .io(path: directory.path, reason: reason(error))
+        switch FileKind.of(directory.path) {
+        case .folder: break
+        case .regular: throw .io(path: directory.path, reason: "not a folder (it is a file); --output names the folder to write into")
+        case .special(let what): throw .io(path: directory.path, reason: "not a folder (it is \(what))")
+        case .inaccessible(let why): throw .io(path: directory.path, reason: why)
+        case .missing:
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            } catch {
+                throw .io(path: directory.path, reason: reason(error))
+            }
         }
         let targets = try parts.map { part throws(ExportError) in try target(part.fileName, in: directory) }
+        // A device, FIFO or socket where a part would go is never replaced, even with --force.
+        for target in targets {
+            var info = stat()
+            if lstat(target.path, &info) == 0, case .special(let what) = FileKind.of(mode: info.st_mode, size: 0) {
+                throw .io(path: target.path, reason: "is \(what), not a regular file or folder; it is never replaced, even with --force")
+            }
+        }
         if !force, let existing = targets.first(where: exists) {
             throw .outputExists(path: existing.path)
         }
@@ -102,9 +116,6 @@ enum ExportWriter {
     }
 
     private static func reason(_ error: any Error) -> String {
-        if let error = error as? CocoaError, let underlying = error.underlying as? POSIXError {
-            return String(cString: strerror(underlying.code.rawValue))
-        }
-        return (error as NSError).localizedDescription
+        FileKind.plainReason(of: error)
     }
 }

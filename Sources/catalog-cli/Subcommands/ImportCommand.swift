@@ -22,13 +22,19 @@ extension CatalogCommand {
         @Argument(help: ArgumentHelp("Photos and folders to import.", valueName: "path"))
         var paths: [String]
 
-        @Option(help: "How many photos to process at once (the default is the number of cores).")
+        @Option(parsing: .unconditional, help: "How many photos to process at once, 1 to 256 (the default is the number of cores).", transform: OptionValue.whole("--jobs", 1...256))
         var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
-        @Option(name: .customLong("max-pixels"), help: "Refuse images with more pixels than this (decompression bombs).")
+        @Option(
+            name: .customLong("max-pixels"), parsing: .unconditional, help: "Refuse images with more pixels than this (decompression bombs).",
+            transform: OptionValue.whole("--max-pixels", 1...Int.max)
+        )
         var maxPixels: Int = DecodeOptions.defaultMaxPixels
 
-        @Option(help: "How many palette colours to keep per sticker (1-16); default: the catalog's palette.colors (5 unless set with `catalog config`).")
+        @Option(
+            parsing: .unconditional, help: "How many palette colours to keep per sticker (1-16); default: the catalog's palette.colors (5 unless set with `catalog config`).",
+            transform: OptionValue.whole("--colors", 1...PaletteExtractor.colorLimit)
+        )
         var colors: Int?
 
         @Flag(help: "Examine and process every file, report what would happen, write nothing.")
@@ -42,6 +48,7 @@ extension CatalogCommand {
 
         func validate() throws {
             if paths.isEmpty { throw ValidationError("name at least one file or folder to import") }
+            if paths.contains("") { throw ValidationError("an empty path names no file (an unset variable?); name a file or folder, or . for the current folder") }
             if !(1...256).contains(jobs) { throw ValidationError("--jobs must be between 1 and 256, not \(jobs)") }
             if let colors, !(1...PaletteExtractor.colorLimit).contains(colors) {
                 throw ValidationError("--colors must be between 1 and \(PaletteExtractor.colorLimit), not \(colors)")
@@ -51,6 +58,8 @@ extension CatalogCommand {
         }
 
         func run() async throws {
+            // Trapped first: a signal while the catalog's lock is awaited ends that wait too (130/143).
+            let trap = SignalTrap()
             // Before touching the catalog: without the model nothing could be imported.
             let predictor = try SegmentationModel.required()
             let repository: CatalogRepository?
@@ -71,10 +80,10 @@ extension CatalogCommand {
             let paths = self.paths
             let packIds = Mutex<[(path: String, id: Int64)]>([])
 
-            let (summary, trap) = try await InterruptibleWork.run(progress: progress) { () throws(CatalogError) in
+            let (summary, _) = try await InterruptibleWork.run(progress: progress, trap: trap) { () throws(CatalogError) in
                 try await importer.run(paths) { event in
                     switch event {
-                    case .imported(let id?, let path), .duplicate(let id, let path, _): packIds.withLock { $0.append((path, id)) }
+                    case .imported(let id?, let path), .duplicate(let id, let path, _), .updated(let id?, let path): packIds.withLock { $0.append((path, id)) }
                     default: break
                     }
                     Self.report(event, json: json, progress: progress)
@@ -94,9 +103,9 @@ extension CatalogCommand {
             if json {
                 Terminal.standardOutput.write(JSONOutput.line(summary))
             } else {
-                let verb = dryRun ? "Would import" : "Imported"
-                Terminal.standardOutput.write("\(verb) \(summary.imported), \(summary.duplicates) already catalogued, \(summary.failed) failed.\n")
+                Terminal.standardOutput.write(Self.sentence(summary, dryRun: dryRun))
             }
+            OutputFailure.exitIfFailed(done: "\(summary.total) files done and kept; run the same import again to continue")
             if summary.interrupted {
                 Diagnostics.report("interrupted by \(trap.signalName): \(summary.total) files done; run the same import again to continue")
                 throw ExitCode(trap.exitCode)
@@ -105,8 +114,17 @@ extension CatalogCommand {
                 Diagnostics.report("no files found in \(paths.joined(separator: ", "))")
             }
             if summary.failed > 0 {
-                throw summary.imported + summary.duplicates > 0 ? ExitStatus.someFailed : ExitStatus.dataError
+                throw summary.imported + summary.duplicates + summary.updated > 0 ? ExitStatus.someFailed : ExitStatus.dataError
             }
+        }
+
+        /// The summary line: every file met is in one of its numbers.
+        static func sentence(_ summary: ImportSummary, dryRun: Bool) -> String {
+            var text = "\(dryRun ? "Would import" : "Imported") \(summary.imported), \(summary.duplicates) already catalogued"
+            if summary.updated > 0 { text += ", \(summary.updated) \(dryRun ? "would be " : "")updated (edited in place)" }
+            text += ", \(summary.failed) failed"
+            if summary.skipped > 0 { text += ", \(summary.skipped) skipped (--json lists each with its reason)" }
+            return text + ".\n"
         }
 
         private static func report(_ event: ImportEvent, json: Bool, progress: ProgressBar?) {
@@ -114,6 +132,11 @@ extension CatalogCommand {
                 Terminal.standardOutput.write(JSONOutput.line(event))
             } else if case .failed(_, let path, let code, let message) = event {
                 let line = "catalog: \(path): \(message) [\(code)]\n"
+                if let progress { progress.interject(line) } else { Terminal.standardError.write(line) }
+            } else if case .skipped(let path, let code, let message) = event, code != "hidden" {
+                // Hidden names are skipped by design; the others (special files, the catalog's own files,
+                // undecodable names) are worth a line.
+                let line = "catalog: \(path): skipped: \(message) [\(code)]\n"
                 if let progress { progress.interject(line) } else { Terminal.standardError.write(line) }
             }
             progress?.advance()

@@ -130,7 +130,7 @@ extension CatalogCommand.PackCommand {
         @OptionGroup var catalog: CatalogOptions
         @Argument(help: "The pack's name.") var name: String
         @Argument(help: "The entry id to move.") var id: Int64
-        @Option(help: "The new 1-based position.") var to: Int
+        @Option(parsing: .unconditional, help: "The new 1-based position.", transform: OptionValue.whole("--to", 1...Int.max)) var to: Int
 
         func validate() throws {
             try validatePackName(name)
