@@ -34,7 +34,23 @@ struct CatalogCommand: AsyncParsableCommand {
     static func main() async {
         MallocTuning.apply(environment: ProcessInfo.processInfo.environment)
         OutputFailure.install()
-        await main(GlobalOptionPlacement.movingCatalogOption(Array(CommandLine.arguments.dropFirst())))
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let unknown = unknownHelpTopic(arguments) {
+            Diagnostics.report("error: no command '\(unknown)'; `catalog --help` lists the commands")
+            Foundation.exit(64)
+        }
+        await main(GlobalOptionPlacement.movingCatalogOption(arguments))
+    }
+
+    /// The first name after `help` that is not a (sub)command: `catalog help nosuch` is a usage error.
+    static func unknownHelpTopic(_ arguments: [String]) -> String? {
+        guard arguments.first == "help" else { return nil }
+        var commands: [any ParsableCommand.Type] = configuration.subcommands
+        for name in arguments.dropFirst() where !name.hasPrefix("-") {
+            guard let command = commands.first(where: { $0._commandName == name }) else { return name }
+            commands = command.configuration.subcommands
+        }
+        return nil
     }
 }
 

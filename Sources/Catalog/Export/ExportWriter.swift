@@ -19,11 +19,22 @@ enum ExportWriter {
             }
         }
         let targets = try parts.map { part throws(ExportError) in try target(part.fileName, in: directory) }
-        // A device, FIFO or socket where a part would go is never replaced, even with --force.
-        for target in targets {
+        // A device, FIFO or socket where a part would go is never replaced, even with --force; nor a
+        // folder by a file or a file by a folder (--force replaces an earlier export of the same kind).
+        for (part, target) in zip(parts, targets) {
             var info = stat()
-            if lstat(target.path, &info) == 0, case .special(let what) = FileKind.of(mode: info.st_mode, size: 0) {
+            guard lstat(target.path, &info) == 0 else { continue }
+            if (info.st_mode & S_IFMT) == S_IFLNK {
+                throw .io(path: target.path, reason: "is a symbolic link; it is never replaced, even with --force")
+            }
+            switch FileKind.of(mode: info.st_mode, size: 0) {
+            case .special(let what):
                 throw .io(path: target.path, reason: "is \(what), not a regular file or folder; it is never replaced, even with --force")
+            case .folder where part.container == .zip:
+                throw .io(path: target.path, reason: "is a folder; it is never replaced by a file, even with --force")
+            case .regular where part.container == .folder:
+                throw .io(path: target.path, reason: "is a file; it is never replaced by a folder, even with --force")
+            default: break
             }
         }
         if !force, let existing = targets.first(where: exists) {

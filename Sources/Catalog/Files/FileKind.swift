@@ -14,7 +14,7 @@ public enum FileKind: Equatable, Sendable {
     /// What is at `path`, following a symbolic link to what it points at (a dangling link is `missing`).
     public static func of(_ path: String) -> FileKind {
         var info = stat()
-        guard stat(path, &info) == 0 else {
+        guard EscapedPath.withSystemPath(path, { stat($0, &info) }) == 0 else {
             let code = errno
             return code == ENOENT || code == ENOTDIR ? .missing : .inaccessible(plainReason(code))
         }

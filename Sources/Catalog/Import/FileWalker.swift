@@ -2,8 +2,8 @@ import Foundation
 
 /// The files named by import arguments: files as given, folders walked recursively in name order.
 /// Every entry a walk meets is accounted for: a file to read, or a skip with its reason (hidden names,
-/// special files, the catalog's own files, names that are not UTF-8). Symbolic links to folders are
-/// not followed (no cycles).
+/// special files, the catalog's own files). Names that are not UTF-8 are walked under their escaped form
+/// (`EscapedPath`). Symbolic links to folders are not followed (no cycles).
 struct FileWalker: Sequence, Sendable {
     /// An argument that names nothing that exists, or a folder that cannot be listed.
     struct Unreadable: Sendable {
@@ -65,7 +65,7 @@ struct FileWalker: Sequence, Sendable {
                     }
                 case .entry(let path):
                     var info = stat()
-                    guard lstat(path, &info) == 0 else {
+                    guard EscapedPath.withSystemPath(path, { lstat($0, &info) }) == 0 else {
                         return .unreadable(Unreadable(path: path, message: FileKind.plainReason(errno)))
                     }
                     switch info.st_mode & S_IFMT {
@@ -120,7 +120,7 @@ struct FileWalker: Sequence, Sendable {
         /// Whether the regular file at `path` starts with SQLite's magic string (16 bytes read, never blocks).
         static func isSQLite(_ path: String) -> Bool {
             guard case .regular(let size) = FileKind.of(path), size >= 16 else { return false }
-            let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+            let descriptor = EscapedPath.withSystemPath(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
             guard descriptor >= 0 else { return false }
             defer { close(descriptor) }
             var header = [UInt8](repeating: 0, count: 16)
@@ -140,8 +140,11 @@ struct FileWalker: Sequence, Sendable {
                     ? .skip(Skipped(path: base + name, code: "hidden", message: "a hidden name (starts with a dot)"))
                     : .entry(base + name)
             }
-            children += listing.undecodable.map { escaped in
-                .skip(Skipped(path: base + escaped, code: "name-not-utf8", message: "its name is not valid UTF-8 (shown escaped)"))
+            // Names that are not UTF-8 are walked too, under their escaped form (see EscapedPath).
+            children += listing.undecodable.sorted().map { escaped in
+                escaped.hasPrefix(".")
+                    ? .skip(Skipped(path: base + escaped, code: "hidden", message: "a hidden name (starts with a dot)"))
+                    : .entry(base + escaped)
             }
             pending.append(contentsOf: children.reversed())
             return nil

@@ -1,14 +1,14 @@
 import Foundation
 
 /// The names in one folder, read with readdir(3) so that no name is lost: names that are not valid
-/// UTF-8 (which Foundation's listing drops silently) come back separately, escaped (see ``escape(_:)``).
+/// UTF-8 (which Foundation's listing drops silently) come back separately, escaped (see `EscapedPath`).
 struct FolderListing: Sendable {
     var names: [String] = []
-    /// Names that are not valid UTF-8, each byte that is not part of valid UTF-8 written as `\xNN`.
+    /// Names that are not valid UTF-8, escaped (see `EscapedPath`).
     var undecodable: [String] = []
 
     static func read(_ folder: String) -> Result<FolderListing, FolderListingError> {
-        guard let directory = opendir(folder) else { return .failure(FolderListingError(FileKind.plainReason(errno))) }
+        guard let directory = EscapedPath.withSystemPath(folder, { opendir($0) }) else { return .failure(FolderListingError(FileKind.plainReason(errno))) }
         defer { closedir(directory) }
         var listing = FolderListing()
         while true {
@@ -24,36 +24,12 @@ struct FolderListing: Sendable {
             if let name = String(validating: bytes, as: UTF8.self) {
                 listing.names.append(name)
             } else {
-                listing.undecodable.append(escape(bytes))
+                listing.undecodable.append(EscapedPath.escape(bytes))
             }
         }
         return .success(listing)
     }
 
-    /// The bytes of a file name as text: valid UTF-8 as it is, every other byte as `\xNN` (and a
-    /// backslash as `\\`), so the escape is lossless and unambiguous.
-    static func escape(_ bytes: [UInt8]) -> String {
-        var text = ""
-        var index = 0
-        while index < bytes.count {
-            // The longest valid UTF-8 sequence starting here (1 to 4 bytes).
-            var decoded: String?
-            for length in 1...4 where index + length <= bytes.count {
-                if let scalar = String(validating: bytes[index..<(index + length)], as: UTF8.self) {
-                    decoded = scalar
-                    index += length
-                    break
-                }
-            }
-            if let decoded {
-                text += decoded == "\\" ? "\\\\" : decoded
-            } else {
-                text += String(format: "\\x%02X", bytes[index])
-                index += 1
-            }
-        }
-        return text
-    }
 }
 
 /// Why a folder could not be listed, in plain words.

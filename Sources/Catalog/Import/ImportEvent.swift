@@ -12,11 +12,20 @@ public enum ImportEvent: Sendable, Equatable, Encodable {
     /// Met in a folder and deliberately not read: hidden, not a regular file, the catalog's own file, ...
     case skipped(path: String, code: String, message: String)
 
-    private enum CodingKeys: String, CodingKey { case event, id, path, error, moved, reason }
+    private enum CodingKeys: String, CodingKey { case event, id, path, error, moved, reason, pathEscaped }
     private enum ErrorKeys: String, CodingKey { case code, message }
+
+    /// The event's path.
+    public var path: String {
+        switch self {
+        case .imported(_, let path), .duplicate(_, let path, _), .failed(_, let path, _, _), .updated(_, let path), .skipped(let path, _, _): path
+        }
+    }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
+        // A name that is not UTF-8 is shown escaped; this says so (README: `printf '%b'` gives the bytes back).
+        if EscapedPath.isEscaped(path) { try container.encode(true, forKey: .pathEscaped) }
         switch self {
         case .imported(let id, let path):
             try container.encode("imported", forKey: .event)

@@ -152,7 +152,7 @@ public struct Importer: Sendable {
             return Self.event(recorded, path: source.path, failure: (code, message))
         case .failed(let sha256, let source, let format, let code, let message, _):
             // A file that cannot even be opened has no bytes to identify it: recorded by path only if it exists.
-            if sha256 == nil && access(source.path, F_OK) != 0 {
+            if sha256 == nil && !EscapedPath.exists(source.path) {
                 return .failed(id: nil, path: source.path, code: code, message: message)
             }
             let outcome = try await repository.recordFailure(sha256: sha256, source: source, format: format, code: code, message: message)

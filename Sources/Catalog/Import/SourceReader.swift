@@ -66,7 +66,7 @@ enum SourceReader {
         case .missing: return .failure(SourceReadError(code: "unreadable", message: "no such file"))
         case .regular, .inaccessible: break
         }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        let descriptor = EscapedPath.withSystemPath(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
         guard descriptor >= 0 else { return .failure(unreadable(errno)) }
         guard fstat(descriptor, &info) == 0 else {
             let code = errno
