@@ -1,4 +1,5 @@
 import ArgumentParser
+import Catalog
 import Foundation
 import Processing
 
@@ -34,12 +35,23 @@ struct CatalogCommand: AsyncParsableCommand {
     static func main() async {
         MallocTuning.apply(environment: ProcessInfo.processInfo.environment)
         OutputFailure.install()
-        let arguments = Array(CommandLine.arguments.dropFirst())
+        let arguments = rawArguments()
         if let unknown = unknownHelpTopic(arguments) {
             Diagnostics.report("error: no command '\(unknown)'; `catalog --help` lists the commands")
             Foundation.exit(64)
         }
         await main(GlobalOptionPlacement.movingCatalogOption(arguments))
+    }
+
+    /// The arguments as given: one that is not valid UTF-8 (a file name in another encoding) is kept
+    /// losslessly in its escaped form (see `EscapedPath`), where `CommandLine.arguments` would replace
+    /// its bytes with U+FFFD and name a file that does not exist.
+    static func rawArguments() -> [String] {
+        (1..<Int(CommandLine.argc)).map { index in
+            guard let pointer = CommandLine.unsafeArgv[index] else { return "" }
+            let bytes = Array(UnsafeBufferPointer(start: pointer, count: strlen(pointer))).map { UInt8(bitPattern: $0) }
+            return String(validating: bytes, as: UTF8.self) ?? EscapedPath.escape(bytes)
+        }
     }
 
     /// The first name after `help` that is not a (sub)command: `catalog help nosuch` is a usage error.

@@ -19,8 +19,8 @@ enum ExportWriter {
             }
         }
         let targets = try parts.map { part throws(ExportError) in try target(part.fileName, in: directory) }
-        // A device, FIFO or socket where a part would go is never replaced, even with --force; nor a
-        // folder by a file or a file by a folder (--force replaces an earlier export of the same kind).
+        // A device, FIFO, socket or symbolic link where a part would go is never replaced, even with
+        // --force, nor a folder by a file (a zip); --force replaces an earlier export or a file.
         for (part, target) in zip(parts, targets) {
             var info = stat()
             guard lstat(target.path, &info) == 0 else { continue }
@@ -32,8 +32,6 @@ enum ExportWriter {
                 throw .io(path: target.path, reason: "is \(what), not a regular file or folder; it is never replaced, even with --force")
             case .folder where part.container == .zip:
                 throw .io(path: target.path, reason: "is a folder; it is never replaced by a file, even with --force")
-            case .regular where part.container == .folder:
-                throw .io(path: target.path, reason: "is a file; it is never replaced by a folder, even with --force")
             default: break
             }
         }

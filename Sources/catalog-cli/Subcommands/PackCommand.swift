@@ -31,7 +31,11 @@ func parseIds(_ arguments: [String]) throws -> [Int64] {
     var tokens: [String] = []
     for argument in arguments {
         if argument == "-" {
-            let input = FileHandle.standardInput.readDataToEndOfFile()
+            let input: [UInt8]
+            switch InputFile.readStandardInput() {
+            case .success(let bytes): input = bytes
+            case .failure(let problem): throw ValidationError("cannot read ids from standard input: \(problem.reason)")
+            }
             tokens += String(decoding: input, as: UTF8.self).split(whereSeparator: { $0.isWhitespace }).map(String.init)
         } else {
             tokens.append(argument)

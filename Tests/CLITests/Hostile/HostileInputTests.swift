@@ -182,5 +182,19 @@ import Testing
         #expect((stale.json as? [Any])?.isEmpty == true, "\(stale.stdout)")
         let again = try importJSON([folder.path("photos")], in: folder)
         #expect(again.jsonLines.last?["duplicates"] as? Int == 2)
+
+        // Named on the command line (raw bytes through a shell): the same file, found by its bytes.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "exec \"$0\" --catalog c.sqlite import --json \"$(printf 'photos/caf\\351.jpg')\"", CLI.binary.path]
+        process.currentDirectoryURL = folder.url
+        process.environment = CLI.environment(in: folder, adding: Hostile.fastImport)
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(output)")
+        #expect(output.contains("\"duplicate\""), "\(output)")
     }
 }
