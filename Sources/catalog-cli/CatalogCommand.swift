@@ -15,12 +15,13 @@ struct CatalogCommand: AsyncParsableCommand {
             Exit codes:
               0   all done
               1   finished, but some items failed (each is named; the rest was done)
-              64  usage error (bad option or argument)
+              64  usage error (bad option or argument, empty path, malformed $CATALOG_BUSY_TIMEOUT)
               65  bad input data: nothing usable (or a catalog this version cannot read)
               69  the segmentation model is not installed or is damaged (`make model`; see $STICKER_MODEL_DIR)
-              74  I/O error: the catalog or output cannot be written
+              74  I/O error: the catalog or output cannot be written (disk full, an output that is a folder or special file)
               75  the catalog is busy (another process held its lock): retry later
               130 / 143  interrupted by SIGINT / SIGTERM (finished work is kept)
+              141 stdout was a closed pipe (finished work is kept)
             """,
         version: "0.1.0",
         subcommands: [
