@@ -12,13 +12,18 @@ public enum ImportEvent: Sendable, Equatable, Encodable {
     /// Met in a folder and deliberately not read: hidden, not a regular file, the catalog's own file, ...
     case skipped(path: String, code: String, message: String)
 
-    private enum CodingKeys: String, CodingKey { case event, id, path, error, moved, reason, pathEscaped }
+    /// A problem that did not stop the file (an unusable colour profile, taken as sRGB); the file's
+    /// own event follows. Not counted in the summary.
+    case warning(path: String, message: String)
+
+    private enum CodingKeys: String, CodingKey { case event, id, path, error, moved, reason, message, pathEscaped }
     private enum ErrorKeys: String, CodingKey { case code, message }
 
     /// The event's path.
     public var path: String {
         switch self {
-        case .imported(_, let path), .duplicate(_, let path, _), .failed(_, let path, _, _), .updated(_, let path), .skipped(let path, _, _): path
+        case .imported(_, let path), .duplicate(_, let path, _), .failed(_, let path, _, _), .updated(_, let path), .skipped(let path, _, _),
+            .warning(let path, _): path
         }
     }
 
@@ -53,6 +58,10 @@ public enum ImportEvent: Sendable, Equatable, Encodable {
             var reason = container.nestedContainer(keyedBy: ErrorKeys.self, forKey: .reason)
             try reason.encode(code, forKey: .code)
             try reason.encode(message, forKey: .message)
+        case .warning(let path, let message):
+            try container.encode("warning", forKey: .event)
+            try container.encode(path, forKey: .path)
+            try container.encode(message, forKey: .message)
         }
     }
 }
@@ -81,6 +90,7 @@ public struct ImportSummary: Sendable, Equatable, Encodable {
         case .failed: failed += 1
         case .updated: updated += 1
         case .skipped: skipped += 1
+        case .warning: break
         }
     }
 

@@ -138,7 +138,12 @@ extension CatalogCommand {
                 // undecodable names) are worth a line.
                 let line = "catalog: \(path): skipped: \(message) [\(code)]\n"
                 if let progress { progress.interject(line) } else { Terminal.standardError.write(line) }
+            } else if case .warning(let path, let message) = event {
+                let line = "catalog: warning: \(path): \(message)\n"
+                if let progress { progress.interject(line) } else { Terminal.standardError.write(line) }
             }
+            // A warning comes before the file's own event, which advances the bar.
+            if case .warning = event { return }
             progress?.advance()
         }
     }
