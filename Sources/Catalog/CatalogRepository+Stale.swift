@@ -55,7 +55,7 @@ extension CatalogRepository {
         )
         var info = stat()
         let source: ReprocessCandidate.Source
-        if stat(path, &info) != 0 {
+        if EscapedPath.withSystemPath(path, { stat($0, &info) }) != 0 {
             source = errno == ENOENT || errno == ENOTDIR ? .missing : .differs
         } else {
             let mtime = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9

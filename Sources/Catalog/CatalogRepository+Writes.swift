@@ -132,7 +132,7 @@ extension CatalogRepository {
         let id = try insertedID(record, db)
         // The same bytes elsewhere are a move only when the recorded file is gone; a second copy
         // leaves the entry where it was (or two copies would swap the path on every import).
-        let pathChanged = record.path != source.path && !FileManager.default.fileExists(atPath: record.path)
+        let pathChanged = record.path != source.path && !EscapedPath.exists(record.path)
         if record.path != source.path && !pathChanged { return .duplicate(id: id, pathUpdated: false) }
         if pathChanged || record.fileSize != source.size || record.fileMtime != source.modificationTime {
             var updated = record

@@ -88,7 +88,7 @@ public struct EntryDetail: Sendable, Equatable, Encodable {
     public var allTags: [String: String] { exif?.tags ?? [:] }
 
     private enum CodingKeys: String, CodingKey {
-        case id, sha256, path, status, failure, format, width, height, exif, sticker, palette
+        case id, sha256, path, status, failure, format, width, height, exif, sticker, palette, pathEscaped
     }
 
     private enum ExifKeys: String, CodingKey {
@@ -102,6 +102,8 @@ public struct EntryDetail: Sendable, Equatable, Encodable {
         try container.encode(id, forKey: .id)
         try container.encodeOrNull(sha256, forKey: .sha256)
         try container.encode(path, forKey: .path)
+        // A name that is not UTF-8, escaped (README: `printf '%b'` gives the bytes back).
+        if EscapedPath.isEscaped(path) { try container.encode(true, forKey: .pathEscaped) }
         try container.encode(status, forKey: .status)
         try container.encodeOrNull(failure, forKey: .failure)
         try container.encodeOrNull(format, forKey: .format)

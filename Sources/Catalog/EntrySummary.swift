@@ -28,7 +28,7 @@ public struct EntrySummary: Sendable, Equatable, Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, sha256, path, status
+        case id, sha256, path, status, pathEscaped
     }
 
     /// Encodes every key, with `null` for an unknown hash.
@@ -37,6 +37,7 @@ public struct EntrySummary: Sendable, Equatable, Encodable {
         try container.encode(id, forKey: .id)
         try container.encodeOrNull(sha256, forKey: .sha256)
         try container.encode(path, forKey: .path)
+        if EscapedPath.isEscaped(path) { try container.encode(true, forKey: .pathEscaped) }
         try container.encode(status, forKey: .status)
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Catalog
 import Foundation
 import Processing
 
@@ -18,12 +19,13 @@ struct CatalogCommand: AsyncParsableCommand {
             Exit codes:
               0   all done
               1   finished, but some items failed (each is named; the rest was done)
-              64  usage error (bad option or argument)
+              64  usage error (bad option or argument, empty path, malformed $CATALOG_BUSY_TIMEOUT)
               65  bad input data: nothing usable (or a catalog this version cannot read)
               69  the segmentation model is not installed or is damaged (the error names every place looked in)
-              74  I/O error: the catalog or output cannot be written
+              74  I/O error: the catalog or output cannot be written (disk full, an output that is a folder or special file)
               75  the catalog is busy (another process held its lock): retry later
               130 / 143  interrupted by SIGINT / SIGTERM (finished work is kept)
+              141 stdout was a closed pipe (finished work is kept)
             """,
         version: CatalogVersion.description,
         subcommands: [
@@ -37,7 +39,35 @@ struct CatalogCommand: AsyncParsableCommand {
     /// by moving it behind the subcommand's name, where each subcommand declares it.
     static func main() async {
         MallocTuning.apply(environment: ProcessInfo.processInfo.environment)
-        await main(GlobalOptionPlacement.movingCatalogOption(Array(CommandLine.arguments.dropFirst())))
+        OutputFailure.install()
+        let arguments = rawArguments()
+        if let unknown = unknownHelpTopic(arguments) {
+            Diagnostics.report("error: no command '\(unknown)'; `catalog --help` lists the commands")
+            Foundation.exit(64)
+        }
+        await main(GlobalOptionPlacement.movingCatalogOption(arguments))
+    }
+
+    /// The arguments as given: one that is not valid UTF-8 (a file name in another encoding) is kept
+    /// losslessly in its escaped form (see `EscapedPath`), where `CommandLine.arguments` would replace
+    /// its bytes with U+FFFD and name a file that does not exist.
+    static func rawArguments() -> [String] {
+        (1..<Int(CommandLine.argc)).map { index in
+            guard let pointer = CommandLine.unsafeArgv[index] else { return "" }
+            let bytes = Array(UnsafeBufferPointer(start: pointer, count: strlen(pointer))).map { UInt8(bitPattern: $0) }
+            return String(validating: bytes, as: UTF8.self) ?? EscapedPath.escape(bytes)
+        }
+    }
+
+    /// The first name after `help` that is not a (sub)command: `catalog help nosuch` is a usage error.
+    static func unknownHelpTopic(_ arguments: [String]) -> String? {
+        guard arguments.first == "help" else { return nil }
+        var commands: [any ParsableCommand.Type] = configuration.subcommands
+        for name in arguments.dropFirst() where !name.hasPrefix("-") {
+            guard let command = commands.first(where: { $0._commandName == name }) else { return name }
+            commands = command.configuration.subcommands
+        }
+        return nil
     }
 }
 

@@ -14,16 +14,51 @@ struct CatalogOptions: ParsableArguments {
         CatalogLocation.resolve(explicitPath: path, environment: ProcessInfo.processInfo.environment)
     }
 
-    /// How long a write waits for another process's lock: $CATALOG_BUSY_TIMEOUT seconds, else 10.
+    /// How long a write waits for another process's lock: $CATALOG_BUSY_TIMEOUT seconds, else 10
+    /// (a malformed value is refused by ``validate()``).
     var busyTimeout: Duration {
-        let seconds = ProcessInfo.processInfo.environment["CATALOG_BUSY_TIMEOUT"].flatMap(Double.init)
-        guard let seconds, seconds >= 0, seconds < 86_400 else { return .seconds(10) }
+        (try? Self.busyTimeout(ProcessInfo.processInfo.environment["CATALOG_BUSY_TIMEOUT"])) ?? .seconds(10)
+    }
+
+    /// $CATALOG_BUSY_TIMEOUT read strictly: unset means 10 s; anything but a number of seconds from 0
+    /// to 86400 is an error naming the variable.
+    static func busyTimeout(_ text: String?) throws -> Duration {
+        guard let text else { return .seconds(10) }
+        guard let seconds = Double(text.trimmingCharacters(in: .whitespaces)), seconds.isFinite, seconds >= 0, seconds <= 86_400 else {
+            throw ValidationError("CATALOG_BUSY_TIMEOUT='\(text)' is not a number of seconds from 0 to 86400 (fix or unset the variable)")
+        }
         return .milliseconds(Int(seconds * 1000))
+    }
+
+    /// Checked before anything is opened: an empty --catalog or $CATALOG_PATH (an unset script
+    /// variable) is a usage error, never the default catalog; a malformed $CATALOG_BUSY_TIMEOUT too.
+    func validate() throws {
+        if path == "" { throw ValidationError("--catalog '' names no file (an unset variable?); name the catalog file, or leave --catalog out for the default") }
+        if ProcessInfo.processInfo.environment["CATALOG_PATH"] == "" {
+            throw ValidationError("CATALOG_PATH is set but empty; name the catalog file, or unset the variable for the default")
+        }
+        _ = try Self.busyTimeout(ProcessInfo.processInfo.environment["CATALOG_BUSY_TIMEOUT"])
+    }
+
+    /// A catalog the user named (--catalog or $CATALOG_PATH) must be in a folder that exists: a typo
+    /// there is refused (74, naming the folder), never created. The default location is created as needed.
+    func requireChosenFolder() throws {
+        let chosen = path ?? ProcessInfo.processInfo.environment["CATALOG_PATH"]
+        guard chosen != nil else { return }
+        let folder = location.deletingLastPathComponent().path
+        switch FileKind.of(folder) {
+        case .folder: return
+        case .missing: Diagnostics.report("error: the catalog \(location.path) cannot be opened: no such folder: \(folder)")
+        case .inaccessible(let reason): Diagnostics.report("error: the catalog \(location.path) cannot be opened: its folder \(folder): \(reason)")
+        case .regular, .special: Diagnostics.report("error: the catalog \(location.path) cannot be opened: \(folder) is not a folder")
+        }
+        throw ExitStatus.ioError
     }
 
     /// Opens the catalog, or prints why not and exits with the matching code. Says so when the open
     /// upgraded the catalog's schema and kept a copy of it.
     func open(_ access: CatalogAccess) throws -> CatalogRepository {
+        try requireChosenFolder()
         do {
             let repository = try CatalogRepository(url: location, access: access, busyTimeout: busyTimeout)
             if let copy = repository.preMigrationCopy {

@@ -26,6 +26,8 @@ import Testing
     func readOnlyCatalogReadsButRefusesWrites(what: String) throws {
         let folder = try TemporaryFolder()
         let photos = try Reliability.writeVariants(3, in: folder)
+        // An explicit --catalog must be in a folder that exists (a typo is never created).
+        try FileManager.default.createDirectory(atPath: folder.path("db"), withIntermediateDirectories: false)
         try #require(try CLI.run(["--catalog", "db/c.sqlite", "import", photos], in: folder).status == 0)
         let catalog = folder.path("db/c.sqlite")
         try #require(!FileManager.default.fileExists(atPath: catalog + "-wal"))

@@ -19,7 +19,7 @@ enum CatalogDatabase {
         var configuration = Configuration()
         configuration.readonly = readonly
         configuration.foreignKeysEnabled = true
-        configuration.busyMode = .timeout(busyTimeout.timeInterval)
+        configuration.busyMode = BusyWait.mode(timeout: busyTimeout)
         configuration.journalMode = .wal
         configuration.label = "sticker-catalog"
         // Colour search's best-first R*Tree query (`palette_score`), on every connection.
@@ -62,7 +62,7 @@ enum CatalogDatabase {
             do {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             } catch {
-                throw .cannotCreate(path: path, reason: "its folder \(folder) cannot be created (\(error.localizedDescription))")
+                throw .cannotCreate(path: path, reason: "its folder \(folder) cannot be created (\(FileKind.plainReason(of: error)))")
             }
             try CatalogFile.requireWritableFolder(folder, of: path)
         case .file(let size):
@@ -139,7 +139,9 @@ enum CatalogDatabase {
             if let reason = CatalogFile.accessProblem(path, mode: R_OK) {
                 throw .io(path: path, reason: "the file is not readable (\(reason))")
             }
-            if size == 0 { throw .needsMigration(path: path, pendingMigrations: CatalogMigrations.identifiers) }
+            if size == 0 {
+                throw .notACatalog(path: path, reason: "it is an empty file (0 bytes): nothing was ever written to it; `catalog import` makes it a catalog")
+            }
             try CatalogFile.requireSQLiteHeader(path)
         }
         let configuration = configuration(readonly: true, busyTimeout: busyTimeout)

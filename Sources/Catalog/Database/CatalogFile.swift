@@ -25,6 +25,8 @@ enum CatalogFile {
             return errno == ENOENT ? .missing : .inaccessible(String(cString: strerror(errno)))
         }
         if (info.st_mode & S_IFMT) == S_IFDIR { return .directory }
+        // A FIFO, socket or device would block or mislead SQLite: never opened as a catalog.
+        if case .special(let what) = FileKind.of(mode: info.st_mode, size: 0) { return .inaccessible("it is \(what), not a regular file") }
         return .file(size: Int64(info.st_size))
     }
 
@@ -62,7 +64,7 @@ enum CatalogFile {
             defer { try? handle.close() }
             header = Array(try handle.read(upToCount: magic.count) ?? Data())
         } catch {
-            throw .io(path: path, reason: "cannot read it (\(error.localizedDescription))")
+            throw .io(path: path, reason: "cannot read it (\(FileKind.plainReason(of: error)))")
         }
         guard header == magic else {
             throw .notACatalog(path: path, reason: "it is not an SQLite database")

@@ -6,12 +6,35 @@ import Foundation
 enum ExportWriter {
     /// Writes every part; returns the final paths, in order.
     static func write(_ parts: [PlannedPart], into directory: URL, force: Bool) throws(ExportError) -> [String] {
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        } catch {
-            throw .io(path: directory.path, reason: reason(error))
+        switch FileKind.of(directory.path) {
+        case .folder: break
+        case .regular: throw .io(path: directory.path, reason: "not a folder (it is a file); --output names the folder to write into")
+        case .special(let what): throw .io(path: directory.path, reason: "not a folder (it is \(what))")
+        case .inaccessible(let why): throw .io(path: directory.path, reason: why)
+        case .missing:
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            } catch {
+                throw .io(path: directory.path, reason: reason(error))
+            }
         }
         let targets = try parts.map { part throws(ExportError) in try target(part.fileName, in: directory) }
+        // A device, FIFO, socket or symbolic link where a part would go is never replaced, even with
+        // --force, nor a folder by a file (a zip); --force replaces an earlier export or a file.
+        for (part, target) in zip(parts, targets) {
+            var info = stat()
+            guard lstat(target.path, &info) == 0 else { continue }
+            if (info.st_mode & S_IFMT) == S_IFLNK {
+                throw .io(path: target.path, reason: "is a symbolic link; it is never replaced, even with --force")
+            }
+            switch FileKind.of(mode: info.st_mode, size: 0) {
+            case .special(let what):
+                throw .io(path: target.path, reason: "is \(what), not a regular file or folder; it is never replaced, even with --force")
+            case .folder where part.container == .zip:
+                throw .io(path: target.path, reason: "is a folder; it is never replaced by a file, even with --force")
+            default: break
+            }
+        }
         if !force, let existing = targets.first(where: exists) {
             throw .outputExists(path: existing.path)
         }
@@ -102,9 +125,6 @@ enum ExportWriter {
     }
 
     private static func reason(_ error: any Error) -> String {
-        if let error = error as? CocoaError, let underlying = error.underlying as? POSIXError {
-            return String(cString: strerror(underlying.code.rawValue))
-        }
-        return (error as NSError).localizedDescription
+        FileKind.plainReason(of: error)
     }
 }

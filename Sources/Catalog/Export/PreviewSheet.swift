@@ -33,20 +33,15 @@ public enum PreviewSheet {
         }
     }
 
-    /// Writes `png` to `url` through a temporary file in the same folder.
+    /// Writes `png` to `url` through a temporary file in the same folder (see `OutputFile`): an existing
+    /// file only with `force`, a folder or special file never.
     public static func write(_ png: [UInt8], to url: URL, force: Bool) throws(ExportError) {
-        let url = url.standardizedFileURL
-        if !force && ExportWriter.exists(url) { throw .outputExists(path: url.path) }
-        let folder = url.deletingLastPathComponent()
-        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())-\(UUID().uuidString.prefix(8))")
-        defer { try? FileManager.default.removeItem(at: temporary) }
-        do {
-            try Data(png).write(to: temporary, options: .withoutOverwriting)
+        let path = url.standardizedFileURL.path
+        if !force, case .regular = FileKind.of(path) { throw .outputExists(path: path) }
+        do throws(OutputFileError) {
+            try OutputFile.write(png, to: path, force: force)
         } catch {
-            throw .io(path: url.path, reason: (error as NSError).localizedDescription)
-        }
-        guard rename(temporary.path, url.path) == 0 else {
-            throw .io(path: url.path, reason: String(cString: strerror(errno)))
+            throw .io(path: path, reason: error.reason)
         }
     }
 }

@@ -6,15 +6,31 @@ public enum ImportEvent: Sendable, Equatable, Encodable {
     case duplicate(id: Int64, path: String, moved: Bool)
     /// The file could not be imported; recorded as a failed entry when `id` is not nil.
     case failed(id: Int64?, path: String, code: String, message: String)
+    /// The file at an entry's path holds new bytes (edited in place): the entry keeps its id and its
+    /// places in packs, and gets the new hash and a new sticker (id nil in a dry run: it would).
+    case updated(id: Int64?, path: String)
+    /// Met in a folder and deliberately not read: hidden, not a regular file, the catalog's own file, ...
+    case skipped(path: String, code: String, message: String)
+
     /// A problem that did not stop the file (an unusable colour profile, taken as sRGB); the file's
     /// own event follows. Not counted in the summary.
     case warning(path: String, message: String)
 
-    private enum CodingKeys: String, CodingKey { case event, id, path, error, moved, message }
+    private enum CodingKeys: String, CodingKey { case event, id, path, error, moved, reason, message, pathEscaped }
     private enum ErrorKeys: String, CodingKey { case code, message }
+
+    /// The event's path.
+    public var path: String {
+        switch self {
+        case .imported(_, let path), .duplicate(_, let path, _), .failed(_, let path, _, _), .updated(_, let path), .skipped(let path, _, _),
+            .warning(let path, _): path
+        }
+    }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
+        // A name that is not UTF-8 is shown escaped; this says so (README: `printf '%b'` gives the bytes back).
+        if EscapedPath.isEscaped(path) { try container.encode(true, forKey: .pathEscaped) }
         switch self {
         case .imported(let id, let path):
             try container.encode("imported", forKey: .event)
@@ -32,6 +48,16 @@ public enum ImportEvent: Sendable, Equatable, Encodable {
             var error = container.nestedContainer(keyedBy: ErrorKeys.self, forKey: .error)
             try error.encode(code, forKey: .code)
             try error.encode(message, forKey: .message)
+        case .updated(let id, let path):
+            try container.encode("updated", forKey: .event)
+            try container.encode(id, forKey: .id)
+            try container.encode(path, forKey: .path)
+        case .skipped(let path, let code, let message):
+            try container.encode("skipped", forKey: .event)
+            try container.encode(path, forKey: .path)
+            var reason = container.nestedContainer(keyedBy: ErrorKeys.self, forKey: .reason)
+            try reason.encode(code, forKey: .code)
+            try reason.encode(message, forKey: .message)
         case .warning(let path, let message):
             try container.encode("warning", forKey: .event)
             try container.encode(path, forKey: .path)
@@ -45,24 +71,30 @@ public struct ImportSummary: Sendable, Equatable, Encodable {
     public var imported = 0
     public var duplicates = 0
     public var failed = 0
+    /// Entries whose file was edited in place and re-made.
+    public var updated = 0
+    /// Files and folders met and deliberately not read (each reported with its reason).
+    public var skipped = 0
     /// True when the run was stopped (SIGINT/SIGTERM) before every file was examined.
     public var interrupted = false
 
     public init() {}
 
-    /// Files examined so far.
-    public var total: Int { imported + duplicates + failed }
+    /// Files examined so far (skipped ones not included).
+    public var total: Int { imported + duplicates + failed + updated }
 
     mutating func count(_ event: ImportEvent) {
         switch event {
         case .imported: imported += 1
         case .duplicate: duplicates += 1
         case .failed: failed += 1
+        case .updated: updated += 1
+        case .skipped: skipped += 1
         case .warning: break
         }
     }
 
-    private enum CodingKeys: String, CodingKey { case event, imported, duplicates, failed, interrupted }
+    private enum CodingKeys: String, CodingKey { case event, imported, duplicates, failed, updated, skipped, interrupted }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -70,6 +102,8 @@ public struct ImportSummary: Sendable, Equatable, Encodable {
         try container.encode(imported, forKey: .imported)
         try container.encode(duplicates, forKey: .duplicates)
         try container.encode(failed, forKey: .failed)
+        try container.encode(updated, forKey: .updated)
+        try container.encode(skipped, forKey: .skipped)
         try container.encode(interrupted, forKey: .interrupted)
     }
 }

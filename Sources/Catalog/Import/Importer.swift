@@ -41,7 +41,7 @@ public struct Importer: Sendable {
     /// How many files the arguments name (a cheap walk, for progress bars).
     public static func countFiles(_ arguments: [String]) -> Int {
         FileWalker(arguments: arguments).reduce(0) { count, item in
-            if case .file = item { count + 1 } else { count }
+            if case .skipped = item { count } else { count + 1 }
         }
     }
 
@@ -52,7 +52,7 @@ public struct Importer: Sendable {
         let processor = PhotoProcessor(settings: options.settings, maxPixels: options.maxPixels, predictor: options.predictor)
         let repository = self.repository
         var summary = ImportSummary()
-        var files = FileWalker(arguments: arguments).makeIterator()
+        var files = FileWalker(arguments: arguments, catalogPath: repository?.path).makeIterator()
 
         /// The next file to start; argument problems are reported inline.
         func nextFile() -> String? {
@@ -61,6 +61,14 @@ public struct Importer: Sendable {
                 case .file(let path): return path
                 case .unreadable(let problem):
                     let event = ImportEvent.failed(id: nil, path: problem.path, code: "unreadable", message: problem.message)
+                    summary.count(event)
+                    onEvent(event)
+                case .notAFile(let problem):
+                    let event = ImportEvent.failed(id: nil, path: problem.path, code: problem.code, message: problem.message)
+                    summary.count(event)
+                    onEvent(event)
+                case .skipped(let skipped):
+                    let event = ImportEvent.skipped(path: skipped.path, code: skipped.code, message: skipped.message)
                     summary.count(event)
                     onEvent(event)
                 }
@@ -85,18 +93,22 @@ public struct Importer: Sendable {
     }
 
     /// The outcome of examining one file, before anything is written.
+    /// `replacing`: the entry recorded at the same path with other bytes (the file was edited in place).
     enum Examined: Sendable {
-        case processed(ProcessedPhoto, sha256: String, source: SourceFile)
+        case processed(ProcessedPhoto, sha256: String, source: SourceFile, replacing: PathClaim? = nil)
         case known(ExistingEntry, source: SourceFile)
         /// `facts`: what the bytes told before the failure (nil when they did not decode).
-        case failed(sha256: String?, source: SourceFile, format: ImageFormat?, facts: PhotoFacts? = nil, warnings: [String] = [], code: String, message: String)
+        case failed(
+            sha256: String?, source: SourceFile, format: ImageFormat?, facts: PhotoFacts? = nil, warnings: [String] = [], code: String,
+            message: String, replacing: PathClaim? = nil
+        )
         case skipped
 
         /// Problems that did not stop the work, with the file they are about.
         var warnings: [(path: String, message: String)] {
             switch self {
-            case .processed(let photo, _, let source): photo.warnings.map { (source.path, $0) }
-            case .failed(_, let source, _, _, let warnings, _, _): warnings.map { (source.path, $0) }
+            case .processed(let photo, _, let source, _): photo.warnings.map { (source.path, $0) }
+            case .failed(_, let source, _, _, let warnings, _, _, _): warnings.map { (source.path, $0) }
             case .known, .skipped: []
             }
         }
@@ -115,15 +127,16 @@ public struct Importer: Sendable {
         if let repository, let existing = try? repository.existingEntry(sha256: sha256) {
             return .known(existing, source: read.source)
         }
+        let edited = (try? repository?.entryClaiming(path: path, otherThan: sha256)) ?? nil
         if Task.isCancelled { return .skipped }
         let attempt = await processor.attempt(read.bytes)
         switch attempt.result {
         case .success(let processed):
-            return .processed(processed, sha256: sha256, source: read.source)
+            return .processed(processed, sha256: sha256, source: read.source, replacing: edited)
         case .failure(let error):
             return .failed(
                 sha256: sha256, source: read.source, format: ImageFormat.detect(Array(read.bytes.prefix(64))), facts: attempt.facts,
-                warnings: attempt.warnings, code: error.code, message: error.errorDescription ?? error.code)
+                warnings: attempt.warnings, code: error.code, message: error.errorDescription ?? error.code, replacing: edited)
         }
     }
 
@@ -133,18 +146,45 @@ public struct Importer: Sendable {
         switch examined {
         case .skipped:
             return nil
-        case .processed(let photo, let sha256, let source):
+        case .processed(let photo, let sha256, let source, let claim?):
+            let outcome = try await repository.replace(id: claim.id, expectedSHA256: claim.sha256, with: photo, sha256: sha256, source: source)
+            if let event = Self.event(outcome, id: claim.id, path: source.path, failure: nil) { return event }
+            return Self.event(try await repository.recordProcessed(photo, sha256: sha256, source: source), path: source.path, failure: nil)
+        case .processed(let photo, let sha256, let source, nil):
             return Self.event(try await repository.recordProcessed(photo, sha256: sha256, source: source), path: source.path, failure: nil)
         case .known(let existing, let source):
-            return Self.event(try await repository.noteDuplicate(id: existing.id, source: source), path: source.path, failure: nil)
-        case .failed(let sha256, let source, let format, let facts, _, let code, let message):
+            let outcome = try await repository.noteDuplicate(id: existing.id, source: source)
+            // Bytes that failed before fail again: said so, with the recorded reason (and the exit code).
+            if existing.status != .ok, let failure = try repository.failure(id: existing.id) {
+                return .failed(id: existing.id, path: source.path, code: failure.code, message: failure.message)
+            }
+            return Self.event(outcome, path: source.path, failure: nil)
+        case .failed(let sha256?, let source, let format, let facts, _, let code, let message, let claim?):
+            let outcome = try await repository.replaceWithFailure(
+                id: claim.id, expectedSHA256: claim.sha256, sha256: sha256, source: source, format: format, facts: facts, code: code,
+                message: message
+            )
+            if case .failed = outcome { return .failed(id: claim.id, path: source.path, code: code, message: message) }
+            let recorded = try await repository.recordFailure(sha256: sha256, source: source, format: format, facts: facts, code: code, message: message)
+            return Self.event(recorded, path: source.path, failure: (code, message))
+        case .failed(let sha256, let source, let format, let facts, _, let code, let message, _):
             // A file that cannot even be opened has no bytes to identify it: recorded by path only if it exists.
-            if sha256 == nil && access(source.path, F_OK) != 0 {
+            if sha256 == nil && !EscapedPath.exists(source.path) {
                 return .failed(id: nil, path: source.path, code: code, message: message)
             }
             let outcome = try await repository.recordFailure(
                 sha256: sha256, source: source, format: format, facts: facts, code: code, message: message)
             return Self.event(outcome, path: source.path, failure: (code, message))
+        }
+    }
+
+    /// The event of an edit in place (entry `id` re-made); nil when it did not happen (the entry changed
+    /// meanwhile, or the new bytes are another entry's), and the file is then recorded as usual.
+    private static func event(_ outcome: ReprocessOutcome, id: Int64, path: String, failure: (code: String, message: String)?) -> ImportEvent? {
+        switch outcome {
+        case .replaced: .updated(id: id, path: path)
+        case .failed: .failed(id: id, path: path, code: failure?.code ?? "failed", message: failure?.message ?? "")
+        default: nil
         }
     }
 
@@ -159,9 +199,11 @@ public struct Importer: Sendable {
     private static func dryRunEvent(_ examined: Examined) -> ImportEvent? {
         switch examined {
         case .skipped: nil
-        case .processed(_, _, let source): .imported(id: nil, path: source.path)
+        case .processed(_, _, let source, let claim?): .updated(id: claim.id, path: source.path)
+        case .processed(_, _, let source, nil): .imported(id: nil, path: source.path)
+        case .known(let existing, let source) where existing.status != .ok: .failed(id: existing.id, path: source.path, code: "failed", message: "failed before (see `catalog list --failed`)")
         case .known(let existing, let source): .duplicate(id: existing.id, path: source.path, moved: existing.path != source.path)
-        case .failed(_, let source, _, _, _, let code, let message): .failed(id: nil, path: source.path, code: code, message: message)
+        case .failed(_, let source, _, _, _, let code, let message, _): .failed(id: nil, path: source.path, code: code, message: message)
         }
     }
 

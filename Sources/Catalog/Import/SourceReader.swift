@@ -19,14 +19,13 @@ enum SourceReader {
     static let maximumFileSize: Int64 = 1 << 30
 
     static func read(path: String) -> Result<SourceBytes, SourceReadError> {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return .failure(unreadable(errno)) }
-        defer { close(descriptor) }
+        let descriptor: Int32
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { return .failure(unreadable(errno)) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            return .failure(SourceReadError(code: "unreadable", message: "not a regular file"))
+        switch openRegular(path, info: &info) {
+        case .success(let opened): descriptor = opened
+        case .failure(let problem): return .failure(problem)
         }
+        defer { close(descriptor) }
         let size = Int64(info.st_size)
         guard size <= maximumFileSize else {
             return .failure(SourceReadError(code: "too-large", message: "file is \(size) bytes, more than the \(maximumFileSize)-byte limit"))
@@ -48,13 +47,46 @@ enum SourceReader {
         }
         if let failure { return .failure(unreadable(failure)) }
         if filled < bytes.count { bytes.removeSubrange(filled...) }
+        // Nothing to identify it by: each empty file fails on its own, never as a copy of another.
+        if bytes.isEmpty { return .failure(SourceReadError(code: "empty", message: "empty file (0 bytes)")) }
         return .success(SourceBytes(
             source: SourceFile(path: path, size: Int64(bytes.count), modificationTime: modificationTime),
             bytes: bytes
         ))
     }
 
+    /// Opens `path` for reading only when it is a regular file: what it is is looked at first (a FIFO,
+    /// socket or device is refused as `not-a-file` without opening it), and the open itself never blocks
+    /// (O_NONBLOCK, in case the path was swapped for a FIFO meanwhile; fstat(2) on the opened descriptor
+    /// decides, then blocking reads are restored). `info` is the opened file's stat.
+    static func openRegular(_ path: String, info: inout stat) -> Result<Int32, SourceReadError> {
+        switch FileKind.of(path) {
+        case .special(let what): return .failure(notAFile(what))
+        case .folder: return .failure(SourceReadError(code: "not-a-file", message: "is a folder"))
+        case .missing: return .failure(SourceReadError(code: "unreadable", message: "no such file"))
+        case .regular, .inaccessible: break
+        }
+        let descriptor = EscapedPath.withSystemPath(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
+        guard descriptor >= 0 else { return .failure(unreadable(errno)) }
+        guard fstat(descriptor, &info) == 0 else {
+            let code = errno
+            close(descriptor)
+            return .failure(unreadable(code))
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            close(descriptor)
+            if case .special(let what) = FileKind.of(mode: info.st_mode, size: 0) { return .failure(notAFile(what)) }
+            return .failure(SourceReadError(code: "not-a-file", message: "is a folder"))
+        }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+        return .success(descriptor)
+    }
+
+    private static func notAFile(_ what: String) -> SourceReadError {
+        SourceReadError(code: "not-a-file", message: "is \(what), not a regular file")
+    }
+
     private static func unreadable(_ code: Int32) -> SourceReadError {
-        SourceReadError(code: "unreadable", message: String(cString: strerror(code)))
+        SourceReadError(code: "unreadable", message: FileKind.plainReason(code))
     }
 }

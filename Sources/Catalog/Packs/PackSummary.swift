@@ -44,3 +44,30 @@ public struct PackAddResult: Sendable, Equatable, Codable {
     /// Ids left out because they have no sticker (only when the caller asked to skip them).
     public var skipped: [Int64]
 }
+
+// JSON: a pack without an author has `"author": null` (the README's contract), never `""`.
+extension PackSummary {
+    private enum Keys: String, CodingKey { case name, title, author, count, createdAt }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(title, forKey: .title)
+        try container.encode(author.isEmpty ? nil : author, forKey: .author)
+        try container.encode(count, forKey: .count)
+        try container.encode(createdAt, forKey: .createdAt)
+    }
+}
+
+extension PackDetail {
+    private enum Keys: String, CodingKey { case name, title, author, createdAt, items }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(title, forKey: .title)
+        try container.encode(author.isEmpty ? nil : author, forKey: .author)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(items, forKey: .items)
+    }
+}

@@ -28,7 +28,7 @@ extension CatalogRepository {
             )
         }
         // File-system checks happen outside the transaction: they do not need the snapshot.
-        report.0.missingSources = report.1.filter { !FileManager.default.fileExists(atPath: $0.path) }
+        report.0.missingSources = report.1.filter { !EscapedPath.exists($0.path) }
         return report.0
     }
 

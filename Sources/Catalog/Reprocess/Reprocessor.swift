@@ -107,7 +107,7 @@ public struct Reprocessor: Sendable {
         switch SourceReader.read(path: candidate.path) {
         case .success(let bytes): read = bytes
         case .failure(let problem):
-            if access(candidate.path, F_OK) != 0 { return .missing(candidate) }
+            if !EscapedPath.exists(candidate.path) { return .missing(candidate) }
             return .readFailed(candidate, code: problem.code, message: problem.message)
         }
         let sha256 = Importer.hexDigest(read.bytes)

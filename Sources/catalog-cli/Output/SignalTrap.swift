@@ -1,3 +1,4 @@
+import Catalog
 import Dispatch
 import Foundation
 import Synchronization
@@ -16,6 +17,8 @@ final class SignalTrap {
         func signalled(_ signalNumber: Int32) {
             let (first, _) = signal.compareExchange(expected: 0, desired: signalNumber, ordering: .sequentiallyConsistent)
             guard first else { _exit(128 + signalNumber) }
+            // A wait for another process's lock on the catalog ends now, too.
+            BusyWait.interrupt(signal: signalNumber)
             cancel.withLock { $0 }?()
         }
     }

@@ -27,18 +27,35 @@ struct Terminal: Sendable {
         return 80
     }
 
-    /// Writes all of `text`, retrying short writes; output errors (a closed pipe) are ignored.
+    /// Writes all of `text`, retrying short and interrupted writes. A failed write (closed pipe, full
+    /// disk) goes to ``OutputFailure``, which ends a short command or stops a long job; nothing traps.
     func write(_ text: String) {
-        var bytes = Array(text.utf8)
+        write(bytes: Array(text.utf8))
+    }
+
+    /// Writes all of `bytes` (binary output such as `cutout -o -`), checked like ``write(_:)``.
+    func write(bytes: [UInt8]) {
+        if bytes.isEmpty || OutputFailure.hasFailed(descriptor) { return }
         var offset = 0
-        bytes.withUnsafeMutableBytes { buffer in
+        let failure: Int32? = bytes.withUnsafeBytes { buffer -> Int32? in
             while offset < buffer.count {
                 let count = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if count < 0 && errno == EINTR { continue }
-                if count <= 0 { return }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    if errno == EAGAIN {
+                        // A non-blocking stream someone else set up: wait until it takes more.
+                        var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                        _ = poll(&ready, 1, 1000)
+                        continue
+                    }
+                    return errno
+                }
+                if count == 0 { return EIO }
                 offset += count
             }
+            return nil
         }
+        if let failure { OutputFailure.record(descriptor: descriptor, code: failure) }
     }
 }
 

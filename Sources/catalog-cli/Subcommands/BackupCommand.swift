@@ -23,6 +23,10 @@ extension CatalogCommand {
         @Flag(help: "Replace DEST if it exists.")
         var force = false
 
+        func validate() throws {
+            if destination.isEmpty { throw ValidationError("an empty DEST names no file (an unset variable?); name the backup file") }
+        }
+
         func run() async throws {
             let repository = try catalog.open(.readOnly)
             let target = URL(fileURLWithPath: destination).standardizedFileURL

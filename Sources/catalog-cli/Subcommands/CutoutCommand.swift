@@ -1,4 +1,5 @@
 import ArgumentParser
+import Catalog
 import Foundation
 import Processing
 
@@ -9,7 +10,7 @@ extension CatalogCommand {
             commandName: "cutout",
             abstract: "Cut the subject out of one photo and write the sticker (or its mask) as PNG.",
             discussion: """
-                No catalog is involved (like `rembg i`). INPUT and OUTPUT may be - for stdin and stdout. Photos that already have transparency keep it; others need the segmentation model (`catalog --help` says where it is looked for; --model DIR points elsewhere).
+                No catalog is involved (like `rembg i`). INPUT and OUTPUT may be - for stdin and stdout. OUTPUT is written through a temporary file beside it, synced, then renamed into place; an existing file is replaced only with --force, and a folder, device, FIFO or socket never (exit 74). Photos that already have transparency keep it; others need the segmentation model (`catalog --help` says where it is looked for; --model DIR points elsewhere).
 
                 --mask-only --no-crop writes the grey-scale mask at the input's full oriented size (what the quality benchmark scores).
                 """
@@ -21,31 +22,36 @@ extension CatalogCommand {
         @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Where to write the PNG, or - for standard output.", valueName: "output"))
         var output: String
 
+        @Flag(help: "Replace OUTPUT if it is an existing file.")
+        var force = false
+
         @Flag(help: "Write the subject's mask (white subject on black) instead of the sticker.")
         var maskOnly = false
 
         @Flag(help: "Keep the whole frame: no crop to the subject, no outline.")
         var noCrop = false
 
-        @Option(help: "White outline width in pixels at a 512-pixel sticker; 0 for none.")
+        @Option(parsing: .unconditional, help: "White outline width in pixels at a 512-pixel sticker, 0 to 64; 0 for none.", transform: OptionValue.whole("--outline", 0...64))
         var outline: Int = StickerStyle.default.outline
 
         @Flag(help: "Add a soft shadow under the sticker.")
         var shadow = false
 
-        @Option(help: "Long side of the sticker in pixels.")
+        @Option(parsing: .unconditional, help: "Long side of the sticker in pixels, 16 to 4096.", transform: OptionValue.whole("--size", 16...4096))
         var size: Int = StickerStyle.default.size
 
         @Option(help: ArgumentHelp("The folder holding u2netp.json and u2netp.bin.", valueName: "folder"))
         var model: String?
 
-        @Option(name: .customLong("max-pixels"), help: "Refuse images with more pixels than this.")
+        @Option(name: .customLong("max-pixels"), parsing: .unconditional, help: "Refuse images with more pixels than this.", transform: OptionValue.whole("--max-pixels", 1...Int.max))
         var maxPixels: Int = DecodeOptions.defaultMaxPixels
 
         /// The cut-out runs at this long side; the mask is then scaled to the photo's size.
         static let workingSize = PhotoProcessor.workingSize
 
         func validate() throws {
+            if input.isEmpty { throw ValidationError("an empty INPUT names no file (an unset variable?); name a photo, or - for standard input") }
+            if output.isEmpty { throw ValidationError("an empty --output names no file (an unset variable?); name a PNG file, or - for standard output") }
             if !(0...64).contains(outline) { throw ValidationError("--outline must be between 0 and 64 pixels") }
             if !(16...4096).contains(size) { throw ValidationError("--size must be between 16 and 4096 pixels") }
             if maxPixels < 1 { throw ValidationError("--max-pixels must be a positive number of pixels") }
@@ -53,11 +59,16 @@ extension CatalogCommand {
 
         func run() async throws {
             let name = input == "-" ? "standard input" : input
+            // Refused before the slow work: an output that may not be written is known at once.
+            if output != "-", let refusal = OutputFile.refusal(output, force: force) {
+                Diagnostics.report("error: " + (refusal.errorDescription ?? refusal.reason))
+                throw ExitStatus.ioError
+            }
             let bytes: [UInt8]
-            do {
-                bytes = input == "-" ? [UInt8](FileHandle.standardInput.readDataToEndOfFile()) : [UInt8](try Data(contentsOf: URL(fileURLWithPath: input)))
-            } catch {
-                Diagnostics.report("error: \(name): cannot read: \((error as NSError).localizedDescription)")
+            switch input == "-" ? InputFile.readStandardInput() : InputFile.read(input) {
+            case .success(let read): bytes = read
+            case .failure(let problem):
+                Diagnostics.report("error: \(name): cannot read: \(problem.reason)")
                 throw ExitStatus.ioError
             }
             let png: [UInt8]
@@ -71,14 +82,14 @@ extension CatalogCommand {
                 default: throw ExitStatus.dataError
                 }
             }
-            do {
-                if output == "-" {
-                    FileHandle.standardOutput.write(Data(png))
-                } else {
-                    try Data(png).write(to: URL(fileURLWithPath: output), options: .atomic)
-                }
+            if output == "-" {
+                Terminal.standardOutput.write(bytes: png)
+                return
+            }
+            do throws(OutputFileError) {
+                try OutputFile.write(png, to: output, force: force)
             } catch {
-                Diagnostics.report("error: \(output): cannot write: \((error as NSError).localizedDescription)")
+                Diagnostics.report("error: " + (error.errorDescription ?? error.reason))
                 throw ExitStatus.ioError
             }
         }

@@ -19,15 +19,19 @@ extension CatalogCommand {
 
         @OptionGroup var catalog: CatalogOptions
         @Argument(help: "The pack's name.") var pack: String
-        @Option(help: "telegram, whatsapp, signal, imessage, png or zip.") var format: ExportFormat = .png
+        @Option(parsing: .unconditional, help: "telegram, whatsapp, signal, imessage, png or zip.") var format: ExportFormat = .png
         @Option(name: [.short, .long], help: ArgumentHelp("The folder to write into (created if needed).", valueName: "path")) var output: String?
-        @Option(name: .customLong("imessage-size"), help: "iMessage sticker size: 300 (small), 408 (regular) or 618 (large).") var iMessageSize = 408
+        @Option(
+            name: .customLong("imessage-size"), parsing: .unconditional, help: "iMessage sticker size: 300 (small), 408 (regular) or 618 (large).",
+            transform: OptionValue.oneOf("--imessage-size", PlatformLimits.iMessageSizes)
+        ) var iMessageSize = 408
         @Flag(help: "Replace an export that exists.") var force = false
         @Flag(help: "Fit every sticker and print the report; write nothing.") var dryRun = false
         @Flag(help: "Print the report as JSON.") var json = false
 
         func validate() throws {
             try validatePackName(pack)
+            if output == "" { throw ValidationError("an empty --output names no folder (an unset variable?); leave it out for the current folder") }
             if !PlatformLimits.iMessageSizes.contains(iMessageSize) {
                 throw ValidationError("--imessage-size must be 300, 408 or 618, not \(iMessageSize)")
             }
@@ -101,11 +105,12 @@ extension CatalogCommand {
         @OptionGroup var catalog: CatalogOptions
         @Argument(help: "The pack's name.") var pack: String
         @Option(name: [.short, .long], help: ArgumentHelp("The PNG file to write.", valueName: "path")) var output: String
-        @Option(help: "Stickers a row (default: about square, at most 8).") var columns: Int?
+        @Option(parsing: .unconditional, help: "Stickers a row, 1 to 64 (default: about square, at most 8).", transform: OptionValue.whole("--columns", 1...64)) var columns: Int?
         @Flag(help: "Replace the file if it exists.") var force = false
 
         func validate() throws {
             try validatePackName(pack)
+            if output.isEmpty { throw ValidationError("an empty --output names no file (an unset variable?); name the PNG file") }
             if let columns, !(1...64).contains(columns) { throw ValidationError("--columns must be between 1 and 64") }
         }
 

@@ -11,7 +11,7 @@ extension CatalogCommand {
             commandName: "import",
             abstract: "Import photos from files and folders (recursively) into the catalog.",
             discussion: """
-                The format is recognised from the bytes (JPEG and PNG). Identity is the SHA-256 of a file's bytes: importing the same bytes again is a no-op ("duplicate"), and a moved file is recognised (its path is updated). Each photo's subject is cut out (the segmentation model must be installed: `catalog --help` says where it is looked for; PNGs with transparency keep their own) and becomes an outlined sticker. A file that cannot be imported is recorded as a failed entry with a reason (unsupported-format, corrupt-image, truncated, too-large, no-subject, unreadable) and the rest goes on. Hidden files inside folders are skipped.
+                The format is recognised from the bytes (JPEG, PNG, WebP, HEIF/HEIC and AVIF). Identity is the SHA-256 of a file's bytes: importing the same bytes again is a no-op ("duplicate"), and a moved file is recognised (its path is updated). Each photo's subject is cut out (the segmentation model must be installed: `catalog --help` says where it is looked for; PNGs with transparency keep their own) and becomes an outlined sticker. A file edited in place (same path, new bytes) updates its entry ("updated": same id, same packs, new sticker). A file that cannot be imported is recorded as a failed entry with a reason (unsupported-format, corrupt-image, truncated, too-large, no-subject, empty, not-a-file, unreadable) and the rest goes on; one that failed before fails again. Every file met is reported; skipped ones carry a reason (hidden, not-a-file for FIFOs, sockets and devices, catalog-file for the catalog's own files and backups, link-to-folder, dangling-link). Names that are not UTF-8 are shown with \\xNN escapes.
 
                 Exit: 0 all imported (or already there), 1 some failed, 65 nothing usable, 69 no segmentation model installed (or a damaged one; nothing is written), 74/75 catalog not writable/busy, 130/143 interrupted (run the same import again to continue). --json prints one JSON object a line, then a summary object.
                 """
@@ -22,13 +22,19 @@ extension CatalogCommand {
         @Argument(help: ArgumentHelp("Photos and folders to import.", valueName: "path"))
         var paths: [String]
 
-        @Option(help: "How many photos to process at once (the default is the number of cores).")
+        @Option(parsing: .unconditional, help: "How many photos to process at once, 1 to 256 (the default is the number of cores).", transform: OptionValue.whole("--jobs", 1...256))
         var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
-        @Option(name: .customLong("max-pixels"), help: "Refuse images with more pixels than this (decompression bombs).")
+        @Option(
+            name: .customLong("max-pixels"), parsing: .unconditional, help: "Refuse images with more pixels than this (decompression bombs).",
+            transform: OptionValue.whole("--max-pixels", 1...Int.max)
+        )
         var maxPixels: Int = DecodeOptions.defaultMaxPixels
 
-        @Option(help: "How many palette colours to keep per sticker (1-16); default: the catalog's palette.colors (5 unless set with `catalog config`).")
+        @Option(
+            parsing: .unconditional, help: "How many palette colours to keep per sticker (1-16); default: the catalog's palette.colors (5 unless set with `catalog config`).",
+            transform: OptionValue.whole("--colors", 1...PaletteExtractor.colorLimit)
+        )
         var colors: Int?
 
         @Flag(help: "Examine and process every file, report what would happen, write nothing.")
@@ -45,6 +51,7 @@ extension CatalogCommand {
 
         func validate() throws {
             if paths.isEmpty { throw ValidationError("name at least one file or folder to import") }
+            if paths.contains("") { throw ValidationError("an empty path names no file (an unset variable?); name a file or folder, or . for the current folder") }
             if !(1...256).contains(jobs) { throw ValidationError("--jobs must be between 1 and 256, not \(jobs)") }
             if let colors, !(1...PaletteExtractor.colorLimit).contains(colors) {
                 throw ValidationError("--colors must be between 1 and \(PaletteExtractor.colorLimit), not \(colors)")
@@ -54,6 +61,8 @@ extension CatalogCommand {
         }
 
         func run() async throws {
+            // Trapped first: a signal while the catalog's lock is awaited ends that wait too (130/143).
+            let trap = SignalTrap()
             // Before touching the catalog: without the model nothing could be imported.
             let predictor = try SegmentationModel.required()
             let repository: CatalogRepository?
@@ -76,10 +85,10 @@ extension CatalogCommand {
             let paths = self.paths
             let packIds = Mutex<[(path: String, id: Int64)]>([])
 
-            let (summary, trap) = try await InterruptibleWork.run(progress: progress) { () throws(CatalogError) in
+            let (summary, _) = try await InterruptibleWork.run(progress: progress, trap: trap) { () throws(CatalogError) in
                 try await importer.run(paths) { event in
                     switch event {
-                    case .imported(let id?, let path), .duplicate(let id, let path, _): packIds.withLock { $0.append((path, id)) }
+                    case .imported(let id?, let path), .duplicate(let id, let path, _), .updated(let id?, let path): packIds.withLock { $0.append((path, id)) }
                     default: break
                     }
                     Self.report(event, json: json, progress: progress)
@@ -99,9 +108,9 @@ extension CatalogCommand {
             if json {
                 Terminal.standardOutput.write(JSONOutput.line(summary))
             } else if !quiet {
-                let verb = dryRun ? "Would import" : "Imported"
-                Terminal.standardOutput.write("\(verb) \(summary.imported), \(summary.duplicates) already catalogued, \(summary.failed) failed.\n")
+                Terminal.standardOutput.write(Self.sentence(summary, dryRun: dryRun))
             }
+            OutputFailure.exitIfFailed(done: "\(summary.total) files done and kept; run the same import again to continue")
             if summary.interrupted {
                 Diagnostics.report("interrupted by \(trap.signalName): \(summary.total) files done; run the same import again to continue")
                 throw ExitCode(trap.exitCode)
@@ -110,8 +119,17 @@ extension CatalogCommand {
                 Diagnostics.report("no files found in \(paths.joined(separator: ", "))")
             }
             if summary.failed > 0 {
-                throw summary.imported + summary.duplicates > 0 ? ExitStatus.someFailed : ExitStatus.dataError
+                throw summary.imported + summary.duplicates + summary.updated > 0 ? ExitStatus.someFailed : ExitStatus.dataError
             }
+        }
+
+        /// The summary line: every file met is in one of its numbers.
+        static func sentence(_ summary: ImportSummary, dryRun: Bool) -> String {
+            var text = "\(dryRun ? "Would import" : "Imported") \(summary.imported), \(summary.duplicates) already catalogued"
+            if summary.updated > 0 { text += ", \(summary.updated) \(dryRun ? "would be " : "")updated (edited in place)" }
+            text += ", \(summary.failed) failed"
+            if summary.skipped > 0 { text += ", \(summary.skipped) skipped (--json lists each with its reason)" }
+            return text + ".\n"
         }
 
         private static func report(_ event: ImportEvent, json: Bool, progress: ProgressBar?) {
@@ -119,6 +137,11 @@ extension CatalogCommand {
                 Terminal.standardOutput.write(JSONOutput.line(event))
             } else if case .failed(_, let path, let code, let message) = event {
                 let line = "catalog: \(path): \(message) [\(code)]\n"
+                if let progress { progress.interject(line) } else { Terminal.standardError.write(line) }
+            } else if case .skipped(let path, let code, let message) = event, code != "hidden" {
+                // Hidden names are skipped by design; the others (special files, the catalog's own files,
+                // undecodable names) are worth a line.
+                let line = "catalog: \(path): skipped: \(message) [\(code)]\n"
                 if let progress { progress.interject(line) } else { Terminal.standardError.write(line) }
             } else if case .warning(let path, let message) = event {
                 let line = "catalog: warning: \(path): \(message)\n"

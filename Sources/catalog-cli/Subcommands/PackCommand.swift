@@ -31,7 +31,11 @@ func parseIds(_ arguments: [String]) throws -> [Int64] {
     var tokens: [String] = []
     for argument in arguments {
         if argument == "-" {
-            let input = FileHandle.standardInput.readDataToEndOfFile()
+            let input: [UInt8]
+            switch InputFile.readStandardInput() {
+            case .success(let bytes): input = bytes
+            case .failure(let problem): throw ValidationError("cannot read ids from standard input: \(problem.reason)")
+            }
             tokens += String(decoding: input, as: UTF8.self).split(whereSeparator: { $0.isWhitespace }).map(String.init)
         } else {
             tokens.append(argument)
@@ -130,7 +134,7 @@ extension CatalogCommand.PackCommand {
         @OptionGroup var catalog: CatalogOptions
         @Argument(help: "The pack's name.") var name: String
         @Argument(help: "The entry id to move.") var id: Int64
-        @Option(help: "The new 1-based position.") var to: Int
+        @Option(parsing: .unconditional, help: "The new 1-based position.", transform: OptionValue.whole("--to", 1...Int.max)) var to: Int
 
         func validate() throws {
             try validatePackName(name)

@@ -23,7 +23,7 @@ extension CatalogCommand {
         @Argument(help: "The entry's id (see `catalog list`).")
         var id: Int64
 
-        @Option(help: "gpl, css or json.")
+        @Option(parsing: .unconditional, help: "gpl, css or json.")
         var format: OutputFormat = .gpl
 
         func validate() throws {

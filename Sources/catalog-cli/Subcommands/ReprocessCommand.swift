@@ -23,7 +23,7 @@ extension CatalogCommand {
         @Flag(help: "Re-run every entry, stale or not.")
         var all = false
 
-        @Option(help: "How many entries to process at once (the default is the number of cores).")
+        @Option(parsing: .unconditional, help: "How many entries to process at once, 1 to 256 (the default is the number of cores).", transform: OptionValue.whole("--jobs", 1...256))
         var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
         @Flag(help: "Read the sources and report what would run, process and write nothing.")
@@ -69,6 +69,7 @@ extension CatalogCommand {
             } else if !quiet {
                 Terminal.standardOutput.write(Self.sentence(summary, dryRun: dryRun))
             }
+            OutputFailure.exitIfFailed(done: "\(summary.done) entries done and kept, \(summary.left) left; run catalog reprocess again to continue")
             if summary.interrupted {
                 Diagnostics.report(
                     "interrupted by \(trap.signalName): \(summary.done) entries done, \(summary.left) left; run catalog reprocess again to continue"

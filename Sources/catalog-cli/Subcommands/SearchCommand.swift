@@ -21,19 +21,30 @@ extension CatalogCommand {
         @Option(name: .customLong("color"), help: ArgumentHelp("A colour to look for: #rrggbb, #rgb or a CSS name (repeatable).", valueName: "C"))
         var colors: [String] = []
 
-        @Option(help: ArgumentHelp("Largest Oklab ΔE between a query colour and a palette colour.", valueName: "D"))
+        @Option(
+            parsing: .unconditional, help: ArgumentHelp("Largest Oklab ΔE between a query colour and a palette colour (above 0, at most 100).", valueName: "D"),
+            transform: OptionValue.decimal("--within", above: 0, atMost: 100)
+        )
         var within: Double = ColorQuery.defaultWithin
 
-        @Option(help: "Results at most.")
+        @Option(parsing: .unconditional, help: "Results at most (1 to 100000).", transform: OptionValue.whole("--limit", 1...100_000))
         var limit: Int = ColorQuery.defaultLimit
 
         @Option(help: ArgumentHelp("Only photos whose camera make or model contains S (case-insensitive).", valueName: "S"))
         var camera: String?
 
-        @Option(name: .customLong("taken-after"), help: ArgumentHelp("Only photos taken on or after DATE (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS, UTC).", valueName: "DATE"))
+        @Option(
+            name: .customLong("taken-after"), parsing: .unconditional,
+            help: ArgumentHelp("Only photos taken on or after DATE (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS, UTC).", valueName: "DATE"),
+            transform: OptionValue.date("--taken-after")
+        )
         var takenAfter: String?
 
-        @Option(name: .customLong("taken-before"), help: ArgumentHelp("Only photos taken before DATE (same forms; a date means its midnight).", valueName: "DATE"))
+        @Option(
+            name: .customLong("taken-before"), parsing: .unconditional,
+            help: ArgumentHelp("Only photos taken before DATE (same forms; a date means its midnight).", valueName: "DATE"),
+            transform: OptionValue.date("--taken-before")
+        )
         var takenBefore: String?
 
         @Flag(help: "Print a JSON array instead of a table.")
@@ -50,24 +61,12 @@ extension CatalogCommand {
             if !(within > 0 && within <= 100) { throw ValidationError("--within must be a ΔE above 0 and at most 100, not \(within)") }
             if !(1...100_000).contains(limit) { throw ValidationError("--limit must be between 1 and 100000, not \(limit)") }
             if json && ids { throw ValidationError("--json and --ids exclude each other") }
-            for (name, value) in [("--taken-after", takenAfter), ("--taken-before", takenBefore)] {
-                if let value, Self.timeBound(value) == nil {
-                    throw ValidationError("\(name) '\(value)' is not a date: use YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS (UTC)")
-                }
-            }
-        }
-
-        /// The form `taken_at_utc` compares with: the text without a trailing `Z`, when it is a date or date-time.
-        static func timeBound(_ text: String) -> String? {
-            let value = text.hasSuffix("Z") ? String(text.dropLast()) : text
-            let pattern = /\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?/
-            return value.wholeMatch(of: pattern) == nil ? nil : value
         }
 
         func run() async throws {
             let query = ColorQuery(
                 colors: colors.compactMap { ColorName.parse($0)?.oklab }, within: within, limit: limit,
-                camera: camera, takenAfter: takenAfter.flatMap(Self.timeBound), takenBefore: takenBefore.flatMap(Self.timeBound)
+                camera: camera, takenAfter: takenAfter, takenBefore: takenBefore
             )
             let repository = try catalog.open(.readOnly)
             let results: [ColorSearchResult]
@@ -81,7 +80,7 @@ extension CatalogCommand {
             } else if ids {
                 Terminal.standardOutput.write(results.map { "\($0.id)\n" }.joined())
             } else if results.isEmpty {
-                Terminal.standardOutput.write("No sticker has \(colors.joined(separator: " and ")) within ΔE \(Self.number(within)).\n")
+                Terminal.standardOutput.write("No sticker has \(colors.joined(separator: " and ")) within ΔE \(Self.number(within))\(filterWords).\n")
             } else {
                 let colored = Terminal.standardOutput.allowsColor
                 var table = Table("ID", "COLOR", "ΔE", "SHARE", "PATH")
@@ -96,6 +95,16 @@ extension CatalogCommand {
                 }
                 Terminal.standardOutput.write(table.rendered())
             }
+        }
+
+        /// The other filters that applied, for the "nothing found" line: " from a camera matching
+        /// "nikon", taken on or after 2024-06-01".
+        private var filterWords: String {
+            var words: [String] = []
+            if let camera { words.append("from a camera matching \"\(camera)\"") }
+            if let takenAfter { words.append("taken on or after \(takenAfter)") }
+            if let takenBefore { words.append("taken before \(takenBefore)") }
+            return words.isEmpty ? "" : ", " + words.joined(separator: ", ")
         }
 
         private static func number(_ value: Double) -> String {

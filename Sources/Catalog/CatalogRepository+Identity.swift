@@ -1,0 +1,33 @@
+import Foundation
+import GRDB
+
+/// The entry a path belongs to, so that a file edited in place updates its entry instead of making a
+/// second one for the same path.
+public struct PathClaim: Sendable, Equatable {
+    /// The entry recorded at the path.
+    public var id: Int64
+    /// The hash of the bytes the entry was made from.
+    public var sha256: String
+}
+
+extension CatalogRepository {
+    /// The entry (with a hash) recorded at `path` whose bytes are not `sha256`: the file there was edited
+    /// in place since. nil when no entry claims the path, or it already holds those bytes.
+    public nonisolated func entryClaiming(path: String, otherThan sha256: String) throws(CatalogError) -> PathClaim? {
+        try read { db in
+            let row = try Row.fetchOne(
+                db, sql: "SELECT id, sha256 FROM photo WHERE path = ? AND sha256 IS NOT NULL AND sha256 <> ? ORDER BY id LIMIT 1",
+                arguments: [path, sha256]
+            )
+            return row.map { PathClaim(id: $0["id"], sha256: $0["sha256"]) }
+        }
+    }
+
+    /// Why entry `id` failed (its recorded code and message), nil when it did not.
+    public nonisolated func failure(id: Int64) throws(CatalogError) -> (code: String, message: String)? {
+        try read { db in
+            let row = try Row.fetchOne(db, sql: "SELECT failure_code, failure_message FROM photo WHERE id = ? AND status <> 'ok'", arguments: [id])
+            return row.map { (($0["failure_code"] as String?) ?? "failed", ($0["failure_message"] as String?) ?? "") }
+        }
+    }
+}
