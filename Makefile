@@ -21,7 +21,7 @@ PKG_MODEL ?= $(TEST_MODEL)
 PKG_DEPS := dpkg-dev lintian
 DEB_DIR ?= .
 
-.PHONY: deps build demo test test-model test-package stage install uninstall deb package-model corpus model bench bench-import bench-formats bench-reprocess bench-cutout bench-search bench-palette fuzz reliability-long clean
+.PHONY: deps build demo test test-model test-package stage install uninstall deb package-model corpus model bench bench-import bench-formats bench-reprocess bench-cutout bench-search bench-serve bench-palette fuzz reliability-long clean
 
 ## deps: install the Debian packages the build needs (only those missing; idempotent)
 deps:
@@ -108,7 +108,7 @@ package-model: test-model
 	@[ -s "$(PKG_MODEL)/u2netp.bin" ] || { echo "error: no segmentation model in $(PKG_MODEL) to install (scripts/install-model.sh failed above)"; exit 1; }
 
 ## bench: throughput and memory benchmarks (release build)
-bench: bench-import bench-formats bench-reprocess bench-search bench-palette
+bench: bench-import bench-formats bench-reprocess bench-search bench-serve bench-palette
 
 bench-import: model
 	$(MAKE) build CONFIG=release EXTRA_DEPS=time
@@ -129,6 +129,12 @@ bench-reprocess: model
 bench-cutout: corpus model
 	$(MAKE) build CONFIG=release EXTRA_DEPS=python3-venv
 	STICKER_CORPUS="$(abspath $(CORPUS))" CATALOG_BIN=.build/release/catalog CUTOUT_BENCH=.build/release/cutout-bench Benchmarks/cutout/run.sh
+
+## bench-serve: `catalog serve` over 100,000 synthetic entries: server time of GET /api/entries and colour
+## searches, and the server's memory while a client pages through every entry
+bench-serve:
+	$(MAKE) build CONFIG=release
+	CATALOG_BIN=.build/release/catalog SEARCH_BENCH=.build/release/search-bench Benchmarks/serve/run.sh
 
 ## bench-search: colour search over 1,000,000 synthetic stickers: R*Tree vs full scan, in-process and whole-process
 bench-search:

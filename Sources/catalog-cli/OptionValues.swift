@@ -1,4 +1,5 @@
 import ArgumentParser
+import Catalog
 import Foundation
 
 /// Strict readers for option values, used as `@Option(parsing: .unconditional, transform:)`: the value is
@@ -58,27 +59,8 @@ enum OptionValue {
 
 /// The dates `--taken-after` / `--taken-before` accept, in the form `taken_at_utc` compares with.
 enum DateBound {
-    static let accepted = "YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS] (UTC, an optional Z), a real date such as 2024-06-30"
+    static let accepted = ColorQuery.acceptedDates
 
     /// The text without a trailing `Z` when it is a real date or date-time; nil otherwise.
-    static func parse(_ text: String) -> String? {
-        let value = text.hasSuffix("Z") ? String(text.dropLast()) : text
-        let pattern = /(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?/
-        guard let match = value.wholeMatch(of: pattern),
-            let year = Int(match.1), let month = Int(match.2), let day = Int(match.3),
-            (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day)
-        else { return nil }
-        if let hour = match.4.flatMap({ Int($0) }), !(0...23).contains(hour) { return nil }
-        if let minute = match.5.flatMap({ Int($0) }), !(0...59).contains(minute) { return nil }
-        if let second = match.6.flatMap({ Int($0) }), !(0...60).contains(second) { return nil }
-        return value
-    }
-
-    private static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
+    static func parse(_ text: String) -> String? { ColorQuery.timeBound(text) }
 }

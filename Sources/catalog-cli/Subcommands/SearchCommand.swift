@@ -76,7 +76,7 @@ extension CatalogCommand {
                 throw Diagnostics.exit(for: error)
             }
             if json {
-                Terminal.standardOutput.write(JSONOutput.document(results.map(Hit.init)))
+                Terminal.standardOutput.write(JSONOutput.document(results.map(ColorSearchHit.init)))
             } else if ids {
                 Terminal.standardOutput.write(results.map { "\($0.id)\n" }.joined())
             } else if results.isEmpty {
@@ -109,24 +109,6 @@ extension CatalogCommand {
 
         private static func number(_ value: Double) -> String {
             value == value.rounded() ? String(Int(value)) : String(value)
-        }
-
-        /// The JSON of one result: the match that sets its score.
-        struct Hit: Encodable {
-            let id: Int64
-            let path: String
-            let distance: Double
-            let color: String
-            let share: Double
-
-            init(_ result: ColorSearchResult) {
-                let match = result.deciding
-                id = result.id
-                path = result.path
-                distance = (match.distance * 100).rounded() / 100
-                color = match.hex
-                share = (match.share * 10_000).rounded() / 10_000
-            }
         }
     }
 }
