@@ -112,4 +112,4 @@ window.addEventListener('hashchange', route);
 route();
 stale.refresh();
 packindex.refresh().catch(() => {});
-setTimeout(watch, 3000);
+watch();

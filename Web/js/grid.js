@@ -7,6 +7,20 @@ import * as selection from './selection.js';
 import { h } from './dom.js';
 import { tile, placeholder } from './tile.js';
 
+// The first screen of stickers is timed with the Performance API: the mark `first-stickers-drawn`
+// is set once the tiles of the first full screen have their images decoded (Benchmarks/README.md).
+let firstScreenMarked = false;
+
+function markFirstScreen(layer) {
+  if (firstScreenMarked) return;
+  const images = [...layer.querySelectorAll('.tile[data-entry-id] img')]
+    .filter((img) => img.getBoundingClientRect().top < window.innerHeight);
+  if (images.length === 0) return;
+  firstScreenMarked = true;
+  Promise.all(images.map((img) => img.decode().catch(() => {})))
+    .then(() => requestAnimationFrame(() => performance.mark('first-stickers-drawn')));
+}
+
 /** Entries read from the server a page at a time, remembered up to `keepPages` pages. */
 export class PagedSource {
   constructor(fetchPage, pageSize = 120, keepPages = 60) {
@@ -180,6 +194,7 @@ export class VirtualGrid {
     this.layer.style.setProperty('transform', `translateY(${first * this.rowHeight}px)`);
     this.layer.replaceChildren(...children);
     this.range = pending ? null : key;
+    markFirstScreen(this.layer);
     // The focused tile was re-attached: give it focus back.
     if (hadFocus && !this.element.contains(document.activeElement)) this.focusTile(this.focusIndex, false);
     // No tile carries tabindex 0 (the focused index is off screen): let Tab reach the first drawn one.

@@ -93,8 +93,14 @@ export function render(main, params) {
     field.removeAttribute('aria-invalid');
     const filtered = q.camera || q['taken-after'] || q['taken-before'];
     try {
+      if (q.color && !q.hex) {
+        // Checked here first: the server would say the same with a 400, logged as a console error.
+        field.setAttribute('aria-invalid', 'true');
+        problem.textContent = `“${q.color}” is not a colour the search knows: use a name (orange, teal, rebeccapurple…), #rrggbb or #rgb.`;
+        return;
+      }
       if (q.color) {
-        if (q.hex) picker.value = q.hex;
+        picker.value = q.hex;
         const results = await api.search({
           color: q.color, within: within.value, limit: SEARCH_LIMIT,
           camera: q.camera, 'taken-after': q['taken-after'], 'taken-before': q['taken-before'],

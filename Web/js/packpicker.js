@@ -17,7 +17,7 @@ export function createPackDialog() {
   return new Promise((resolve) => {
     const title = h('input', { type: 'text', required: true, maxlength: '128', placeholder: 'Beach days', autocomplete: 'off' });
     const author = h('input', { type: 'text', maxlength: '128', placeholder: 'Your name', autocomplete: 'name' });
-    const name = h('input', { type: 'text', required: true, maxlength: '64', pattern: '[A-Za-z0-9][A-Za-z0-9._-]*', placeholder: 'beach-days', spellcheck: 'false' });
+    const name = h('input', { type: 'text', required: true, maxlength: '64', pattern: '[A-Za-z0-9][A-Za-z0-9_.\\-]*', placeholder: 'beach-days', spellcheck: 'false' });
     const problem = h('p', { class: 'field-problem', role: 'alert' });
     let nameTouched = false;
     title.addEventListener('input', () => { if (!nameTouched) name.value = nameFrom(title.value); });
