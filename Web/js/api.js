@@ -114,7 +114,7 @@ export const reprocess = (all = false) => request('POST', '/api/reprocess', { bo
  */
 export function importFiles(files, onProgress) {
   const form = new FormData();
-  for (const file of files) form.append('files', file, file.name);
+  for (const file of files) form.append('photos', file, file.name);
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', '/api/import');

@@ -74,9 +74,15 @@ function pictures(entry) {
   } else {
     stickerArt.append(h('p', { class: 'no-sticker' }, icon('warning'), 'No sticker'));
   }
-  const photo = h('img', { src: api.photoURL(entry.id, 1024), alt: `The source photo, ${fileName(entry.path)}`, class: 'detail-photo-img' });
-  const photoBox = h('div', { class: 'detail-photo' }, photo);
-  photo.addEventListener('error', () => replace(photoBox, h('p', { class: 'hint' }, 'The source photo is not available (moved, deleted or unreadable).')), { once: true });
+  // A photo that was never decoded (no size recorded) has no preview: not asked for.
+  const photoBox = h('div', { class: 'detail-photo' });
+  if (entry.width) {
+    const photo = h('img', { src: api.photoURL(entry.id, 1024), alt: `The source photo, ${fileName(entry.path)}`, class: 'detail-photo-img' });
+    photo.addEventListener('error', () => replace(photoBox, h('p', { class: 'hint' }, 'The source photo is not available (moved, deleted or unreadable).')), { once: true });
+    photoBox.append(photo);
+  } else {
+    photoBox.append(h('p', { class: 'hint' }, 'This file could not be read as a photo.'));
+  }
   return h('div', { class: 'detail-pictures' },
     h('figure', {}, stickerArt, h('figcaption', {}, 'Sticker', entry.sticker ? ` · ${entry.sticker.width} × ${entry.sticker.height} · ${formatBytes(entry.sticker.bytes)}` : '')),
     h('figure', {}, photoBox, h('figcaption', {}, 'Photo', entry.width ? ` · ${entry.width} × ${entry.height}` : '', entry.format ? ` · ${entry.format.toUpperCase()}` : '')));

@@ -1,8 +1,7 @@
 // The server's event stream (GET /api/events, Server-Sent Events): progress of imports and
-// reprocessing. One connection for the page; listeners get `(name, data)`.
+// reprocessing (see jobs.js). One connection for the page; listeners get `(name, data)`.
 
-const NAMES = ['message', 'import', 'reprocess', 'progress', 'imported', 'duplicate', 'failed', 'summary',
-  'reprocessed', 'refreshed', 'missing', 'changed', 'job', 'done', 'started', 'error-event'];
+const NAMES = ['job', 'progress'];
 const listeners = new Set();
 let source = null;
 

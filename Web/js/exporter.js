@@ -33,6 +33,13 @@ export async function showExport(pack, format) {
   if (!dialog.open) dialog.showModal();
 
   let report;
+  if (format.id === 'whatsapp' && pack.items.length < 3) {
+    // The server would refuse it too; said here without a failed request.
+    body.removeAttribute('aria-busy');
+    replace(body, h('div', { class: 'report-problem', role: 'alert' }, icon('warning'),
+      h('p', {}, `WhatsApp needs at least 3 stickers in a pack; this one has ${pack.items.length}. Add more from the Stickers view.`)));
+    return;
+  }
   try {
     report = await api.exportReport(pack.name, format.id);
   } catch (error) {
