@@ -9,10 +9,13 @@ SHELL   := /bin/bash
 .SHELLFLAGS := -eo pipefail -c
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN      = .build/$(CONFIG)/catalog
+# The browser tests of `catalog serve`'s page: Debian's Chromium and its WebDriver (selenium from PyPI
+# in a venv the test makes), and an emoji font so the screenshots show the packs' emoji.
+BROWSER_DEPS := chromium chromium-driver fonts-noto-color-emoji python3-venv
 # The segmentation model the tests use (installed by scripts/install-model.sh; skipped when it can't be).
 TEST_MODEL ?= $(abspath .build/test-model)
 
-.PHONY: deps build demo test test-model corpus model bench bench-import bench-reprocess bench-cutout bench-search bench-palette fuzz reliability-long clean
+.PHONY: deps build demo test test-deps test-browser test-model corpus model bench bench-import bench-reprocess bench-cutout bench-search bench-palette fuzz reliability-long clean
 
 ## deps: install the Debian packages the build needs (only those missing; idempotent)
 deps:
@@ -55,12 +58,22 @@ corpus:
 	else echo "note: $(FETCH) not found; the corpus conformance tests will be skipped"; fi
 
 ## test: build (no warnings allowed in our code), then every test; the corpus tests run when it is there
-test: deps corpus test-model
+test: test-deps corpus test-model
 	@mkdir -p .build
 	$(SWIFT) build --build-tests 2>&1 | tee .build/test-build.log
 	@if grep -E '^/[^ ]*/(Sources|Tests|Plugins)/[^ ]*: warning:' .build/test-build.log | grep -v '/\.build'; then \
 	  echo "error: warnings in our code (above); the build must be clean"; exit 1; fi
 	STICKER_CORPUS="$(abspath $(CORPUS))" STICKER_U2NETP_DIR="$(TEST_MODEL)" $(SWIFT) test
+	$(MAKE) test-browser
+
+## test-deps: the build's packages plus what the browser tests need (Chromium, its driver)
+test-deps:
+	$(MAKE) deps EXTRA_DEPS="$(BROWSER_DEPS)"
+
+## test-browser: the page in a real Chromium against `catalog serve` (debug build); screenshots in .build/browser-test/screens
+test-browser:
+	$(SWIFT) build --product catalog && $(SWIFT) build --product sample-photos
+	STICKER_MODEL_DIR="$(TEST_MODEL)" CATALOG_BIN=.build/debug/catalog SAMPLES_BIN=.build/debug/sample-photos Tests/Browser/run.sh
 
 test-model:
 	@[ -s "$(TEST_MODEL)/u2netp.bin" ] || scripts/install-model.sh "$(TEST_MODEL)" \
