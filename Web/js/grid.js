@@ -98,7 +98,7 @@ export class VirtualGrid {
     this.captionHeight = captionHeight;
     this.overscan = overscan;
     this.source = new ArraySource([]);
-    this.nodes = new Map();
+    this.drawn = new Map();
     this.focusIndex = 0;
     this.range = null;
     this.layer = h('div', { class: 'vgrid-layer' });
@@ -132,14 +132,17 @@ export class VirtualGrid {
   measure() {
     const width = this.element.clientWidth || this.element.parentElement?.clientWidth || 800;
     const min = window.innerWidth < 560 ? Math.min(this.minTile, 112) : this.minTile;
-    this.columns = Math.max(1, Math.floor((width + this.gap) / (min + this.gap)));
-    this.tileSize = (width - this.gap * (this.columns - 1)) / this.columns;
+    const columns = Math.max(1, Math.floor((width + this.gap) / (min + this.gap)));
+    const tileSize = (width - this.gap * (columns - 1)) / columns;
+    // A new geometry: every drawn tile moves to its new cell on the next draw.
+    if (columns !== this.columns || tileSize !== this.tileSize) for (const node of this.drawn.values()) delete node.dataset.index;
+    this.columns = columns;
+    this.tileSize = tileSize;
     this.rowHeight = this.tileSize + this.captionHeight + this.gap;
     const rows = Math.ceil(this.source.total / this.columns);
     this.element.style.setProperty('height', `${Math.max(0, rows * this.rowHeight - this.gap)}px`);
-    this.layer.style.setProperty('grid-template-columns', `repeat(${this.columns}, minmax(0, 1fr))`);
-    this.layer.style.setProperty('gap', `${this.gap}px`);
-    this.layer.style.setProperty('grid-auto-rows', `${this.tileSize + this.captionHeight}px`);
+    this.element.style.setProperty('--tile-width', `${this.tileSize}px`);
+    this.element.style.setProperty('--tile-height', `${this.tileSize + this.captionHeight}px`);
   }
 
   schedule(force = false) {
@@ -156,6 +159,11 @@ export class VirtualGrid {
     return [first, last];
   }
 
+  /**
+   * Draws the rows around the visible ones. Each tile is placed absolutely at its index's cell and
+   * stays in the document, untouched, while it is in range: scrolling only adds the rows coming in
+   * and removes those going out, so the browser repaints only those.
+   */
   draw() {
     if (!this.element.isConnected) return;
     const total = this.source.total;
@@ -171,28 +179,46 @@ export class VirtualGrid {
     if (pending) pending.then(() => this.schedule(true)).catch(() => {});
 
     const hadFocus = this.element.contains(document.activeElement);
-    const children = [];
-    const kept = new Map();
+    const previous = this.drawn || new Map();
+    const drawn = new Map();
     const ids = new Set();
-    for (let index = from; index < to; index++) {
+    const byId = new Map();
+    for (const node of previous.values()) if (node.dataset.entryId) byId.set(node.dataset.entryId, node);
+    const rekeyed = new Map();
+    for (const node of previous.values()) if (node.dataset.index !== undefined) rekeyed.set(Number(node.dataset.index), node);
+    let before = null;
+    for (let index = to - 1; index >= from; index--) {
       const entry = this.source.at(index);
-      if (!entry) { children.push(placeholder()); continue; }
-      let node = this.nodes.get(entry.id);
-      if (!node || node.captionKey !== this.captionKey(entry)) {
-        node = tile(entry, { caption: this.caption ? this.caption(entry) : undefined });
-        node.captionKey = this.captionKey(entry);
+      let node = rekeyed.get(index);
+      if (entry) {
+        const reuse = byId.get(String(entry.id));
+        if (reuse && reuse.captionKey === this.captionKey(entry)) node = reuse;
+        else if (!node || node.dataset.entryId !== String(entry.id) || node.captionKey !== this.captionKey(entry)) {
+          node = tile(entry, { caption: this.caption ? this.caption(entry) : undefined });
+          node.captionKey = this.captionKey(entry);
+        }
+        const open = node.querySelector('.tile-open');
+        open.onclick = () => this.onOpen?.(entry.id, index);
+        open.tabIndex = index === this.focusIndex ? 0 : -1;
+        ids.add(entry.id);
+        byId.delete(String(entry.id));
+      } else if (!node || node.dataset.entryId) {
+        node = placeholder();
       }
-      node.dataset.index = String(index);
-      node.querySelector('.tile-open').onclick = () => this.onOpen?.(entry.id, index);
-      node.querySelector('.tile-open').tabIndex = index === this.focusIndex ? 0 : -1;
-      kept.set(entry.id, node);
-      ids.add(entry.id);
-      children.push(node);
+      if (node.dataset.index !== String(index)) {
+        node.dataset.index = String(index);
+        const row = Math.floor(index / this.columns), column = index % this.columns;
+        node.style.setProperty('transform', `translate(${column * (this.tileSize + this.gap)}px, ${row * this.rowHeight}px)`);
+      }
+      drawn.set(index, node);
+      // Keep document order = index order (screen readers read it so); move only what is out of place.
+      if (node.parentNode !== this.layer || node.nextSibling !== before) this.layer.insertBefore(node, before);
+      before = node;
     }
-    this.nodes = kept;
+    const kept = new Set(drawn.values());
+    for (const node of previous.values()) if (!kept.has(node)) node.remove();
+    this.drawn = drawn;
     palettes.cancelExcept(ids);
-    this.layer.style.setProperty('transform', `translateY(${first * this.rowHeight}px)`);
-    this.layer.replaceChildren(...children);
     this.range = pending ? null : key;
     markFirstScreen(this.layer);
     // The focused tile was re-attached: give it focus back.
