@@ -82,7 +82,10 @@ export const entry = (id, signal) => request('GET', `/api/entries/${enc(id)}`, {
 /** Colour search, as `catalog search --json` prints it. */
 export const search = (query, signal) => request('GET', '/api/search', { params: query, signal });
 
-export const stickerURL = (id) => `/api/stickers/${enc(id)}.png`;
+let generation = 0;
+/** Makes sticker URLs new, so images re-made by a reprocess are fetched again. */
+export function renewStickers() { generation += 1; }
+export const stickerURL = (id) => generation ? `/api/stickers/${enc(id)}.png?v=${generation}` : `/api/stickers/${enc(id)}.png`;
 export const photoURL = (id, size = 1024) => url(`/api/photos/${enc(id)}/preview.jpg`, { size });
 
 export const packs = () => request('GET', '/api/packs');

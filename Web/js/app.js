@@ -36,12 +36,13 @@ function route() {
   document.title = { library: 'Stickers', packs: 'Packs', settings: 'Settings' }[viewName] + ' · Sticker Catalog';
 }
 
-/** Reads everything again after the catalog changed (import, reprocess). */
+/** Reads everything again after the catalog changed (import, reprocess): stickers too. */
 function refreshAll() {
   palettes.forget();
+  api.renewStickers();
   stale.refresh();
   packindex.refresh().catch(() => {});
-  view?.reload?.();
+  view?.reload?.({ fresh: true });
 }
 
 // The selection bar: what to do with the picked stickers.
@@ -91,6 +92,10 @@ document.addEventListener('keydown', (event) => {
 // Other processes write to the same catalog: look for new entries every few seconds while the page
 // is visible, and read the list again when there are.
 let seen = null;
+let misses = 0;
+const offline = h('div', { class: 'offline', role: 'alert', hidden: true },
+  'The catalog server does not answer. Start `catalog serve` again, then reload this page.');
+document.body.append(offline);
 async function watch() {
   if (document.visibilityState === 'visible') {
     try {
@@ -101,8 +106,12 @@ async function watch() {
         if (viewName === 'library') view?.reload?.();
       }
       seen = mark;
+      misses = 0;
+      offline.hidden = true;
     } catch {
-      // The server may be restarting; try again later.
+      // The server may be restarting: say so only when it stays away.
+      misses += 1;
+      if (misses >= 2) offline.hidden = false;
     }
   }
   setTimeout(watch, 3000);

@@ -121,9 +121,13 @@ export class VirtualGrid {
     this.resizer.disconnect();
   }
 
-  /** Shows another list; keeps tiles of entries that are still there. */
-  setSource(source) {
+  /** Shows another list; keeps tiles of entries that are still there (`fresh`: makes them all anew). */
+  setSource(source, { fresh = false } = {}) {
     this.source = source;
+    if (fresh) {
+      for (const node of this.drawn.values()) node.remove();
+      this.drawn = new Map();
+    }
     this.focusIndex = Math.min(this.focusIndex, Math.max(0, source.total - 1));
     this.measure();
     this.schedule(true);

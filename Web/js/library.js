@@ -84,7 +84,7 @@ export function render(main, params) {
     if (location.hash !== hash) history.replaceState(null, '', hash);
   }
 
-  async function load() {
+  async function load({ fresh = false } = {}) {
     aborter?.abort();
     aborter = new AbortController();
     const q = query();
@@ -105,7 +105,7 @@ export function render(main, params) {
           color: q.color, within: within.value, limit: SEARCH_LIMIT,
           camera: q.camera, 'taken-after': q['taken-after'], 'taken-before': q['taken-before'],
         }, aborter.signal);
-        grid.setSource(new ArraySource(results));
+        grid.setSource(new ArraySource(results), { fresh });
         heading.textContent = results.length
           ? `${formatCount(results.length)}${results.length === SEARCH_LIMIT ? '+' : ''} sticker${results.length === 1 ? '' : 's'} with ${q.color}`
           : `No sticker with ${q.color}`;
@@ -114,7 +114,7 @@ export function render(main, params) {
       } else {
         if (filtered) problem.textContent = 'Camera and date filters apply to a colour search: pick a colour.';
         const source = await new PagedSource((offset, limit) => api.entries({ offset, limit, status: 'ok', signal: aborter.signal })).start();
-        grid.setSource(source);
+        grid.setSource(source, { fresh });
         heading.textContent = `${formatCount(source.total)} sticker${source.total === 1 ? '' : 's'}`;
         showEmpty(source.total === 0, 'No stickers yet. Drop photos anywhere on this page, or use “Import photos”.');
         loadFailed();
@@ -194,8 +194,8 @@ export function render(main, params) {
   load();
   return {
     grid,
-    /** Reads the list again (new entries came in). */
-    reload: () => load(),
+    /** Reads the list again (new entries came in; `fresh`: stickers were re-made). */
+    reload: (options) => load(options),
     focusSearch: () => field.focus(),
     destroy: () => { aborter?.abort(); grid.destroy(); },
   };
