@@ -60,7 +60,9 @@ class Fixture:
         # A file that cannot become a sticker: the page shows it apart, with its reason.
         with open(os.path.join(photos, "not-a-photo.jpg"), "wb") as handle:
             handle.write(b"this is not an image" * 50)
+        # As `make demo` does: import, then import again into the pack "demo" (a no-op import).
         catalog(self.db, "import", photos)
+        catalog(self.db, "import", photos, "--pack", "demo")
         self.entries = json.loads(catalog(self.db, "list", "--json").stdout)
         self.ok_ids = sorted(e["id"] for e in self.entries if e["status"] == "ok")
         self.orange_id = next(e["id"] for e in self.entries if "orange" in e["path"])
@@ -176,7 +178,7 @@ def grid_shows_every_sticker_with_its_image(f):
     backgrounds = f.js("return [...document.querySelectorAll('.vgrid .tile-art')].map(a => getComputedStyle(a).backgroundImage)")
     assert all("gradient" in b for b in backgrounds), backgrounds
     # The failed photo is shown apart, with its reason.
-    f.wait(lambda: f.js("return document.querySelector('.failed-box summary')?.textContent || ''").startswith("1 photo"), "failed section")
+    f.wait(lambda: f.js("return document.querySelector('.failed-box summary')?.textContent || ''").startswith("1 photo could not"), "failed section")
     f.driver.find_element(By.CSS_SELECTOR, ".failed-box summary").click()
     f.wait(lambda: "unsupported-format" in f.js("return document.querySelector('.failed-list').textContent"), "failure reason")
     first = f.js("return performance.getEntriesByName('first-stickers-drawn')[0]?.startTime ?? null")
@@ -233,6 +235,38 @@ def colour_search_by_name_by_picker_and_by_bookmark(f):
 
 
 @step
+def demo_walkthrough_find_the_orange_one_arrange_and_download_a_whatsapp_pack(f):
+    """The new user's path after `make demo` and `serve --open`, by what the page shows."""
+    f.open()
+    f.driver.find_element(By.CSS_SELECTOR, 'button.preset[title="orange"]').click()
+    f.wait(lambda: f.tile_ids()[:1] == [f.orange_id], "the orange sticker first after clicking the orange dot")
+    f.driver.find_element(By.LINK_TEXT, "Packs").click()
+    f.wait(lambda: len(f.driver.find_elements(By.CSS_SELECTOR, ".pack-card")) == 1, "the demo pack's card")
+    f.driver.find_element(By.CSS_SELECTOR, ".pack-card").click()
+    f.wait(lambda: len(f.driver.find_elements(By.CSS_SELECTOR, ".pack-item")) == len(f.ok_ids), "the demo pack's stickers")
+    order = f.pack_ids("demo")
+    # Drag the orange sticker to the front.
+    f.js("""
+        const items = [...document.querySelectorAll('.pack-item')];
+        const source = items.find(i => i.dataset.entryId === String(arguments[0])), target = items[0];
+        const data = new DataTransfer();
+        const box = target.getBoundingClientRect();
+        const at = {bubbles: true, cancelable: true, dataTransfer: data, clientX: box.left + 5, clientY: box.top + 20};
+        source.dispatchEvent(new DragEvent('dragstart', at));
+        target.dispatchEvent(new DragEvent('dragover', at));
+        target.dispatchEvent(new DragEvent('drop', at));
+        source.dispatchEvent(new DragEvent('dragend', at));""", f.orange_id)
+    expected = [f.orange_id] + [i for i in order if i != f.orange_id]
+    f.wait(lambda: f.pack_ids("demo") == expected, "orange first in the demo pack")
+    f.driver.find_element(By.CSS_SELECTOR, ".export-whatsapp").click()
+    f.wait(lambda: f.js("return !!document.querySelector('#export-dialog .report-ok')"), "WhatsApp fit report")
+    f.driver.find_element(By.CSS_SELECTOR, "#export-dialog a.download").click()
+    f.wait(lambda: "demo.wastickers" in os.listdir(DOWNLOADS), "demo.wastickers downloaded")
+    f.screenshot("04-demo-pack")
+    f.press(Keys.ESCAPE)
+
+
+@step
 def keyboard_alone_picks_stickers_and_makes_a_pack(f):
     f.open()
     # Tab from the top of the page into the grid.
@@ -248,13 +282,13 @@ def keyboard_alone_picks_stickers_and_makes_a_pack(f):
         picked.append(int(f.js("return document.activeElement.closest('.tile').dataset.entryId")))
         f.press(Keys.SPACE, Keys.ARROW_RIGHT)
     assert f.js("return document.querySelector('.selection-count').textContent") == "4 picked"
-    f.screenshot("04-picked")
+    f.screenshot("05-picked")
     Select(f.driver.find_element(By.CSS_SELECTOR, "#selection-bar select")).select_by_visible_text("New pack…")
     f.driver.find_element(By.CSS_SELECTOR, "#selection-bar .add-to-pack button").click()
     f.wait(lambda: f.js("return !!document.querySelector('.form-dialog[open]')"), "new pack dialog")
     f.press("Sunny side")
     f.driver.find_element(By.CSS_SELECTOR, ".form-dialog input[autocomplete=name]").send_keys("Page Test")
-    f.screenshot("05-new-pack")
+    f.screenshot("05-new-pack-dialog")
     f.driver.find_element(By.CSS_SELECTOR, ".form-dialog button[type=submit]").click()
     f.wait(lambda: f.js("return !document.querySelector('.form-dialog')"), "pack created")
     f.wait(lambda: f.js("return document.getElementById('selection-bar').hidden"), "selection cleared after adding")
@@ -287,6 +321,8 @@ def pack_reorders_by_drag_and_drop_and_by_keyboard_and_takes_emoji(f):
     ActionChains(f.driver).key_down(Keys.ALT).send_keys(Keys.ARROW_LEFT).key_up(Keys.ALT).perform()
     expected = expected[:2] + expected[3:4] + expected[2:3]
     f.wait(lambda: f.pack_ids("sunny-side") == expected, f"keyboard order {expected}")
+    f.wait(lambda: f.js("return [...document.querySelectorAll('.pack-item')].map(i => Number(i.dataset.entryId))") == expected, "page shows the keyboard order")
+    assert f.js("return document.activeElement.closest('.pack-item')?.dataset.entryId") == str(expected[2]), "the moved sticker keeps the focus"
     # Emoji (set through the field's value: chromedriver types no characters outside the BMP).
     f.js("""const e = document.querySelectorAll('.emoji-input')[0]; e.value = '🌞'; e.dispatchEvent(new Event('change'));""")
     f.wait(lambda: f.api("/api/packs/sunny-side")["items"][0]["emoji"] == ["🌞"], "emoji saved")
@@ -311,8 +347,8 @@ def whatsapp_export_shows_the_fit_report_then_downloads_what_the_cli_writes(f):
     assert rows >= 5, rows  # 4 stickers and the tray icon
     f.screenshot("07-export-report")
     f.driver.find_element(By.CSS_SELECTOR, "#export-dialog a.download").click()
-    f.wait(lambda: any(n.endswith(".wastickers") for n in os.listdir(DOWNLOADS)), "the .wastickers download")
-    name = next(n for n in os.listdir(DOWNLOADS) if n.endswith(".wastickers"))
+    f.wait(lambda: "sunny-side.wastickers" in os.listdir(DOWNLOADS), "the .wastickers download")
+    name = "sunny-side.wastickers"
     cli_dir = os.path.join(f.work, "cli-export")
     catalog(f.db, "export", "sunny-side", "--format", "whatsapp", "-o", cli_dir)
     with open(os.path.join(DOWNLOADS, name), "rb") as a, open(os.path.join(cli_dir, "sunny-side.wastickers"), "rb") as b:
@@ -329,6 +365,7 @@ def photos_imported_by_upload_appear_with_progress(f):
     before = len(f.tile_ids())
     f.js("document.getElementById('import-input').hidden = false")
     f.driver.find_element(By.ID, "import-input").send_keys("\n".join(files))
+    f.js("document.getElementById('import-input').hidden = true")
     f.wait(lambda: f.js("return !!document.querySelector('.job progress')"), "a progress bar")
     f.screenshot("08-import-progress")
     f.wait(lambda: f.js("return !!document.querySelector('.job.done, .job.failed')"), "import finished", timeout=180)
