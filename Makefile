@@ -15,7 +15,7 @@ BROWSER_DEPS := chromium chromium-driver fonts-noto-color-emoji python3-venv
 # The segmentation model the tests use (installed by scripts/install-model.sh; skipped when it can't be).
 TEST_MODEL ?= $(abspath .build/test-model)
 
-.PHONY: deps build demo test test-deps test-browser test-model corpus model bench bench-import bench-reprocess bench-cutout bench-search bench-palette fuzz reliability-long clean
+.PHONY: deps build demo test test-deps test-browser test-model corpus model bench bench-import bench-reprocess bench-cutout bench-search bench-serve bench-palette fuzz reliability-long clean
 
 ## deps: install the Debian packages the build needs (only those missing; idempotent)
 deps:
@@ -80,7 +80,7 @@ test-model:
 	  || echo "note: the segmentation model could not be installed; the network tests will be skipped"
 
 ## bench: throughput and memory benchmarks (release build)
-bench: bench-import bench-reprocess bench-search bench-palette
+bench: bench-import bench-reprocess bench-search bench-serve bench-palette
 
 bench-import: model
 	$(MAKE) build CONFIG=release EXTRA_DEPS=time
@@ -95,6 +95,12 @@ bench-reprocess: model
 bench-cutout: corpus model
 	$(MAKE) build CONFIG=release EXTRA_DEPS=python3-venv
 	STICKER_CORPUS="$(abspath $(CORPUS))" CATALOG_BIN=.build/release/catalog CUTOUT_BENCH=.build/release/cutout-bench Benchmarks/cutout/run.sh
+
+## bench-serve: `catalog serve` over 100,000 synthetic entries: server time of GET /api/entries and colour
+## searches, and the server's memory while a client pages through every entry
+bench-serve:
+	$(MAKE) build CONFIG=release
+	CATALOG_BIN=.build/release/catalog SEARCH_BENCH=.build/release/search-bench Benchmarks/serve/run.sh
 
 ## bench-search: colour search over 1,000,000 synthetic stickers: R*Tree vs full scan, in-process and whole-process
 bench-search:

@@ -19,6 +19,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+        .package(url: "https://github.com/vapor/multipart-kit", exact: "4.7.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-http-types", exact: "1.8.0"),
     ],
     targets: [
         // System libraries (Debian -dev packages, found through pkg-config).
@@ -59,11 +65,28 @@ let package = Package(
             swiftSettings: strictSwift,
             plugins: ["EmbedMigrations"]
         ),
+        // `catalog serve`: the HTTP API and the embedded page (Web/) over the Catalog module.
+        .target(
+            name: "CatalogServer",
+            dependencies: [
+                "Catalog",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSwift,
+            plugins: ["EmbedWebAssets"]
+        ),
         // The `catalog` executable.
         .executableTarget(
             name: "catalog-cli",
             dependencies: [
                 "Catalog",
+                "CatalogServer",
                 "Processing",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -86,6 +109,9 @@ let package = Package(
         // Build-time: Migrations/*.sql become a Swift source inside the Catalog module.
         .executableTarget(name: "migration-embedder", swiftSettings: strictSwift),
         .plugin(name: "EmbedMigrations", capability: .buildTool(), dependencies: ["migration-embedder"]),
+        // Build-time: every file under Web/ becomes a Swift source inside the CatalogServer module.
+        .executableTarget(name: "asset-embedder", swiftSettings: strictSwift),
+        .plugin(name: "EmbedWebAssets", capability: .buildTool(), dependencies: ["asset-embedder"]),
 
         .testTarget(name: "ProcessingTests", dependencies: ["Processing", "SampleImages"], swiftSettings: strictSwift),
         .testTarget(
@@ -94,6 +120,18 @@ let package = Package(
                 "Catalog", "SampleImages",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "CatalogServerTests",
+            dependencies: [
+                "CatalogServer", "Catalog", "SampleImages", "Processing",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             swiftSettings: strictSwift

@@ -25,7 +25,7 @@ struct CatalogCommand: AsyncParsableCommand {
         subcommands: [
             ImportCommand.self, ListCommand.self, ShowCommand.self, StatsCommand.self, CutoutCommand.self,
             SearchCommand.self, PaletteCommand.self, PackCommand.self, ExportCommand.self, PreviewCommand.self,
-            ConfigCommand.self, ReprocessCommand.self, VerifyCommand.self, BackupCommand.self,
+            ConfigCommand.self, ReprocessCommand.self, VerifyCommand.self, BackupCommand.self, ServeCommand.self,
         ]
     )
 

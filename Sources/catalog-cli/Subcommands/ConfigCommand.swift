@@ -98,7 +98,7 @@ extension CatalogCommand.ConfigCommand {
         func run() async throws {
             let settings = try catalog.currentSettings()
             if output.json {
-                Terminal.standardOutput.write(JSONOutput.document(CatalogSetting.allCases.map { SettingJSON($0, settings) }))
+                Terminal.standardOutput.write(JSONOutput.document(SettingDescription.all(settings)))
                 return
             }
             var table = Table("KEY", "VALUE", "DEFAULT", "MEANING")
@@ -106,43 +106,6 @@ extension CatalogCommand.ConfigCommand {
                 table.append(setting.rawValue, setting.value(in: settings), setting.defaultValue, setting.summary)
             }
             Terminal.standardOutput.write(table.rendered())
-        }
-    }
-
-    /// One setting in `config list --json`.
-    private struct SettingJSON: Encodable {
-        let key: String
-        let value: Value
-        let defaultValue: Value
-        let description: String
-
-        init(_ setting: CatalogSetting, _ settings: StickerSettings) {
-            key = setting.rawValue
-            value = Value(setting.value(in: settings))
-            defaultValue = Value(setting.defaultValue)
-            description = setting.summary
-        }
-
-        enum CodingKeys: String, CodingKey {
-            case key, value, description
-            case defaultValue = "default"
-        }
-
-        /// A setting's text as the JSON type it stands for.
-        struct Value: Encodable {
-            let text: String
-            init(_ text: String) { self.text = text }
-
-            func encode(to encoder: any Encoder) throws {
-                var container = encoder.singleValueContainer()
-                if let number = Int(text) {
-                    try container.encode(number)
-                } else if let flag = Bool(text) {
-                    try container.encode(flag)
-                } else {
-                    try container.encode(text)
-                }
-            }
         }
     }
 

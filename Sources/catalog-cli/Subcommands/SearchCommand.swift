@@ -57,12 +57,8 @@ extension CatalogCommand {
             }
         }
 
-        /// The form `taken_at_utc` compares with: the text without a trailing `Z`, when it is a date or date-time.
-        static func timeBound(_ text: String) -> String? {
-            let value = text.hasSuffix("Z") ? String(text.dropLast()) : text
-            let pattern = /\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?/
-            return value.wholeMatch(of: pattern) == nil ? nil : value
-        }
+        /// The form `taken_at_utc` compares with (see ``ColorQuery/timeBound(_:)``).
+        static func timeBound(_ text: String) -> String? { ColorQuery.timeBound(text) }
 
         func run() async throws {
             let query = ColorQuery(
@@ -77,7 +73,7 @@ extension CatalogCommand {
                 throw Diagnostics.exit(for: error)
             }
             if json {
-                Terminal.standardOutput.write(JSONOutput.document(results.map(Hit.init)))
+                Terminal.standardOutput.write(JSONOutput.document(results.map(ColorSearchHit.init)))
             } else if ids {
                 Terminal.standardOutput.write(results.map { "\($0.id)\n" }.joined())
             } else if results.isEmpty {
@@ -100,24 +96,6 @@ extension CatalogCommand {
 
         private static func number(_ value: Double) -> String {
             value == value.rounded() ? String(Int(value)) : String(value)
-        }
-
-        /// The JSON of one result: the match that sets its score.
-        struct Hit: Encodable {
-            let id: Int64
-            let path: String
-            let distance: Double
-            let color: String
-            let share: Double
-
-            init(_ result: ColorSearchResult) {
-                let match = result.deciding
-                id = result.id
-                path = result.path
-                distance = (match.distance * 100).rounded() / 100
-                color = match.hex
-                share = (match.share * 10_000).rounded() / 10_000
-            }
         }
     }
 }

@@ -1,0 +1,84 @@
+import GRDB
+import Processing
+
+extension CatalogRepository {
+    /// A page of entries, newest (highest id) first, and the number matching in all, read in one
+    /// transaction so the two agree. `settings` are the catalog's current ones (what `settings` staleness
+    /// is measured against).
+    public nonisolated func entryPage(_ query: EntryPageQuery, settings: StickerSettings) throws(CatalogError) -> EntryPage {
+        let limit = min(max(query.limit, 1), EntryPageQuery.maxLimit)
+        let offset = max(query.offset, 0)
+        let settingsJSON: String
+        do {
+            settingsJSON = try CatalogJSON.string(settings)
+        } catch {
+            throw .database(path: path, message: "cannot encode the settings: \(error)")
+        }
+        var conditions: [String] = []
+        var arguments: [(any DatabaseValueConvertible)?] = []
+        if let status = query.status {
+            conditions.append("p.status = ?")
+            arguments.append(status.rawValue)
+        }
+        if query.staleOnly {
+            // The SQL twin of StaleReason.recorded: a retried failure, a missing sticker, an older
+            // pipeline or other settings (settings_json is canonical text, so text equality is value equality).
+            let permanent = StaleReason.permanentFailureCodes.sorted().map { "'\($0)'" }.joined(separator: ",")
+            conditions.append("""
+                (CASE WHEN p.failure_code IS NOT NULL THEN p.failure_code NOT IN (\(permanent))
+                      ELSE s.photo_id IS NULL OR s.pipeline_version < ? OR s.settings_json <> ? END)
+                """)
+            arguments.append(PhotoProcessor.pipelineVersion)
+            arguments.append(settingsJSON)
+        }
+        let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        let join = query.staleOnly ? "LEFT JOIN sticker s ON s.photo_id = p.id" : ""
+        return try read { db in
+            let total = try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM photo p \(join) \(whereClause)", arguments: StatementArguments(arguments)
+            ) ?? 0
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT p.id, p.sha256, p.path, p.status, p.failure_code, p.failure_message,
+                       s.pipeline_version, s.settings_json
+                FROM photo p LEFT JOIN sticker s ON s.photo_id = p.id
+                \(whereClause)
+                ORDER BY p.id DESC LIMIT ? OFFSET ?
+                """, arguments: StatementArguments(arguments + [limit, offset]))
+            let items = try rows.map { row in
+                let failureCode: String? = row["failure_code"]
+                var sticker: (pipelineVersion: Int, settings: StickerSettings)?
+                if let version = row["pipeline_version"] as Int?, let json = row["settings_json"] as String? {
+                    sticker = (version, try CatalogJSON.decode(StickerSettings.self, from: json))
+                }
+                return EntryPage.Item(
+                    id: row["id"], sha256: row["sha256"], path: row["path"], status: EntryStatus(storedValue: row["status"]),
+                    failure: failureCode.map { EntryDetail.Failure(code: $0, message: row["failure_message"] ?? "") },
+                    reasons: StaleReason.recorded(
+                        sticker: sticker, failureCode: failureCode, current: settings, pipelineVersion: PhotoProcessor.pipelineVersion
+                    )
+                )
+            }
+            return EntryPage(total: total, limit: limit, offset: offset, entries: items)
+        }
+    }
+
+    /// A tag that changes whenever entry `id`'s sticker is made again (its photo's hash and the
+    /// sticker's creation time), for HTTP caching; nil when the entry has no sticker.
+    public nonisolated func stickerVersion(id: Int64) throws(CatalogError) -> String? {
+        try read { db in
+            try Row.fetchOne(db, sql: """
+                SELECT p.sha256, s.created_at, s.pipeline_version FROM sticker s JOIN photo p ON p.id = s.photo_id
+                WHERE s.photo_id = ? AND p.status = 'ok'
+                """, arguments: [id]).map { row in
+                "\((row["sha256"] as String?) ?? "-")-\(row["pipeline_version"] as Int)-\(row["created_at"] as String)"
+            }
+        }
+    }
+
+    /// Entry `id`'s recorded source path, or nil when there is no such entry.
+    public nonisolated func sourcePath(id: Int64) throws(CatalogError) -> String? {
+        try read { db in
+            try String.fetchOne(db, sql: "SELECT path FROM photo WHERE id = ?", arguments: [id])
+        }
+    }
+}

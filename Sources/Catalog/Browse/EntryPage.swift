@@ -1,0 +1,52 @@
+/// Which page of entries `CatalogRepository.entryPage(_:settings:)` reads: newest first.
+public struct EntryPageQuery: Sendable, Equatable {
+    /// Largest page the repository serves.
+    public static let maxLimit = 1000
+
+    public var limit: Int
+    public var offset: Int
+    /// Only entries with this status (nil: every status).
+    public var status: EntryStatus?
+    /// Only entries whose catalog record makes them stale (pipeline, settings, failed): the reasons the
+    /// catalog alone tells. Source files are not read for a page (`catalog list --stale` does that).
+    public var staleOnly: Bool
+
+    public init(limit: Int = 100, offset: Int = 0, status: EntryStatus? = nil, staleOnly: Bool = false) {
+        self.limit = limit
+        self.offset = offset
+        self.status = status
+        self.staleOnly = staleOnly
+    }
+}
+
+/// One page of entries and how many match in all. JSON: `{"total","limit","offset","entries"}`.
+public struct EntryPage: Sendable, Equatable, Encodable {
+    /// One entry of a page. JSON: `catalog list --json`'s keys (`id`, `sha256`, `path`, `status`) plus
+    /// `failure` (`{"code","message"}` or null) and `reasons` (the recorded stale reasons, maybe empty).
+    public struct Item: Sendable, Equatable, Encodable {
+        public var id: Int64
+        public var sha256: String?
+        public var path: String
+        public var status: EntryStatus
+        public var failure: EntryDetail.Failure?
+        public var reasons: [StaleReason]
+
+        private enum CodingKeys: String, CodingKey { case id, sha256, path, status, failure, reasons }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encodeOrNull(sha256, forKey: .sha256)
+            try container.encode(path, forKey: .path)
+            try container.encode(status, forKey: .status)
+            try container.encodeOrNull(failure, forKey: .failure)
+            try container.encode(reasons, forKey: .reasons)
+        }
+    }
+
+    /// Entries matching the query, on every page.
+    public var total: Int
+    public var limit: Int
+    public var offset: Int
+    public var entries: [Item]
+}

@@ -1,0 +1,33 @@
+import Foundation
+import Processing
+
+/// The source photo of an entry, upright and scaled down, as a JPEG: the detail view's picture.
+public enum SourcePreview {
+    /// Sizes a preview may have on its long side.
+    public static let sizes = 64...2048
+    public static let defaultSize = 1024
+
+    /// Why there is no preview.
+    public enum Failure: Error, Sendable, Equatable {
+        /// The source file is not at its recorded path (moved or deleted).
+        case sourceMissing(path: String)
+        /// The file is there but cannot be read or decoded; the text says why.
+        case unreadable(path: String, reason: String)
+    }
+
+    /// The photo at `path`, oriented by its EXIF, fitted to `longSide` (never enlarged), as JPEG bytes.
+    /// Decoding happens off the caller's executor.
+    @concurrent
+    public static func jpeg(path: String, longSide: Int) async throws(Failure) -> [UInt8] {
+        guard FileManager.default.fileExists(atPath: path) else { throw .sourceMissing(path: path) }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .unreadable(path: path, reason: "the file cannot be read")
+        }
+        do throws(ProcessingError) {
+            let photo = try PhotoDecoder.decode(Array(data), options: DecodeOptions(workingSize: longSide))
+            return try JPEGCodec.encode(photo.workingImage(longSide: longSide), quality: 85)
+        } catch {
+            throw .unreadable(path: path, reason: error.errorDescription ?? error.code)
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import Catalog
+import Hummingbird
+import Processing
+
+extension CatalogAPI {
+    func registerEntries(on router: Router<ServerRequestContext>) {
+        // Entries, newest first, a page at a time, with the total.
+        router.get("/api/entries") { request, _ in
+            let limit = try request.integer("limit", in: 1...EntryPageQuery.maxLimit, default: 100)
+            let offset = try request.integer("offset", in: 0...Int(Int32.max), default: 0)
+            var status: EntryStatus?
+            if let text = request.query("status") {
+                guard let value = EntryStatus(rawValue: text) else {
+                    throw APIError.badRequest("bad-parameter", "status must be ok or failed, not \(text)")
+                }
+                status = value
+            }
+            let stale = try request.flag("stale")
+            let query = EntryPageQuery(limit: limit, offset: offset, status: status, staleOnly: stale)
+            let page = try catalog { () throws(CatalogError) in
+                try repository.entryPage(query, settings: try repository.settings())
+            }
+            return JSONBody.response(page)
+        }
+
+        // One entry in full: `catalog show ID --json`.
+        router.get("/api/entries/{id}") { _, context in
+            let id = try context.entryId()
+            guard let entry = try catalog({ () throws(CatalogError) in try repository.entry(id: id) }) else {
+                throw APIError.notFound("no entry with id \(id)")
+            }
+            return JSONBody.response(entry)
+        }
+
+        // Colour search: `catalog search --json`.
+        router.get("/api/search") { request, _ in
+            let query = try Self.colorQuery(request)
+            let results = try catalog { () throws(CatalogError) in try repository.search(query) }
+            return JSONBody.response(results.map(ColorSearchHit.init))
+        }
+
+        router.get("/api/stats") { _, _ in
+            JSONBody.response(try catalog { () throws(CatalogError) in try repository.stats() })
+        }
+    }
+
+    /// The search's parameters, checked as `catalog search` checks its options.
+    static func colorQuery(_ request: Request) throws(APIError) -> ColorQuery {
+        let names = request.queryAll("color")
+        if names.isEmpty { throw APIError.badRequest("bad-color", "name a colour: color=C, where C is \(ColorName.accepted)") }
+        var colors: [OklabColor] = []
+        for name in names {
+            guard let color = ColorName.parse(name) else {
+                throw APIError.badRequest("bad-color", "'\(name)' is not a colour: use \(ColorName.accepted)")
+            }
+            colors.append(color.oklab)
+        }
+        var within = ColorQuery.defaultWithin
+        if let text = request.query("within") {
+            guard let value = Double(text), value > 0, value <= 100 else {
+                throw APIError.badRequest("bad-parameter", "within must be a ΔE above 0 and at most 100, not \(text)")
+            }
+            within = value
+        }
+        let limit = try request.integer("limit", in: 1...100_000, default: ColorQuery.defaultLimit)
+        var bounds: [String: String] = [:]
+        for name in ["taken-after", "taken-before"] {
+            guard let text = request.query(name) else { continue }
+            guard let bound = ColorQuery.timeBound(text) else {
+                throw APIError.badRequest("bad-parameter", "\(name) '\(text)' is not a date: use YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS (UTC)")
+            }
+            bounds[name] = bound
+        }
+        return ColorQuery(
+            colors: colors, within: within, limit: limit, camera: request.query("camera"),
+            takenAfter: bounds["taken-after"], takenBefore: bounds["taken-before"]
+        )
+    }
+}

@@ -1,0 +1,104 @@
+import Catalog
+import Foundation
+import Hummingbird
+import Processing
+import ServiceLifecycle
+
+extension CatalogAPI {
+    /// `POST /api/reprocess` body (optional): `{"all": true}` re-makes every entry, not only stale ones.
+    struct ReprocessRequest: Decodable {
+        let all: Bool?
+    }
+
+    /// The answer to starting a job (202): the job, and for an import the files saved.
+    struct JobStarted: Encodable {
+        let job: JobRunner.Job
+        let files: [UploadStore.SavedFile]?
+    }
+
+    func registerJobs(on router: Router<ServerRequestContext>) {
+        // Photos dropped on the page: saved under the uploads folder, then imported in the background.
+        router.post("/api/import") { request, _ in
+            if let job = await jobs.current {
+                throw APIError(.conflict, "job-running", "a \(job.kind) is running (job \(job.id)); wait for it to finish")
+            }
+            let predictor = try loadPredictor()
+            let settings = try catalog { () throws(CatalogError) in try repository.settings() }
+            let files = try await UploadStore(directory: configuration.uploadsDirectory, maxFileBytes: configuration.maxUploadBytes).save(request)
+            let options = ImportOptions(jobs: configuration.jobs, settings: settings, predictor: predictor)
+            let importer = Importer(repository: repository, options: options)
+            let paths = files.map(\.path)
+            let job = try await jobs.start(kind: "import", total: paths.count) { progress in
+                let summary: ImportSummary
+                do throws(CatalogError) {
+                    summary = try await importer.run(paths) { progress(JSONValue($0)) }
+                } catch {
+                    throw APIError(error)
+                }
+                return JSONValue(summary)
+            }
+            return JSONBody.response(JobStarted(job: job, files: files), status: .accepted)
+        }
+
+        // Stale entries (or all) made again in the background.
+        router.post("/api/reprocess") { request, context in
+            let all = try await JSONBody.decodeIfPresent(ReprocessRequest.self, from: request, context: context)?.all ?? false
+            if let job = await jobs.current {
+                throw APIError(.conflict, "job-running", "a \(job.kind) is running (job \(job.id)); wait for it to finish")
+            }
+            let predictor = try loadPredictor()
+            let settings = try catalog { () throws(CatalogError) in try repository.settings() }
+            let reprocessor = Reprocessor(
+                repository: repository,
+                options: ReprocessOptions(jobs: configuration.jobs, all: all, recordsTouched: true, settings: settings, predictor: predictor)
+            )
+            let candidates = try catalog { () throws(CatalogError) in try reprocessor.candidates() }
+            let job = try await jobs.start(kind: "reprocess", total: candidates.count) { progress in
+                let summary: ReprocessSummary
+                do throws(CatalogError) {
+                    summary = try await reprocessor.run(candidates) { progress(JSONValue($0)) }
+                } catch {
+                    throw APIError(error)
+                }
+                return JSONValue(summary)
+            }
+            return JSONBody.response(JobStarted(job: job, files: nil), status: .accepted)
+        }
+
+        // Progress of the jobs, as Server-Sent Events (see ``JobMessage``); a comment every 15 s keeps
+        // the connection open through idle time.
+        router.get("/api/events") { _, _ in
+            let (events, end) = hub.subscribe()
+            let body = ResponseBody { writer in
+                try await writer.write(ByteBuffer(string: "retry: 2000\n: connected\n\n"))
+                // The server's graceful shutdown waits for requests in flight: an open stream ends
+                // then, or it would hold the shutdown up.
+                try await withGracefulShutdownHandler {
+                    for await event in events {
+                        try await writer.write(ByteBuffer(string: event.text))
+                    }
+                } onGracefulShutdown: {
+                    end()
+                }
+                try await writer.finish(nil)
+            }
+            return Response(
+                status: .ok,
+                headers: [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store"],
+                body: body
+            )
+        }
+    }
+
+    /// The segmentation model, or a 500 that says how to install it.
+    func loadPredictor() throws(APIError) -> any MaskPredictor {
+        do {
+            return try configuration.makePredictor()
+        } catch {
+            throw APIError(
+                .internalServerError, "model-unavailable",
+                "the segmentation model is not installed or is damaged (\(error)); install it with `make model` or scripts/install-model.sh and set STICKER_MODEL_DIR"
+            )
+        }
+    }
+}

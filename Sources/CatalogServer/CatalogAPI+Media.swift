@@ -1,0 +1,83 @@
+import Catalog
+import Crypto
+import Foundation
+import Hummingbird
+
+extension CatalogAPI {
+    /// Bytes written per chunk when a body is streamed.
+    static let chunkSize = 64 * 1024
+
+    func registerMedia(on router: Router<ServerRequestContext>) {
+        // The sticker PNG. Its ETag changes when the sticker is made again, so the browser may keep it
+        // and ask again cheaply (`no-cache` + `If-None-Match` → 304).
+        router.get("/api/stickers/{id}.png") { request, context in
+            let id = try context.entryId()
+            guard let version = try catalog({ () throws(CatalogError) in try repository.stickerVersion(id: id) }) else {
+                throw APIError.notFound("entry \(id) has no sticker (no such entry, or its processing failed)")
+            }
+            let etag = "\"" + SHA256.hash(data: Data(version.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
+            var headers: HTTPFields = [.eTag: etag, .cacheControl: "private, no-cache"]
+            if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag }) {
+                return Response(status: .notModified, headers: headers)
+            }
+            guard let png = try catalog({ () throws(CatalogError) in try repository.stickerPNG(id: id) }) else {
+                throw APIError.notFound("entry \(id) has no sticker")
+            }
+            headers[.contentType] = "image/png"
+            return Response(status: .ok, headers: headers, body: Self.streamed(png))
+        }
+
+        // The source photo, upright and scaled down.
+        router.get("/api/photos/{id}/preview.jpg") { request, context in
+            let id = try context.entryId()
+            let size = try request.integer("size", in: SourcePreview.sizes, default: SourcePreview.defaultSize)
+            guard let path = try catalog({ () throws(CatalogError) in try repository.sourcePath(id: id) }) else {
+                throw APIError.notFound("no entry with id \(id)")
+            }
+            let jpeg: [UInt8]
+            do throws(SourcePreview.Failure) {
+                jpeg = try await SourcePreview.jpeg(path: path, longSide: size)
+            } catch {
+                switch error {
+                case .sourceMissing(let path):
+                    throw APIError(.notFound, "source-missing", "the source photo of entry \(id) is not at \(path) any more (moved or deleted)")
+                case .unreadable(let path, let reason):
+                    throw APIError(.notFound, "source-unreadable", "the source photo of entry \(id) at \(path) cannot be shown: \(reason)")
+                }
+            }
+            return Response(
+                status: .ok, headers: [.contentType: "image/jpeg", .cacheControl: "private, max-age=60"], body: Self.streamed(jpeg)
+            )
+        }
+    }
+
+    /// `bytes` written in chunks, with its length announced.
+    static func streamed(_ bytes: [UInt8]) -> ResponseBody {
+        ResponseBody(contentLength: bytes.count) { writer in
+            var start = 0
+            while start < bytes.count {
+                let end = min(start + chunkSize, bytes.count)
+                try await writer.write(ByteBuffer(bytes: bytes[start..<end]))
+                start = end
+            }
+            try await writer.finish(nil)
+        }
+    }
+
+    /// The file at `url` read and written a chunk at a time; `done` runs when it is sent (or fails).
+    static func streamedFile(_ url: URL, done: @escaping @Sendable () -> Void) throws -> ResponseBody {
+        let handle = try FileHandle(forReadingFrom: url)
+        let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+        let length = (attributes[.size] as? NSNumber)?.intValue
+        return ResponseBody(contentLength: length) { writer in
+            defer {
+                try? handle.close()
+                done()
+            }
+            while let chunk = try handle.read(upToCount: chunkSize), !chunk.isEmpty {
+                try await writer.write(ByteBuffer(bytes: chunk))
+            }
+            try await writer.finish(nil)
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Catalog
+import Foundation
+import Hummingbird
+
+/// What every route works with: the catalog, the run's configuration, the event hub and the job runner.
+/// Reads use the repository's concurrent readers; writes go through its actor, as the CLI's do, so
+/// the server and CLI processes share the catalog file (WAL, busy timeout).
+struct CatalogAPI: Sendable {
+    let repository: CatalogRepository
+    let configuration: ServerConfiguration
+    let hub: ProgressHub
+    let jobs: JobRunner
+
+    /// Runs a catalog read or write, answering its failure as JSON.
+    func catalog<T>(_ body: () throws(CatalogError) -> T) throws(APIError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw APIError(error)
+        }
+    }
+
+    /// Runs a catalog write (on the repository's actor), answering its failure as JSON.
+    func writing<T>(_ body: () async throws(CatalogError) -> T) async throws(APIError) -> T {
+        do {
+            return try await body()
+        } catch {
+            throw APIError(error)
+        }
+    }
+
+    /// Runs a pack read or write, answering its failure as JSON.
+    func packs<T>(_ body: () async throws(PackError) -> T) async throws(APIError) -> T {
+        do {
+            return try await body()
+        } catch {
+            throw APIError(error)
+        }
+    }
+
+    /// Adds every route under `/api`.
+    func register(on router: Router<ServerRequestContext>) {
+        registerEntries(on: router)
+        registerMedia(on: router)
+        registerPacks(on: router)
+        registerExport(on: router)
+        registerSettings(on: router)
+        registerJobs(on: router)
+        router.get("/api/openapi.yaml") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "application/yaml; charset=utf-8", .cacheControl: "no-cache"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: OpenAPIDocument.yaml))
+            )
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Processing
+
+/// How `catalog serve` runs: where it listens, its limits, and what the import and reprocess jobs use.
+public struct ServerConfiguration: Sendable {
+    /// The address to listen on. Loopback unless the user names another (the CLI warns then).
+    public var host: String
+    /// The port; 0 lets the system pick a free one.
+    public var port: Int
+    /// The largest file an upload may hold, in bytes (`--max-upload`).
+    public var maxUploadBytes: Int
+    /// Where uploaded photos are kept, named by their SHA-256, so the catalog's paths stay valid.
+    public var uploadsDirectory: URL
+    /// The per-run secret every state-changing request carries in `X-Catalog-Token`.
+    public var token: String
+    /// Photos processed at once by an import or reprocess job.
+    public var jobs: Int
+    /// The segmentation model for import and reprocess jobs (asked for when a job starts).
+    public var makePredictor: @Sendable () throws -> any MaskPredictor
+
+    public static let defaultMaxUploadBytes = 200 * 1024 * 1024
+
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, maxUploadBytes: Int = defaultMaxUploadBytes,
+        uploadsDirectory: URL, token: String = ServerConfiguration.newToken(),
+        jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+        makePredictor: @escaping @Sendable () throws -> any MaskPredictor
+    ) {
+        self.host = host
+        self.port = port
+        self.maxUploadBytes = maxUploadBytes
+        self.uploadsDirectory = uploadsDirectory
+        self.token = token
+        self.jobs = max(1, jobs)
+        self.makePredictor = makePredictor
+    }
+
+    /// 32 random bytes as hex: a fresh token for each run.
+    public static func newToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+    }
+
+    /// Whether `host` is a loopback address or name: the only kind served without a warning.
+    public static func isLoopback(_ host: String) -> Bool {
+        let name = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        return name == "localhost" || name == "::1" || name.hasPrefix("127.")
+    }
+
+    /// The default uploads folder: `$XDG_DATA_HOME/sticker-catalog/uploads` (else `~/.local/share/...`).
+    public static func defaultUploadsDirectory(environment: [String: String]) -> URL {
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
+        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.local/share"
+        return URL(fileURLWithPath: dataHome).appendingPathComponent("sticker-catalog/uploads", isDirectory: true)
+    }
+}

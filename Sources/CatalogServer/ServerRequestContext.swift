@@ -1,0 +1,14 @@
+import Hummingbird
+
+/// The request context of `catalog serve`. JSON bodies are small (pack edits, settings); uploads are
+/// streamed by their own route and bounded per file, never collected through this limit.
+public struct ServerRequestContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+    }
+
+    /// The largest JSON body accepted.
+    public var maxUploadSize: Int { 1024 * 1024 }
+}

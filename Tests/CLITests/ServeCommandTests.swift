@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `catalog serve` as a user runs it: a process beside `catalog import` and `catalog reprocess`
+/// processes on the same catalog file.
+@Suite("catalog serve", .serialized)
+struct ServeCommandTests {
+    /// The server's first stdout line, once it is written.
+    static func firstLine(at url: URL, timeout: Duration = .seconds(60)) async throws -> String {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while clock.now < deadline {
+            let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+            if let line = text.split(separator: "\n").first, text.contains("\n") { return String(line) }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw CocoaError(.fileReadUnknown)
+    }
+
+    static func get(_ url: URL) async throws -> (Int, Data) {
+        let (data, response) = try await URLSession.shared.data(from: url)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
+    }
+
+    static func total(_ base: URL) async throws -> Int {
+        let (status, data) = try await get(base.appendingPathComponent("api/entries"))
+        #expect(status == 200)
+        return (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["total"] as? Int ?? -1
+    }
+
+    @Test func servesWhileCLIProcessesImportAndReprocessAndStopsCleanly() async throws {
+        let folder = try TemporaryFolder()
+        let photos = try folder.writeNumberedCopies(6, width: 320, height: 240)
+        let env = ["STICKER_TEST_PREDICTOR": "centre"]
+        #expect(try CLI.run(["import", "--catalog", "c.sqlite", photos], in: folder, environment: env).status == 0)
+
+        let out = folder.url.appendingPathComponent("serve.out"), err = folder.url.appendingPathComponent("serve.err")
+        let server = try CLI.start(["serve", "--catalog", "c.sqlite", "--port", "0", "--json"], in: folder, stdout: out, stderr: err, environment: env)
+        defer { if server.isRunning { server.terminate() } }
+        let line = try await Self.firstLine(at: out)
+        let address = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let urlText = try #require(address["url"] as? String)
+        let base = try #require(URL(string: urlText))
+        #expect(address["host"] as? String == "127.0.0.1")
+        #expect((address["port"] as? Int ?? 0) > 0)
+        #expect((address["token"] as? String)?.count == 64)
+        #expect((address["catalog"] as? String)?.hasSuffix("/c.sqlite") == true)
+        #expect(try await Self.total(base) == 6)
+
+        // An import in another process, while the page is read: the server sees the new entries.
+        let more = try folder.writeNumberedCopies(4, width: 320, height: 240, in: "more")
+        let importer = try CLI.start(
+            ["import", "--catalog", "c.sqlite", more], in: folder,
+            stdout: folder.url.appendingPathComponent("import.out"), stderr: folder.url.appendingPathComponent("import.err"), environment: env
+        )
+        while importer.isRunning {
+            #expect(try await Self.total(base) >= 6)
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(importer.terminationStatus == 0)
+        // The copies in "more" share the first photo's pixels but not its hash: 4 new entries.
+        #expect(try await Self.total(base) == 10)
+
+        // Settings changed and a reprocess run by the CLI: the server's stale listing follows.
+        #expect(try CLI.run(["config", "set", "--catalog", "c.sqlite", "palette.colors", "3"], in: folder).status == 0)
+        let (_, staleData) = try await Self.get(base.appendingPathComponent("api/entries").appending(queryItems: [URLQueryItem(name: "stale", value: "1")]))
+        #expect((try JSONSerialization.jsonObject(with: staleData) as? [String: Any])?["total"] as? Int == 10)
+        let reprocess = try CLI.run(["reprocess", "--catalog", "c.sqlite"], in: folder, environment: env)
+        #expect(reprocess.status == 0, "\(reprocess.stderr)")
+        let (_, freshData) = try await Self.get(base.appendingPathComponent("api/entries").appending(queryItems: [URLQueryItem(name: "stale", value: "1")]))
+        #expect((try JSONSerialization.jsonObject(with: freshData) as? [String: Any])?["total"] as? Int == 0)
+        let (detailStatus, detail) = try await Self.get(base.appendingPathComponent("api/entries/1"))
+        #expect(detailStatus == 200)
+        #expect(((try JSONSerialization.jsonObject(with: detail) as? [String: Any])?["palette"] as? [Any])?.count ?? 99 <= 3)
+
+        // SIGTERM: a clean stop, exit 0.
+        server.terminate()
+        server.waitUntilExit()
+        #expect(server.terminationReason == .exit)
+        #expect(server.terminationStatus == 0, "\((try? String(contentsOf: err, encoding: .utf8)) ?? "")")
+    }
+
+    @Test func printsTheAddressLineAndWarnsOffLoopback() async throws {
+        let folder = try TemporaryFolder()
+        let out = folder.url.appendingPathComponent("serve.out"), err = folder.url.appendingPathComponent("serve.err")
+        let server = try CLI.start(["serve", "--catalog", "c.sqlite", "--port", "0", "--host", "0.0.0.0"], in: folder, stdout: out, stderr: err)
+        defer { if server.isRunning { server.terminate() } }
+        let line = try await Self.firstLine(at: out)
+        #expect(line.hasPrefix("Serving \(folder.url.standardizedFileURL.path)/c.sqlite at http://0.0.0.0:"))
+        #expect(line.hasSuffix("/"))
+        let stderr = (try? String(contentsOf: err, encoding: .utf8)) ?? ""
+        #expect(stderr.contains("warning: serving on 0.0.0.0, not loopback"))
+        kill(server.processIdentifier, SIGINT)
+        server.waitUntilExit()
+        #expect(server.terminationStatus == 0)
+    }
+
+    @Test func refusesABadPort() throws {
+        let folder = try TemporaryFolder()
+        let result = try CLI.run(["serve", "--catalog", "c.sqlite", "--port", "70000"], in: folder)
+        #expect(result.status == 64)
+    }
+}

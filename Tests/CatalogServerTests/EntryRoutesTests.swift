@@ -1,0 +1,150 @@
+import Catalog
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Processing
+import Testing
+
+@Suite("API: entries, search, stats, media")
+struct EntryRoutesTests {
+    @Test func entriesAreNewestFirstWithTotalAndPaging() async throws {
+        try await withServer { fixture, client in
+            let all = fixture.stickerIds.count + 1
+            try await client.execute(uri: "/api/entries?limit=2&offset=1", method: .get) { response in
+                #expect(response.status == .ok)
+                let page = try #require(response.json as? [String: Any])
+                #expect(page["total"] as? Int == all)
+                #expect(page["limit"] as? Int == 2)
+                #expect(page["offset"] as? Int == 1)
+                let ids = (page["entries"] as? [[String: Any]])?.compactMap { $0["id"] as? Int } ?? []
+                #expect(ids.count == 2)
+                #expect(ids == ids.sorted(by: >))
+                let first = try #require((page["entries"] as? [[String: Any]])?.first)
+                #expect(Set(first.keys) == ["id", "sha256", "path", "status", "failure", "reasons"])
+            }
+            try await client.execute(uri: "/api/entries?status=failed", method: .get) { response in
+                let page = try #require(response.json as? [String: Any])
+                #expect(page["total"] as? Int == 1)
+                let entry = try #require((page["entries"] as? [[String: Any]])?.first)
+                #expect(entry["id"] as? Int == Int(fixture.failedId))
+                #expect((entry["failure"] as? [String: Any])?["code"] as? String != nil)
+            }
+            // Nothing is stale in a fresh catalog but the failed entry, if its failure is retried.
+            try await client.execute(uri: "/api/entries?stale=1", method: .get) { response in
+                #expect(response.status == .ok)
+                let page = try #require(response.json as? [String: Any])
+                #expect((page["total"] as? Int ?? 99) <= 1)
+            }
+            for bad in ["limit=0", "limit=abc", "offset=-1", "status=maybe", "stale=perhaps", "limit=100000"] {
+                try await client.execute(uri: "/api/entries?\(bad)", method: .get) { response in
+                    #expect(response.status == .badRequest, "\(bad)")
+                    #expect(response.errorCode == "bad-parameter", "\(bad)")
+                }
+            }
+        }
+    }
+
+    @Test func entryIsExactlyWhatShowJSONPrints() async throws {
+        try await withServer { fixture, client in
+            let id = fixture.stickerIds[0]
+            let detail = try #require(try fixture.repository.entry(id: id))
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+            let expected = String(decoding: try encoder.encode(detail), as: UTF8.self) + "\n"
+            try await client.execute(uri: "/api/entries/\(id)", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "application/json; charset=utf-8")
+                #expect(response.text == expected)
+            }
+            try await client.execute(uri: "/api/entries/999999", method: .get) { response in
+                #expect(response.status == .notFound)
+                #expect(response.errorCode == "not-found")
+            }
+            try await client.execute(uri: "/api/entries/zero", method: .get) { response in
+                #expect(response.status == .badRequest)
+                #expect(response.errorCode == "bad-id")
+            }
+        }
+    }
+
+    @Test func searchMatchesTheCLIAndRefusesBadColours() async throws {
+        try await withServer { fixture, client in
+            let query = ColorQuery(colors: [try #require(ColorName.parse("#ff8800")).oklab], within: 30, limit: 5)
+            let expected = try fixture.repository.search(query).map(ColorSearchHit.init)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+            let text = String(decoding: try encoder.encode(expected), as: UTF8.self) + "\n"
+            try await client.execute(uri: "/api/search?color=%23ff8800&within=30&limit=5", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.text == text)
+                #expect(!expected.isEmpty)
+            }
+            try await client.execute(uri: "/api/search?color=orange&camera=nosuchcamera", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.text == "[]\n")
+            }
+            for bad in ["color=notacolour", "", "color=red&within=0", "color=red&taken-after=yesterday", "color=red&limit=0"] {
+                try await client.execute(uri: "/api/search?\(bad)", method: .get) { response in
+                    #expect(response.status == .badRequest, "\(bad)")
+                }
+            }
+            try await client.execute(uri: "/api/search?color=notacolour", method: .get) { response in
+                #expect(response.errorCode == "bad-color")
+            }
+        }
+    }
+
+    @Test func statsAreTheCLIs() async throws {
+        try await withServer { fixture, client in
+            try await client.execute(uri: "/api/stats", method: .get) { response in
+                #expect(response.status == .ok)
+                let stats = try #require(response.json as? [String: Any])
+                #expect(stats["total"] as? Int == fixture.stickerIds.count + 1)
+                #expect(stats["failed"] as? Int == 1)
+            }
+        }
+    }
+
+    @Test func stickerHasETagAndRevalidates() async throws {
+        try await withServer { fixture, client in
+            let id = fixture.stickerIds[0]
+            let png = try #require(try fixture.repository.stickerPNG(id: id))
+            let etag = try await client.execute(uri: "/api/stickers/\(id).png", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "image/png")
+                #expect(response.headers[.cacheControl]?.contains("no-cache") == true)
+                #expect(Array(response.body.readableBytesView) == png)
+                return try #require(response.headers[.eTag])
+            }
+            try await client.execute(uri: "/api/stickers/\(id).png", method: .get, headers: [.ifNoneMatch: etag]) { response in
+                #expect(response.status == .notModified)
+                #expect(response.body.readableBytes == 0)
+            }
+            try await client.execute(uri: "/api/stickers/\(fixture.failedId).png", method: .get) { response in
+                #expect(response.status == .notFound)
+                #expect(response.errorCode == "not-found")
+            }
+        }
+    }
+
+    @Test func previewIsAScaledJPEGAndAMissingSourceIs404() async throws {
+        try await withServer { fixture, client in
+            let id = fixture.stickerIds[0]
+            try await client.execute(uri: "/api/photos/\(id)/preview.jpg?size=128", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "image/jpeg")
+                #expect(Array(response.body.readableBytesView.prefix(2)) == [0xFF, 0xD8])
+            }
+            try await client.execute(uri: "/api/photos/\(id)/preview.jpg?size=5", method: .get) { response in
+                #expect(response.status == .badRequest)
+            }
+            let path = try #require(try fixture.repository.entry(id: id)?.path)
+            try FileManager.default.removeItem(atPath: path)
+            try await client.execute(uri: "/api/photos/\(id)/preview.jpg", method: .get) { response in
+                #expect(response.status == .notFound)
+                #expect(response.errorCode == "source-missing")
+                #expect(response.text.contains(path))
+            }
+        }
+    }
+}
