@@ -15,7 +15,7 @@ BROWSER_DEPS := chromium chromium-driver fonts-noto-color-emoji python3-venv
 # The segmentation model the tests use (installed by scripts/install-model.sh; skipped when it can't be).
 TEST_MODEL ?= $(abspath .build/test-model)
 
-.PHONY: deps build demo test test-deps test-browser test-model corpus model bench bench-import bench-reprocess bench-cutout bench-search bench-serve bench-palette fuzz reliability-long clean
+.PHONY: deps build demo test test-deps test-browser test-model corpus model bench bench-import bench-reprocess bench-cutout bench-search bench-serve bench-page bench-palette fuzz reliability-long clean
 
 ## deps: install the Debian packages the build needs (only those missing; idempotent)
 deps:
@@ -106,6 +106,12 @@ bench-serve:
 bench-search:
 	$(MAKE) build CONFIG=release
 	CATALOG_BIN=.build/release/catalog SEARCH_BENCH=.build/release/search-bench Benchmarks/search/run.sh
+
+## bench-page: the page in Chromium on 100,000 entries (real sticker PNGs, ~8 GB in bench-data/page):
+## first screen of stickers (Performance API), scrolling, a jump to the middle
+bench-page: model
+	$(MAKE) build CONFIG=release EXTRA_DEPS="$(BROWSER_DEPS)"
+	CATALOG_BIN=.build/release/catalog SAMPLES_BIN=.build/release/sample-photos Benchmarks/page/run.sh
 
 ## bench-palette: palette fidelity (k=5) on the cut-out composites' subjects beside colorthief, colorgram, Pillow
 bench-palette: corpus

@@ -18,25 +18,7 @@ if [ -z "$chromium" ] || [ -z "$driver" ]; then
   exit 0
 fi
 
-# Pins: selenium and what it needs, as they install on CPython 3.11.
-PINS=(
-  selenium==4.50.0
-  certifi==2026.10.18
-  urllib3==2.8.0
-  trio==0.35.0
-  trio-websocket==0.12.2
-  websocket-client==1.9.2
-  typing_extensions==4.16.0
-)
-if [ ! -x "$venv/bin/python" ]; then
-  mkdir -p "$(dirname "$venv")"
-  python3 -m venv "$venv"
-fi
-stamp="$venv/.browser-pins"
-if [ ! -f "$stamp" ] || ! grep -qxF "${PINS[*]}" "$stamp"; then
-  "$venv/bin/python" -m pip -q --disable-pip-version-check install "${PINS[@]}"
-  echo "${PINS[*]}" > "$stamp"
-fi
+venv=$("$here/setup-venv.sh" "$venv")
 
 export CATALOG_BIN=${CATALOG_BIN:-$root/.build/debug/catalog}
 export SAMPLES_BIN=${SAMPLES_BIN:-$root/.build/debug/sample-photos}
