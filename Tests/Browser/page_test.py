@@ -258,6 +258,7 @@ def demo_walkthrough_find_the_orange_one_arrange_and_download_a_whatsapp_pack(f)
         source.dispatchEvent(new DragEvent('dragend', at));""", f.orange_id)
     expected = [f.orange_id] + [i for i in order if i != f.orange_id]
     f.wait(lambda: f.pack_ids("demo") == expected, "orange first in the demo pack")
+    f.wait(lambda: f.js("return [...document.querySelectorAll('.pack-item')].map(i => Number(i.dataset.entryId))") == expected, "page shows orange first")
     f.driver.find_element(By.CSS_SELECTOR, ".export-whatsapp").click()
     f.wait(lambda: f.js("return !!document.querySelector('#export-dialog .report-ok')"), "WhatsApp fit report")
     f.driver.find_element(By.CSS_SELECTOR, "#export-dialog a.download").click()

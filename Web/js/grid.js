@@ -225,8 +225,11 @@ export class VirtualGrid {
     palettes.cancelExcept(ids);
     this.range = pending ? null : key;
     markFirstScreen(this.layer);
-    // The focused tile was re-attached: give it focus back.
-    if (hadFocus && !this.element.contains(document.activeElement)) this.focusTile(this.focusIndex, false);
+    // The focused tile was re-attached, or the one asked for has arrived: give it the focus.
+    if ((hadFocus && !this.element.contains(document.activeElement)) || (this.pendingFocus !== null && this.pendingFocus !== undefined && !pending
+        && (document.activeElement === document.body || this.element.contains(document.activeElement)))) {
+      this.focusTile(this.pendingFocus ?? this.focusIndex, false);
+    }
     // No tile carries tabindex 0 (the focused index is off screen): let Tab reach the first drawn one.
     if (!this.layer.querySelector('.tile-open[tabindex="0"]')) {
       const firstOpen = this.layer.querySelector('.tile[data-entry-id] .tile-open');
@@ -257,7 +260,9 @@ export class VirtualGrid {
       this.draw();
     }
     for (const open of this.layer.querySelectorAll('.tile-open[tabindex="0"]')) open.tabIndex = -1;
-    const node = this.layer.querySelector(`.tile[data-index="${index}"] .tile-open`);
+    const node = this.layer.querySelector(`.tile[data-entry-id][data-index="${index}"] .tile-open`);
+    // A tile whose page is still loading takes the focus when it arrives (see draw).
+    this.pendingFocus = node ? null : index;
     if (node) { node.tabIndex = 0; node.focus({ preventScroll: true }); }
   }
 
