@@ -253,9 +253,6 @@ enum OpenAPIDocument {
           },
           "settings": {
             "$ref": "#/components/schemas/StickerSettings"
-          },
-          "createdAt": {
-            "type": "string"
           }
         },
         "required": [
@@ -263,8 +260,7 @@ enum OpenAPIDocument {
           "height",
           "bytes",
           "pipelineVersion",
-          "settings",
-          "createdAt"
+          "settings"
         ]
       },
       "PaletteColor": {
@@ -275,23 +271,11 @@ enum OpenAPIDocument {
           },
           "share": {
             "type": "number"
-          },
-          "l": {
-            "type": "number"
-          },
-          "a": {
-            "type": "number"
-          },
-          "b": {
-            "type": "number"
           }
         },
         "required": [
           "hex",
-          "share",
-          "l",
-          "a",
-          "b"
+          "share"
         ]
       },
       "EntryDetail": {

@@ -34,7 +34,13 @@ struct ServeCommandTests {
 
     @Test func servesWhileCLIProcessesImportAndReprocessAndStopsCleanly() async throws {
         let folder = try TemporaryFolder()
-        let photos = try folder.writeNumberedCopies(6, width: 320, height: 240)
+        // Ten different photos: six imported before the server starts, four while it serves.
+        let photos = try folder.writeNumberedCopies(10, width: 320, height: 240)
+        let more = folder.url.appendingPathComponent("more")
+        try FileManager.default.createDirectory(at: more, withIntermediateDirectories: true)
+        for number in 6..<10 {
+            try FileManager.default.moveItem(atPath: "\(photos)/copy-\(number).jpg", toPath: more.appendingPathComponent("copy-\(number).jpg").path)
+        }
         let env = ["STICKER_TEST_PREDICTOR": "centre"]
         #expect(try CLI.run(["import", "--catalog", "c.sqlite", photos], in: folder, environment: env).status == 0)
 
@@ -52,9 +58,8 @@ struct ServeCommandTests {
         #expect(try await Self.total(base) == 6)
 
         // An import in another process, while the page is read: the server sees the new entries.
-        let more = try folder.writeNumberedCopies(4, width: 320, height: 240, in: "more")
         let importer = try CLI.start(
-            ["import", "--catalog", "c.sqlite", more], in: folder,
+            ["import", "--catalog", "c.sqlite", more.path], in: folder,
             stdout: folder.url.appendingPathComponent("import.out"), stderr: folder.url.appendingPathComponent("import.err"), environment: env
         )
         while importer.isRunning {
@@ -62,7 +67,6 @@ struct ServeCommandTests {
             try await Task.sleep(for: .milliseconds(20))
         }
         #expect(importer.terminationStatus == 0)
-        // The copies in "more" share the first photo's pixels but not its hash: 4 new entries.
         #expect(try await Self.total(base) == 10)
 
         // Settings changed and a reprocess run by the CLI: the server's stale listing follows.

@@ -79,9 +79,10 @@ struct EntryRoutesTests {
                 #expect(response.text == text)
                 #expect(!expected.isEmpty)
             }
+            let none = String(decoding: try encoder.encode([ColorSearchHit]()), as: UTF8.self) + "\n"
             try await client.execute(uri: "/api/search?color=orange&camera=nosuchcamera", method: .get) { response in
                 #expect(response.status == .ok)
-                #expect(response.text == "[]\n")
+                #expect(response.text == none)
             }
             for bad in ["color=notacolour", "", "color=red&within=0", "color=red&taken-after=yesterday", "color=red&limit=0"] {
                 try await client.execute(uri: "/api/search?\(bad)", method: .get) { response in
