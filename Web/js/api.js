@@ -40,9 +40,10 @@ export function url(path, params = {}) {
   return text ? `${path}?${text}` : path;
 }
 
-async function request(method, path, { params, body, signal } = {}) {
+async function request(method, path, { params, body, signal, priority } = {}) {
   const headers = { Accept: 'application/json' };
   const init = { method, headers, signal, credentials: 'same-origin' };
+  if (priority) init.priority = priority;
   if (method !== 'GET' && method !== 'HEAD') headers['X-Catalog-Token'] = token;
   if (body instanceof FormData) {
     init.body = body;
@@ -76,8 +77,8 @@ export async function entries({ limit = 100, offset = 0, status, stale, signal }
   return { total: body.total ?? body.count ?? 0, entries: body.entries ?? body.items ?? [] };
 }
 
-/** One entry, as `catalog show ID --json` prints it. */
-export const entry = (id, signal) => request('GET', `/api/entries/${enc(id)}`, { signal });
+/** One entry, as `catalog show ID --json` prints it (`priority: 'low'` lets images go first). */
+export const entry = (id, signal, priority) => request('GET', `/api/entries/${enc(id)}`, { signal, priority });
 
 /** Colour search, as `catalog search --json` prints it. */
 export const search = (query, signal) => request('GET', '/api/search', { params: query, signal });

@@ -14,6 +14,7 @@ import { h, replace, formatCount } from './dom.js';
 import { importFiles, acceptDrops } from './importer.js';
 import { reprocessStale } from './reprocess.js';
 import { addToPackControl } from './packpicker.js';
+import { firstScreenDrawn } from './grid.js';
 
 const main = document.getElementById('main');
 let view = null;
@@ -119,6 +120,9 @@ async function watch() {
 
 window.addEventListener('hashchange', route);
 route();
-stale.refresh();
-packindex.refresh().catch(() => {});
 watch();
+// What only the header and the detail view need is read once the first stickers are on screen.
+Promise.race([firstScreenDrawn, new Promise((resolve) => setTimeout(resolve, 1500))]).then(() => {
+  stale.refresh();
+  packindex.refresh().catch(() => {});
+});

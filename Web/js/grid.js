@@ -10,6 +10,9 @@ import { tile, placeholder } from './tile.js';
 // The first screen of stickers is timed with the Performance API: the mark `first-stickers-drawn`
 // is set once the tiles of the first full screen have their images decoded (Benchmarks/README.md).
 let firstScreenMarked = false;
+let firstScreenDone;
+/** Settles once the first screen of stickers is drawn (work that can wait, waits for it). */
+export const firstScreenDrawn = new Promise((resolve) => { firstScreenDone = resolve; });
 
 function markFirstScreen(layer) {
   if (firstScreenMarked) return;
@@ -18,7 +21,7 @@ function markFirstScreen(layer) {
   if (images.length === 0) return;
   firstScreenMarked = true;
   Promise.all(images.map((img) => img.decode().catch(() => {})))
-    .then(() => requestAnimationFrame(() => performance.mark('first-stickers-drawn')));
+    .then(() => requestAnimationFrame(() => { performance.mark('first-stickers-drawn'); firstScreenDone(); }));
 }
 
 /** Entries read from the server a page at a time, remembered up to `keepPages` pages. */

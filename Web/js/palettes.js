@@ -34,7 +34,8 @@ function pump() {
     const callbacks = waiting.get(id);
     if (!callbacks) continue;
     running++;
-    api.entry(id)
+    // Low priority: the stickers themselves come first (the browser has few connections to share).
+    api.entry(id, undefined, 'low')
       .then((detail) => { remember(id, detail.palette || []); return detail.palette || []; })
       .catch(() => [])
       .then((palette) => {

@@ -23,7 +23,6 @@ export function tile(entry, { caption, onOpen, selectable = true } = {}) {
   const img = h('img', {
     src: api.stickerURL(id),
     alt: `Sticker ${id}${name ? `, ${name}` : ''}`,
-    loading: 'lazy',
     decoding: 'async',
     draggable: 'false',
   });
