@@ -22,7 +22,7 @@ public struct CatalogServer: Sendable {
 
     /// The routes and the request guard, for running or for tests.
     public func router() -> Router<ServerRequestContext> {
-        let router = Router(context: ServerRequestContext.self)
+        let router = Router(context: ServerRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: RequestGuard(
             policy: AccessPolicy(host: configuration.host, token: configuration.token, port: port),
             assets: AssetServer(token: configuration.token)

@@ -103,6 +103,46 @@ struct ServeCommandTests {
         #expect(server.terminationStatus == 0)
     }
 
+    /// The page is inside the binary: a copy of it alone, in an empty folder, serves it.
+    @Test func aCopiedBinaryServesThePageAndStopsWithAnOpenEventStream() async throws {
+        let folder = try TemporaryFolder()
+        let copy = folder.url.appendingPathComponent("bin/catalog")
+        try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: CLI.binary, to: copy)
+        let out = folder.url.appendingPathComponent("serve.out"), err = folder.url.appendingPathComponent("serve.err")
+        let server = Process()
+        server.executableURL = copy
+        server.arguments = ["serve", "--catalog", "c.sqlite", "--port", "0"]
+        server.currentDirectoryURL = folder.url
+        server.environment = CLI.environment(in: folder)
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+        server.standardOutput = try FileHandle(forWritingTo: out)
+        server.standardError = try FileHandle(forWritingTo: err)
+        try server.run()
+        defer { if server.isRunning { server.terminate() } }
+        let line = try await Self.firstLine(at: out)
+        let base = try #require(line.split(separator: " ").last.flatMap { URL(string: String($0)) })
+        let (status, page) = try await Self.get(base)
+        #expect(status == 200)
+        #expect(String(decoding: page, as: UTF8.self).contains("<meta name=\"catalog-token\""))
+        let (yamlStatus, yaml) = try await Self.get(base.appendingPathComponent("api/openapi.yaml"))
+        #expect(yamlStatus == 200)
+        #expect(String(decoding: yaml, as: UTF8.self).contains("\"openapi\": \"3.0.3\""))
+
+        // An event stream left open does not hold the stop up.
+        let stream = URLSession.shared.dataTask(with: base.appendingPathComponent("api/events"))
+        stream.resume()
+        try await Task.sleep(for: .milliseconds(300))
+        let clock = ContinuousClock()
+        let start = clock.now
+        server.terminate()
+        server.waitUntilExit()
+        stream.cancel()
+        #expect(server.terminationStatus == 0, "\((try? String(contentsOf: err, encoding: .utf8)) ?? "")")
+        #expect(clock.now - start < .seconds(10))
+    }
+
     @Test func refusesABadPort() throws {
         let folder = try TemporaryFolder()
         let result = try CLI.run(["serve", "--catalog", "c.sqlite", "--port", "70000"], in: folder)
