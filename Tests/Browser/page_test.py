@@ -358,7 +358,7 @@ def whatsapp_export_shows_the_fit_report_then_downloads_what_the_cli_writes(f):
 
 
 @step
-def photos_imported_by_upload_appear_with_progress(f):
+def photos_imported_by_upload_and_by_drop_appear_with_progress(f):
     uploads = os.path.join(f.work, "uploads")
     subprocess.run([SAMPLES, uploads, "--benchmark", "2", "--megapixels", "0.3"], check=True, capture_output=True)
     files = sorted(os.path.join(uploads, n) for n in os.listdir(uploads))
@@ -374,6 +374,24 @@ def photos_imported_by_upload_appear_with_progress(f):
     f.wait(lambda: len(f.tile_ids()) == before + 2, "two new tiles")
     f.wait_tiles_loaded(before + 2)
     f.screenshot("09-imported")
+    # Dropped on the page: a PNG (one of the stickers, as a file) dropped as the browser delivers it.
+    f.js("for (const card of document.querySelectorAll('.job')) card.remove()")
+    f.driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        fetch('/api/stickers/' + arguments[0] + '.png').then(r => r.blob()).then(blob => {
+          const data = new DataTransfer();
+          data.items.add(new File([blob], 'dropped-sticker.png', {type: 'image/png'}));
+          const at = {bubbles: true, cancelable: true, dataTransfer: data};
+          document.body.dispatchEvent(new DragEvent('dragenter', at));
+          const shown = !document.getElementById('drop-overlay').hidden;
+          document.body.dispatchEvent(new DragEvent('dragover', at));
+          document.body.dispatchEvent(new DragEvent('drop', at));
+          done(shown);
+        });""", f.orange_id)
+    f.wait(lambda: f.js("return !!document.querySelector('.job.done, .job.failed')"), "drop import finished", timeout=180)
+    assert f.js("return !!document.querySelector('.job.done')"), f.js("return document.querySelector('.job').textContent")
+    f.wait(lambda: len(f.tile_ids()) == before + 3, "the dropped photo's tile")
+    f.wait_tiles_loaded(before + 3)
 
 
 @step
