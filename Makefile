@@ -9,6 +9,9 @@ SHELL   := /bin/bash
 .SHELLFLAGS := -eo pipefail -c
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN      = .build/$(CONFIG)/catalog
+# The browser tests of `catalog serve`'s page: Debian's Chromium and its WebDriver (selenium from PyPI
+# in a venv the test makes), and an emoji font so the screenshots show the packs' emoji.
+BROWSER_DEPS := chromium chromium-driver fonts-noto-color-emoji python3-venv
 # The segmentation model the tests use (installed by scripts/install-model.sh; skipped when it can't be).
 TEST_MODEL ?= $(abspath .build/test-model)
 # make install / make deb: where to, what they carry (see scripts/install.sh for the layout).
@@ -21,7 +24,7 @@ PKG_MODEL ?= $(TEST_MODEL)
 PKG_DEPS := dpkg-dev lintian
 DEB_DIR ?= .
 
-.PHONY: deps build demo test test-model test-package stage install uninstall deb package-model corpus model bench bench-import bench-formats bench-reprocess bench-cutout bench-search bench-serve bench-palette fuzz reliability-long clean
+.PHONY: deps build demo test test-deps test-browser test-model test-package stage install uninstall deb package-model corpus model bench bench-import bench-formats bench-reprocess bench-cutout bench-search bench-serve bench-page bench-palette fuzz reliability-long clean
 
 ## deps: install the Debian packages the build needs (only those missing; idempotent)
 deps:
@@ -64,15 +67,26 @@ corpus:
 	else echo "note: $(FETCH) not found; the corpus conformance tests will be skipped"; fi
 
 ## test: build (no warnings allowed in our code), then every test; the corpus tests run when it is there;
-## then make install / uninstall and the Debian package, from a static debug build of their own (test-package)
-test: deps corpus test-model
+## then the page in a real browser (test-browser), then make install / uninstall and the Debian package,
+## from a static debug build of their own (test-package)
+test: test-deps corpus test-model
 	@mkdir -p .build
 	$(SWIFT) build --build-tests 2>&1 | tee .build/test-build.log
 	@if grep -E '^/[^ ]*/(Sources|Tests|Plugins)/[^ ]*: warning:' .build/test-build.log | grep -v '/\.build'; then \
 	  echo "error: warnings in our code (above); the build must be clean"; exit 1; fi
 	STICKER_CORPUS="$(abspath $(CORPUS))" STICKER_U2NETP_DIR="$(TEST_MODEL)" $(SWIFT) test
+	$(MAKE) test-browser
 	@if [ -s "$(PKG_MODEL)/u2netp.bin" ]; then $(MAKE) test-package CONFIG=debug; \
 	else echo "note: no segmentation model to package; the install and package tests are skipped"; fi
+
+## test-deps: the build's packages plus what the browser tests need (Chromium, its driver)
+test-deps:
+	$(MAKE) deps EXTRA_DEPS="$(BROWSER_DEPS)"
+
+## test-browser: the page in a real Chromium against `catalog serve` (debug build); screenshots in .build/browser-test/screens
+test-browser:
+	$(SWIFT) build --product catalog && $(SWIFT) build --product sample-photos
+	STICKER_MODEL_DIR="$(TEST_MODEL)" CATALOG_BIN=.build/debug/catalog SAMPLES_BIN=.build/debug/sample-photos Tests/Browser/run.sh
 
 ## test-package: make install / uninstall into a DESTDIR, then make deb, and as root: dpkg -i, catalog --version,
 ## a sample photo imported and found by colour as a user without the source tree, dpkg -r, nothing left behind.
@@ -140,6 +154,12 @@ bench-serve:
 bench-search:
 	$(MAKE) build CONFIG=release
 	CATALOG_BIN=.build/release/catalog SEARCH_BENCH=.build/release/search-bench Benchmarks/search/run.sh
+
+## bench-page: the page in Chromium on 100,000 entries (real sticker PNGs, ~8 GB in bench-data/page):
+## first screen of stickers (Performance API), scrolling, a jump to the middle
+bench-page: model
+	$(MAKE) build CONFIG=release EXTRA_DEPS="$(BROWSER_DEPS)"
+	CATALOG_BIN=.build/release/catalog SAMPLES_BIN=.build/release/sample-photos Benchmarks/page/run.sh
 
 ## bench-palette: palette fidelity (k=5) on the cut-out composites' subjects beside colorthief, colorgram, Pillow
 bench-palette: corpus
