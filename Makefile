@@ -12,7 +12,7 @@ BIN      = .build/$(CONFIG)/catalog
 # The segmentation model the tests use (installed by scripts/install-model.sh; skipped when it can't be).
 TEST_MODEL ?= $(abspath .build/test-model)
 
-.PHONY: deps build demo test test-model corpus model bench bench-import bench-reprocess bench-cutout bench-search bench-palette fuzz reliability-long clean
+.PHONY: deps build demo test test-model corpus model bench bench-stages bench-real bench-import bench-reprocess bench-cutout bench-search bench-palette fuzz reliability-long clean
 
 ## deps: install the Debian packages the build needs (only those missing; idempotent)
 deps:
@@ -66,8 +66,18 @@ test-model:
 	@[ -s "$(TEST_MODEL)/u2netp.bin" ] || scripts/install-model.sh "$(TEST_MODEL)" \
 	  || echo "note: the segmentation model could not be installed; the network tests will be skipped"
 
-## bench: throughput and memory benchmarks (release build)
-bench: bench-import bench-reprocess bench-search bench-palette
+## bench: throughput and memory benchmarks (release build), starting with where an import's CPU goes
+bench: bench-stages bench-import bench-reprocess bench-search bench-palette
+
+## bench-stages: CPU per photo and stage (read + hash ... commit) for 12/24 MP JPEGs, 8 MP PNGs (and HEICs when decodable)
+bench-stages: model
+	$(MAKE) build CONFIG=release EXTRA_DEPS="time libheif-examples"
+	CATALOG_BIN=.build/release/catalog SAMPLES_BIN=.build/release/sample-photos Benchmarks/stages.sh
+
+## bench-real: import --jobs 2 against the scripted Pillow/rembg/colorthief pipeline on Debian's wallpapers, interleaved
+bench-real: model
+	$(MAKE) build CONFIG=release EXTRA_DEPS="time python3-venv"
+	CATALOG_BIN=.build/release/catalog Benchmarks/real/run.sh
 
 bench-import: model
 	$(MAKE) build CONFIG=release EXTRA_DEPS=time

@@ -13,13 +13,15 @@ public enum PhotoDecoder {
         }
         switch format {
         case .jpeg:
-            let decoded = try JPEGCodec.decodeScaled(bytes, maxPixels: options.maxPixels, minimumLongSide: options.workingSize)
-            let exif = ExifReader.read(fromJPEG: bytes)
+            let decoded = try StageClock.measure(.decode) { () throws(ProcessingError) in
+                try JPEGCodec.decodeScaled(bytes, maxPixels: options.maxPixels, minimumLongSide: options.workingSize)
+            }
+            let exif = StageClock.measure(.exif) { ExifReader.read(fromJPEG: bytes) }
             return oriented(format: format, width: decoded.fullWidth, height: decoded.fullHeight, image: decoded.image, exif: exif)
         case .png:
-            let full = try PNGCodec.decode(bytes, maxPixels: options.maxPixels)
-            let exif = PNGCodec.exifChunk(bytes).flatMap { ExifReader.read(tiffBlock: $0) }
-            let image = reducedToWorkingSize(full, workingSize: options.workingSize)
+            let full = try StageClock.measure(.decode) { () throws(ProcessingError) in try PNGCodec.decode(bytes, maxPixels: options.maxPixels) }
+            let exif = StageClock.measure(.exif) { PNGCodec.exifChunk(bytes).flatMap { ExifReader.read(tiffBlock: $0) } }
+            let image = StageClock.measure(.resize) { reducedToWorkingSize(full, workingSize: options.workingSize) }
             return oriented(format: format, width: full.width, height: full.height, image: image, exif: exif)
         default:
             throw .unsupportedFormat(format.displayName)
@@ -33,7 +35,7 @@ public enum PhotoDecoder {
             format: format,
             width: swapsSides ? height : width,
             height: swapsSides ? width : height,
-            image: Orientation.apply(orientation, to: image),
+            image: StageClock.measure(.orientAndColor) { Orientation.apply(orientation, to: image) },
             exif: exif)
     }
 

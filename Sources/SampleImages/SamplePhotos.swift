@@ -53,6 +53,17 @@ public enum SamplePhotos {
 
     /// One benchmark photo: a grainy scene of about `megapixels` MP (4:3) with camera EXIF, varied by `index`.
     public static func benchmarkJPEG(index: Int, megapixels: Double = 12) throws(ProcessingError) -> [UInt8] {
+        let (scene, exif) = benchmarkScene(index: index, megapixels: megapixels)
+        return try jpeg(scene, exif: exif, quality: 92)
+    }
+
+    /// The same scene as `benchmarkJPEG`, as an opaque PNG without EXIF (as screenshots and exported
+    /// artwork come): PNGs cannot be decoded scaled, so they load the pipeline differently.
+    public static func benchmarkPNG(index: Int, megapixels: Double = 8) throws(ProcessingError) -> [UInt8] {
+        try PNGCodec.encode(benchmarkScene(index: index, megapixels: megapixels).scene.renderPhoto())
+    }
+
+    private static func benchmarkScene(index: Int, megapixels: Double) -> (scene: SampleScene, exif: ExifMetadata) {
         let height = Int((megapixels * 1_000_000 * 3 / 4).squareRoot().rounded())
         let width = height * 4 / 3
         let spec = demoSpecs[index % demoSpecs.count]
@@ -68,7 +79,7 @@ public enum SamplePhotos {
             make: "Sticker Labs", model: "Bench 12", takenAt: "2026-06-0\(1 + index % 9)T10:\(10 + index % 50):00+02:00",
             exposureTime: 1.0 / 250, fNumber: 4, iso: 200, focalLength: 35, orientation: 1
         )
-        return try jpeg(scene, exif: exif, quality: 92)
+        return (scene, exif)
     }
 
     private struct Spec {

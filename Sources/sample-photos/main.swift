@@ -19,6 +19,9 @@ struct SamplePhotosCommand: ParsableCommand {
     @Option(help: "Megapixels of each benchmark JPEG.")
     var megapixels: Double = 12
 
+    @Flag(help: "Write the benchmark photos as opaque PNGs (no EXIF) instead of JPEGs.")
+    var png = false
+
     func validate() throws {
         if let benchmark, benchmark < 1 { throw ValidationError("--benchmark needs a count of at least 1") }
         if !(0.1...100).contains(megapixels) { throw ValidationError("--megapixels must be between 0.1 and 100") }
@@ -29,10 +32,13 @@ struct SamplePhotosCommand: ParsableCommand {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         if let count = benchmark {
             for index in 0..<count {
-                let name = String(format: "bench-%04d.jpg", index)
+                let name = String(format: png ? "bench-%04d.png" : "bench-%04d.jpg", index)
                 let target = directory.appendingPathComponent(name)
                 if FileManager.default.fileExists(atPath: target.path) { continue }
-                try Data(try SamplePhotos.benchmarkJPEG(index: index, megapixels: megapixels)).write(to: target, options: .atomic)
+                let bytes = png
+                    ? try SamplePhotos.benchmarkPNG(index: index, megapixels: megapixels)
+                    : try SamplePhotos.benchmarkJPEG(index: index, megapixels: megapixels)
+                try Data(bytes).write(to: target, options: .atomic)
             }
             print("\(count) benchmark photos of \(megapixels) MP in \(directory.path)")
         } else {
