@@ -1,7 +1,7 @@
 # sticker-catalog — `make demo`, `make test`, `make bench`. Each installs what it needs first.
 SWIFT   ?= swift
 CONFIG  ?= release
-DEPS    := libsqlite3-dev libpng-dev libexif-dev libturbojpeg0-dev libwebp-dev pkg-config python3-venv
+DEPS    := libsqlite3-dev libpng-dev libexif-dev libturbojpeg0-dev libwebp-dev libheif-dev liblcms2-dev zlib1g-dev pkg-config python3-venv
 # Real third-party test material (camera JPEGs, broken PNG/JPEG suites), fetched, never committed.
 CORPUS  ?= testdata-3p
 FETCH   ?= ../shared/corpus/fetch.sh
@@ -12,7 +12,7 @@ BIN      = .build/$(CONFIG)/catalog
 # The segmentation model the tests use (installed by scripts/install-model.sh; skipped when it can't be).
 TEST_MODEL ?= $(abspath .build/test-model)
 
-.PHONY: deps build demo test test-model corpus model bench bench-stages bench-real bench-import bench-reprocess bench-cutout bench-search bench-palette fuzz reliability-long clean
+.PHONY: deps build demo test test-model corpus model bench bench-stages bench-real bench-import bench-formats bench-reprocess bench-cutout bench-search bench-palette fuzz reliability-long clean
 
 ## deps: install the Debian packages the build needs (only those missing; idempotent)
 deps:
@@ -67,7 +67,7 @@ test-model:
 	  || echo "note: the segmentation model could not be installed; the network tests will be skipped"
 
 ## bench: throughput and memory benchmarks (release build), starting with where an import's CPU goes
-bench: bench-stages bench-import bench-reprocess bench-search bench-palette
+bench: bench-stages bench-import bench-formats bench-reprocess bench-search bench-palette
 
 ## bench-stages: CPU per photo and stage (read + hash ... commit) for 12/24 MP JPEGs, 8 MP PNGs (and HEICs when decodable)
 bench-stages: model
@@ -82,6 +82,12 @@ bench-real: model
 bench-import: model
 	$(MAKE) build CONFIG=release EXTRA_DEPS=time
 	CATALOG_BIN=.build/release/catalog SAMPLES_BIN=.build/release/sample-photos Benchmarks/import.sh
+
+## bench-formats: the same 12 MP photos as a HEIC and as a JPEG (Display P3), and the JPEG without its profile:
+## HEIC vs JPEG import time, and what colour management adds
+bench-formats: model
+	$(MAKE) build CONFIG=release EXTRA_DEPS=time
+	CATALOG_BIN=.build/release/catalog SAMPLES_BIN=.build/release/sample-photos Benchmarks/formats.sh
 
 ## bench-reprocess: reprocess 200 imported 12 MP photos with --jobs 1 and --jobs 2 (speed-up, CPU per photo, peak memory)
 bench-reprocess: model
@@ -103,9 +109,11 @@ bench-palette: corpus
 	$(MAKE) build CONFIG=release EXTRA_DEPS=python3-venv
 	PALETTE_BENCH=.build/release/palette-bench Benchmarks/palette/run.sh
 
-## fuzz: libFuzzer + ASan harnesses over JPEG decode, PNG decode and EXIF read, seeded from the corpus;
-## SECONDS per harness (default 60), FUZZ_TARGETS to pick (jpeg png exif). Findings: .build-fuzz/crashes-*/
+## fuzz: libFuzzer + ASan harnesses over JPEG decode, PNG decode, EXIF read, HEIF/AVIF decode, WebP decode and
+## ICC profiles, seeded from the corpus (and heif-enc/cwebp/colord seeds); SECONDS per harness (default 60),
+## FUZZ_TARGETS to pick (jpeg png exif heif webp icc). Findings: .build-fuzz/crashes-*/
 fuzz: deps corpus
+	$(MAKE) deps EXTRA_DEPS="libheif-examples webp colord-data"
 	FUZZ_SECONDS=$(or $(SECONDS),60) STICKER_CORPUS="$(abspath $(CORPUS))" scripts/fuzz.sh $(FUZZ_TARGETS)
 
 ## reliability-long: the fault tests with many kills (KILLS, default 50); tens of minutes

@@ -26,6 +26,12 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        // HEIF/HEIC and AVIF (libheif decodes HEVC with libde265 and AV1 with dav1d).
+        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        // Little CMS: embedded colour profiles to sRGB.
+        .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
+        // zlib's inflate, for PNG iCCP profiles (libpng's simplified API does not hand them out).
+        .systemLibrary(name: "CInflate", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // glibc's <malloc.h> (mallopt), for the pipeline's allocator tuning (Processing/MallocTuning.swift).
         .systemLibrary(name: "CMalloc"),
 
@@ -42,7 +48,9 @@ let package = Package(
         // times slower unoptimised, which made every test import and `make demo CONFIG=debug` crawl.
         .target(
             name: "Processing",
-            dependencies: ["CTurboJPEG", "CPNG", "CPNGWriter", "CExif", "CWebP", "CSegmentationKernels", "CMalloc"],
+            dependencies: [
+                "CTurboJPEG", "CPNG", "CPNGWriter", "CExif", "CWebP", "CHeif", "CLCMS2", "CInflate", "CSegmentationKernels", "CMalloc",
+            ],
             swiftSettings: strictSwift + [.unsafeFlags(["-O"], .when(configuration: .debug))]
         ),
         // The store and the workflows over it.

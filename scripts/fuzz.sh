@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer harnesses of Fuzz/ (JPEG decode, PNG decode, EXIF read) with
+# Builds the libFuzzer harnesses of Fuzz/ (JPEG decode, PNG decode, EXIF read, HEIF/AVIF decode,
+# WebP decode, ICC profiles) with
 # `swiftc -sanitize=fuzzer,address` and runs each for FUZZ_SECONDS seconds, seeded from the corpus.
 #
-#   scripts/fuzz.sh [TARGET...]        TARGET: jpeg png exif (default: all three)
+#   scripts/fuzz.sh [TARGET...]        TARGET: jpeg png exif heif webp icc (default: all six)
 #   FUZZ_SECONDS=600 FUZZ_JOBS=1 STICKER_CORPUS=/work/corpus scripts/fuzz.sh png
 #
 # Processing is compiled once, instrumented, as a static library (outside SwiftPM, which has no
@@ -17,7 +18,7 @@ CORPUS=${STICKER_CORPUS:-testdata-3p}
 SWIFTC=${SWIFTC:-$(command -v swiftc)}
 CLANG=${CLANG:-$(dirname "$SWIFTC")/clang}
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(jpeg png exif)
+[ ${#targets[@]} -gt 0 ] || targets=(jpeg png exif heif webp icc)
 mkdir -p "$FUZZ_DIR/modules/CPNGWriter" "$FUZZ_DIR/modules/CSegmentationKernels" "$FUZZ_DIR/obj"
 root=$(pwd)
 
@@ -38,7 +39,7 @@ build_library() {
     "$CLANG" -c -O1 -g -fsanitize=fuzzer-no-link,address -ISources/CSegmentationKernels/include \
         Sources/CSegmentationKernels/segmentation_kernels.c -o "$FUZZ_DIR/obj/segmentation_kernels.o"
     local includes=()
-    for module in CTurboJPEG CPNG CExif CWebP; do includes+=(-I "Sources/$module"); done
+    for module in CTurboJPEG CPNG CExif CWebP CHeif CLCMS2 CInflate; do includes+=(-I "Sources/$module"); done
     includes+=(-I "$FUZZ_DIR/modules/CPNGWriter" -I "$FUZZ_DIR/modules/CSegmentationKernels")
     "$SWIFTC" -emit-library -static -emit-module -parse-as-library -module-name Processing -O -g \
         -sanitize=fuzzer,address -swift-version 6 -enable-upcoming-feature ExistentialAny \
@@ -52,12 +53,12 @@ build_harness() {
     local target=$1 name
     name=$(echo "$target" | tr '[:lower:]' '[:upper:]')
     local includes=()
-    for module in CTurboJPEG CPNG CExif CWebP; do includes+=(-I "Sources/$module"); done
+    for module in CTurboJPEG CPNG CExif CWebP CHeif CLCMS2 CInflate; do includes+=(-I "Sources/$module"); done
     includes+=(-I "$FUZZ_DIR/modules/CPNGWriter" -I "$FUZZ_DIR/modules/CSegmentationKernels")
     rm -f "$FUZZ_DIR/fuzz-$target"
     "$SWIFTC" -parse-as-library -O -g -sanitize=fuzzer,address -swift-version 6 "${includes[@]}" -I "$FUZZ_DIR" \
         "Fuzz/Fuzz$name.swift" Fuzz/FuzzLimits.swift -L "$FUZZ_DIR" -lProcessing \
-        -lturbojpeg -lpng16 -lexif -lwebp -lm -o "$FUZZ_DIR/fuzz-$target" 2>&1 | grep -v 'Cannot export local symbol' >&2 || true
+        -lturbojpeg -lpng16 -lexif -lwebp -lheif -llcms2 -lz -lm -o "$FUZZ_DIR/fuzz-$target" 2>&1 | grep -v 'Cannot export local symbol' >&2 || true
     [ -x "$FUZZ_DIR/fuzz-$target" ] || { echo "fuzz: the $target harness did not build" >&2; exit 1; }
 }
 
@@ -66,6 +67,35 @@ seeds() {
         jpeg) echo "$CORPUS/jpeg $CORPUS/exif $FUZZ_DIR/seeds-jpeg Fuzz/regressions" ;;
         png) echo "$CORPUS/png $CORPUS/pillow $FUZZ_DIR/seeds-png Fuzz/regressions" ;;
         exif) echo "$CORPUS/exif $FUZZ_DIR/seeds-exif Fuzz/regressions" ;;
+        heif) echo "$CORPUS/heif $FUZZ_DIR/seeds-heif Fuzz/regressions" ;;
+        webp) echo "$CORPUS/webp $FUZZ_DIR/seeds-webp Fuzz/regressions" ;;
+        icc) echo "$FUZZ_DIR/seeds-icc Fuzz/regressions" ;;
+    esac
+}
+
+# Small seeds for the new formats, made with Debian's encoders from the corpus's PNGs (when there),
+# and the ICC profiles colord ships.
+make_seeds() {
+    local target=$1 made=0
+    case $target in
+        heif|webp)
+            command -v heif-enc >/dev/null && command -v cwebp >/dev/null || return 0
+            for png in $(ls "$CORPUS"/png/*.png 2>/dev/null | head -20); do
+                [ "$(stat -c %s "$png")" -lt 20000 ] || continue
+                local base
+                base=$(basename "$png" .png)
+                if [ "$target" = heif ]; then
+                    heif-enc -q 50 "$png" -o "$FUZZ_DIR/seeds-heif/$base.heic" >/dev/null 2>&1 || true
+                    heif-enc -A -q 50 "$png" -o "$FUZZ_DIR/seeds-heif/$base.avif" >/dev/null 2>&1 || true
+                else
+                    cwebp -quiet -q 50 "$png" -o "$FUZZ_DIR/seeds-webp/$base.webp" 2>/dev/null || true
+                    cwebp -quiet -lossless "$png" -o "$FUZZ_DIR/seeds-webp/$base-lossless.webp" 2>/dev/null || true
+                fi
+                made=$((made + 1))
+                [ $made -lt 8 ] || break
+            done ;;
+        icc)
+            cp -n /usr/share/color/icc/colord/*.icc "$FUZZ_DIR/seeds-icc/" 2>/dev/null || true ;;
     esac
 }
 
@@ -75,6 +105,7 @@ for target in "${targets[@]}"; do
 done
 for target in "${targets[@]}"; do
     mkdir -p "$FUZZ_DIR/corpus-$target" "$FUZZ_DIR/crashes-$target" "$FUZZ_DIR/seeds-$target"
+    make_seeds "$target"
     # Seed files of the other kinds also live in these folders; the small camera photos are useful JPEG seeds.
     if [ "$target" = jpeg ] && [ -d "$CORPUS/photos" ]; then cp -n "$CORPUS"/photos/*.jpg "$FUZZ_DIR/seeds-jpeg/" 2>/dev/null || true; fi
     dirs=()

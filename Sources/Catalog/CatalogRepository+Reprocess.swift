@@ -10,7 +10,7 @@ extension CatalogRepository {
     public func replace(
         id: Int64, expectedSHA256: String?, with photo: ProcessedPhoto, sha256: String, source: SourceFile
     ) throws(CatalogError) -> ReprocessOutcome {
-        try rewrite(id: id, expectedSHA256: expectedSHA256, sha256: sha256, source: source, content: photo, outcome: .replaced) { record in
+        try rewrite(id: id, expectedSHA256: expectedSHA256, sha256: sha256, source: source, content: photo, exif: nil, outcome: .replaced) { record in
             record.format = photo.format.rawValue
             record.width = photo.width
             record.height = photo.height
@@ -22,13 +22,15 @@ extension CatalogRepository {
 
     /// Records that entry `id` failed for the bytes `sha256` read at `source`: its sticker, palette and
     /// EXIF go (they described other bytes, or there were none), in one transaction.
+    /// `facts` (when the bytes decoded before the failure) are kept: format, upright size and EXIF.
     public func replaceWithFailure(
-        id: Int64, expectedSHA256: String?, sha256: String, source: SourceFile, format: ImageFormat?, code: String, message: String
+        id: Int64, expectedSHA256: String?, sha256: String, source: SourceFile, format: ImageFormat?, facts: PhotoFacts? = nil,
+        code: String, message: String
     ) throws(CatalogError) -> ReprocessOutcome {
-        try rewrite(id: id, expectedSHA256: expectedSHA256, sha256: sha256, source: source, content: nil, outcome: .failed) { record in
-            record.format = format?.rawValue
-            record.width = nil
-            record.height = nil
+        try rewrite(id: id, expectedSHA256: expectedSHA256, sha256: sha256, source: source, content: nil, exif: facts?.exif, outcome: .failed) { record in
+            record.format = (facts?.format ?? format)?.rawValue
+            record.width = facts?.width
+            record.height = facts?.height
             record.status = EntryStatus.failed.rawValue
             record.failureCode = code
             record.failureMessage = message
@@ -36,9 +38,9 @@ extension CatalogRepository {
     }
 
     /// One transaction: the entry's content is deleted, its photo row gets the new bytes' hash, size,
-    /// time and `fields`, and `content` (if any) is inserted.
+    /// time and `fields`, and `content` (if any) is inserted, or else `exif` alone.
     private func rewrite(
-        id: Int64, expectedSHA256: String?, sha256: String, source: SourceFile, content: ProcessedPhoto?,
+        id: Int64, expectedSHA256: String?, sha256: String, source: SourceFile, content: ProcessedPhoto?, exif: ExifMetadata?,
         outcome: ReprocessOutcome, fields: @escaping (inout PhotoRecord) -> Void
     ) throws(CatalogError) -> ReprocessOutcome {
         let now = Timestamp.now()
@@ -50,10 +52,13 @@ extension CatalogRepository {
             record.fileSize = source.size
             record.fileMtime = source.modificationTime
             record.updatedAt = now
+            record.decoderVersion = PhotoDecoder.decoderVersion
             fields(&record)
             try record.update(db)
             if let content {
                 try Self.insertContent(of: content, id: id, now: now, db)
+            } else if let exif {
+                try ExifRecord(photoId: id, exif: exif).insert(db)
             }
             return outcome
         }

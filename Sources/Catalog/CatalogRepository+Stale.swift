@@ -7,9 +7,10 @@ extension CatalogRepository {
     /// (or every entry when `all`), and those whose file's size or modification time changed (a possible
     /// new version of the source). Read a page at a time, so a large catalog is never read in one
     /// transaction; each candidate's file is checked with stat(2).
-    /// `pipelineVersion` is this binary's (tests pass a later one).
+    /// `pipelineVersion` and `decoderVersion` are this binary's (tests pass other ones).
     public nonisolated func reprocessCandidates(
-        settings: StickerSettings, all: Bool, pipelineVersion: Int = PhotoProcessor.pipelineVersion
+        settings: StickerSettings, all: Bool, pipelineVersion: Int = PhotoProcessor.pipelineVersion,
+        decoderVersion: Int = PhotoDecoder.decoderVersion
     ) throws(CatalogError) -> [ReprocessCandidate] {
         var candidates: [ReprocessCandidate] = []
         var after: Int64 = 0
@@ -19,7 +20,7 @@ extension CatalogRepository {
             if pause > 0 { Thread.sleep(forTimeInterval: pause) }
             let page = try read { db in
                 try Row.fetchAll(db, sql: """
-                    SELECT p.id, p.sha256, p.path, p.file_size, p.file_mtime, p.failure_code,
+                    SELECT p.id, p.sha256, p.path, p.file_size, p.file_mtime, p.failure_code, p.decoder_version,
                            s.pipeline_version, s.settings_json
                     FROM photo p LEFT JOIN sticker s ON s.photo_id = p.id
                     WHERE p.id > ? ORDER BY p.id LIMIT 1000
@@ -28,14 +29,16 @@ extension CatalogRepository {
             guard let last = page.last else { return candidates }
             after = last["id"]
             for row in page {
-                if let candidate = try candidate(row, settings: settings, pipelineVersion: pipelineVersion, all: all) {
+                if let candidate = try candidate(row, settings: settings, pipelineVersion: pipelineVersion, decoderVersion: decoderVersion, all: all) {
                     candidates.append(candidate)
                 }
             }
         }
     }
 
-    private nonisolated func candidate(_ row: Row, settings: StickerSettings, pipelineVersion: Int, all: Bool) throws(CatalogError) -> ReprocessCandidate? {
+    private nonisolated func candidate(
+        _ row: Row, settings: StickerSettings, pipelineVersion: Int, decoderVersion: Int, all: Bool
+    ) throws(CatalogError) -> ReprocessCandidate? {
         let sha256: String? = row["sha256"]
         let path: String = row["path"]
         var sticker: (pipelineVersion: Int, settings: StickerSettings)?
@@ -47,7 +50,8 @@ extension CatalogRepository {
             }
         }
         let reasons = StaleReason.recorded(
-            sticker: sticker, failureCode: row["failure_code"], current: settings, pipelineVersion: pipelineVersion
+            sticker: sticker, failureCode: row["failure_code"], current: settings, pipelineVersion: pipelineVersion,
+            recordedDecoderVersion: (row["decoder_version"] as Int?) ?? 1, decoderVersion: decoderVersion
         )
         var info = stat()
         let source: ReprocessCandidate.Source

@@ -45,8 +45,11 @@ extension CatalogRepository {
     /// With a hash: a new failed entry, or, when the SHA-256 is already catalogued, a duplicate as
     /// ``noteDuplicate(id:source:)``. Without a hash (the file could not be read): the entry is keyed by
     /// path (index `photo_unhashed_path`) and updated in place when that path already failed, never duplicated.
+    ///
+    /// `facts` (when the bytes decoded before the failure: no subject, a failed encode...) are kept:
+    /// format, upright size and EXIF, as for a processed photo.
     public func recordFailure(
-        sha256: String?, source: SourceFile, format: ImageFormat?, code: String, message: String
+        sha256: String?, source: SourceFile, format: ImageFormat?, facts: PhotoFacts? = nil, code: String, message: String
     ) throws(CatalogError) -> ImportOutcome {
         let now = Timestamp.now()
         return try write { db in
@@ -62,6 +65,7 @@ extension CatalogRepository {
                 existing.fileSize = source.size
                 existing.fileMtime = source.modificationTime
                 existing.format = format?.rawValue
+                existing.decoderVersion = PhotoDecoder.decoderVersion
                 existing.failureCode = code
                 existing.failureMessage = message
                 existing.updatedAt = now
@@ -70,11 +74,15 @@ extension CatalogRepository {
             }
             var record = PhotoRecord(
                 sha256: sha256, path: source.path, fileSize: source.size, fileMtime: source.modificationTime,
-                format: format?.rawValue, width: nil, height: nil, status: EntryStatus.failed.rawValue,
-                failureCode: code, failureMessage: message, importedAt: now, updatedAt: now
+                format: (facts?.format ?? format)?.rawValue, width: facts?.width, height: facts?.height,
+                status: EntryStatus.failed.rawValue, failureCode: code, failureMessage: message, importedAt: now, updatedAt: now
             )
             try record.insert(db)
-            return .failed(id: try Self.insertedID(record, db))
+            let id = try Self.insertedID(record, db)
+            if let exif = facts?.exif {
+                try ExifRecord(photoId: id, exif: exif).insert(db)
+            }
+            return .failed(id: id)
         }
     }
 

@@ -1,4 +1,4 @@
-/// A photo decoded for processing: oriented pixels at (about) the working size, the full
+/// A photo decoded for processing: oriented sRGB pixels at (about) the working size, the full
 /// oriented size, and its EXIF. Produced by `PhotoDecoder.decode(_:options:)`.
 public struct DecodedPhoto: Sendable {
     public let format: ImageFormat
@@ -10,13 +10,21 @@ public struct DecodedPhoto: Sendable {
     public let image: RGBAImage
     /// nil when the file has no EXIF or its EXIF is malformed (the photo is kept either way).
     public let exif: ExifMetadata?
+    /// Problems that did not stop the decode (an unusable colour profile, taken as sRGB).
+    public let warnings: [String]
 
-    public init(format: ImageFormat, width: Int, height: Int, image: RGBAImage, exif: ExifMetadata?) {
+    public init(format: ImageFormat, width: Int, height: Int, image: RGBAImage, exif: ExifMetadata?, warnings: [String] = []) {
         self.format = format
         self.width = width
         self.height = height
         self.image = image
         self.exif = exif
+        self.warnings = warnings
+    }
+
+    /// What the catalog keeps about the photo whatever becomes of its sticker.
+    public var facts: PhotoFacts {
+        PhotoFacts(format: format, width: width, height: height, exif: exif)
     }
 
     /// The pixels fitted to `longSide` when they are larger (DCT scaling only gets close): what the

@@ -13,17 +13,37 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .webp }
         if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
         if starts(Array("BM".utf8)) && bytes.count >= 26 { return .bmp }
-        if starts(Array("ftyp".utf8), at: 4) {
-            if starts(Array("avif".utf8), at: 8) || starts(Array("avis".utf8), at: 8) { return .avif }
-            for brand in ["heic", "heix", "hevc", "heim", "heis", "mif1", "msf1"] where starts(Array(brand.utf8), at: 8) {
-                return .heif
-            }
-        }
+        if starts(Array("ftyp".utf8), at: 4) { return isoFormat(bytes) }
         return nil
     }
 
+    /// HEIF or AVIF from the `ftyp` box's brands: the major brand, or for the generic image brands
+    /// (`mif1`, `msf1`, `miaf`) the compatible brands that name the codec.
+    private static func isoFormat(_ bytes: [UInt8]) -> ImageFormat? {
+        guard bytes.count >= 12 else { return nil }
+        let declared = Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3])
+        let boxEnd = min(bytes.count, max(12, declared))
+        func brand(at offset: Int) -> String { String(decoding: bytes[offset ..< offset + 4], as: UTF8.self) }
+        let avif: Set = ["avif", "avis"]
+        let heif: Set = ["heic", "heix", "hevc", "hevx", "heim", "heis", "hevm", "hevs"]
+        let generic: Set = ["mif1", "msf1", "miaf", "mif2"]
+        let major = brand(at: 8)
+        if avif.contains(major) { return .avif }
+        if heif.contains(major) { return .heif }
+        guard generic.contains(major) else { return nil }
+        // Compatible brands follow the major brand and the minor version.
+        var compatible: [String] = []
+        var offset = 16
+        while offset + 4 <= boxEnd {
+            compatible.append(brand(at: offset))
+            offset += 4
+        }
+        if compatible.contains(where: avif.contains) { return .avif }
+        return .heif
+    }
+
     /// Whether this build can decode the format (the others get an "unsupported format" error).
-    public var isDecodable: Bool { self == .jpeg || self == .png }
+    public var isDecodable: Bool { [.jpeg, .png, .webp, .heif, .avif].contains(self) }
 
     /// The name users know the format by.
     public var displayName: String {

@@ -16,6 +16,7 @@ struct JPEGSegments {
     static let endOfImage: UInt8 = 0xD9
     static let startOfScan: UInt8 = 0xDA
     static let app1: UInt8 = 0xE1
+    static let app2: UInt8 = 0xE2
     static let app14: UInt8 = 0xEE
 
     /// The segments in order, stopping after SOS, at EOI, or at the first segment that does not
@@ -86,6 +87,22 @@ struct JPEGSegments {
             if payload.starts(with: ExifReader.exifPrefix) { return payload }
         }
         return nil
+    }
+
+    /// The ICC profile in the APP2 `ICC_PROFILE` segments, joined in their sequence order (a
+    /// profile over 64 KB is split across several). nil when there is none; a set with a missing
+    /// or repeated part is joined as it is, and lcms2 then refuses it (a warning, not a failure).
+    static func iccProfile(in bytes: [UInt8]) -> [UInt8]? {
+        let signature = Array("ICC_PROFILE".utf8) + [0]
+        var parts: [(sequence: UInt8, data: ArraySlice<UInt8>)] = []
+        for segment in JPEGSegments(bytes).segments where segment.marker == app2 {
+            let payload = bytes[segment.payload]
+            guard payload.starts(with: signature), payload.count > signature.count + 2 else { continue }
+            let sequence = payload[payload.startIndex + signature.count]
+            parts.append((sequence, payload.dropFirst(signature.count + 2)))
+        }
+        guard !parts.isEmpty else { return nil }
+        return parts.sorted { $0.sequence < $1.sequence }.flatMap(\.data)
     }
 
     /// Whether an EOI marker follows the first SOS segment: entropy-coded data never contains

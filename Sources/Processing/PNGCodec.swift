@@ -1,5 +1,6 @@
 import CPNG
 import CPNGWriter
+import CInflate
 
 /// PNG decoding through libpng's simplified API (`png_image_*`), which catches libpng's errors
 /// internally (no `longjmp` crosses a Swift frame) and reports them in `png_image.message`;
@@ -172,6 +173,68 @@ public enum PNGCodec {
             position = dataEnd + 4
         }
         return nil
+    }
+
+    /// The ICC profile of the PNG's `iCCP` chunk (a name, a compression byte, then the profile
+    /// deflated), inflated, or nil when there is none or it does not inflate (at most 16 MB).
+    public static func iccProfile(_ bytes: [UInt8]) -> [UInt8]? {
+        guard bytes.starts(with: signature) else { return nil }
+        var position = signature.count
+        while position + 12 <= bytes.count {
+            let length = Int(readUInt32(bytes, at: position))
+            let type = bytes[position + 4 ..< position + 8]
+            let dataStart = position + 8
+            guard length <= 0x7FFF_FFFF, dataStart + length + 4 <= bytes.count else { return nil }
+            if type.elementsEqual("iCCP".utf8) {
+                let data = bytes[dataStart ..< dataStart + length]
+                // Name (1-79 bytes), NUL, compression method 0, then the zlib stream.
+                guard let nul = data.prefix(80).firstIndex(of: 0), nul + 1 < data.endIndex, data[nul + 1] == 0 else { return nil }
+                return inflate(Array(data[(nul + 2)...]), limit: 16 << 20)
+            }
+            if type.elementsEqual("IDAT".utf8) || type.elementsEqual("IEND".utf8) { return nil }
+            position = dataStart + length + 4
+        }
+        return nil
+    }
+
+    /// Returns the PNG with an `iCCP` chunk holding `profile` (deflated) right after IHDR, for
+    /// samples and tests of colour management.
+    public static func pngByInserting(iccProfile profile: [UInt8], into png: [UInt8]) throws(ProcessingError) -> [UInt8] {
+        guard png.starts(with: signature), png.count >= signature.count + 25 else { throw .encodingFailed("not a PNG with an IHDR chunk") }
+        var compressedSize = compressBound(UInt(profile.count))
+        var compressed = [UInt8](repeating: 0, count: Int(compressedSize))
+        guard compress2(&compressed, &compressedSize, profile, UInt(profile.count), 9) == Z_OK else {
+            throw .encodingFailed("zlib could not compress the profile")
+        }
+        let data = Array("ICC profile".utf8) + [0, 0] + compressed.prefix(Int(compressedSize))
+        let afterHeader = signature.count + 25
+        return Array(png[..<afterHeader]) + chunk(type: "iCCP", data: data) + png[afterHeader...]
+    }
+
+    /// A zlib stream inflated, or nil when it is damaged or inflates past `limit` bytes.
+    static func inflate(_ compressed: [UInt8], limit: Int) -> [UInt8]? {
+        var stream = z_stream()
+        guard inflateInit_(&stream, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
+        defer { inflateEnd(&stream) }
+        var output: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        var input = compressed
+        return input.withUnsafeMutableBufferPointer { source -> [UInt8]? in
+            stream.next_in = source.baseAddress
+            stream.avail_in = UInt32(source.count)
+            while true {
+                let status = chunk.withUnsafeMutableBufferPointer { buffer -> Int32 in
+                    stream.next_out = buffer.baseAddress
+                    stream.avail_out = UInt32(buffer.count)
+                    return CInflate.inflate(&stream, Z_NO_FLUSH)
+                }
+                let produced = chunk.count - Int(stream.avail_out)
+                output += chunk[0..<produced]
+                guard output.count <= limit else { return nil }
+                if status == Z_STREAM_END { return output }
+                guard status == Z_OK, produced > 0 || stream.avail_in > 0 else { return nil }
+            }
+        }
     }
 
     /// Returns the PNG with an `eXIf` chunk holding `exif` (a TIFF block; a leading `Exif\0\0`

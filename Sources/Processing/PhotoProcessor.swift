@@ -1,11 +1,13 @@
 /// Turns a photo's bytes into a `ProcessedPhoto`: decode (scaled), orient, cut the subject out,
 /// render the sticker and take the palette.
-/// Pipeline version 2: the sticker is the cut-out subject (`SubjectSegmenter`), cropped, scaled and
-/// outlined by `StickerRenderer` with `settings.style`. (Version 0 was the whole photo, resized;
-/// version 1 fed the network from the 1024-px working copy and cleaned the mask more aggressively.)
+/// Pipeline version 3: embedded colour profiles are converted to sRGB (`ColorConverter`) before
+/// the cut-out, the palette and the sticker; the sticker is the cut-out subject
+/// (`SubjectSegmenter`), cropped, scaled and outlined by `StickerRenderer` with `settings.style`.
+/// (Version 0 was the whole photo, resized; version 1 fed the network from the 1024-px working copy
+/// and cleaned the mask more aggressively; version 2 read every photo as sRGB.)
 public nonisolated struct PhotoProcessor: Sendable {
     /// The version of the pipeline this binary runs; entries made by an older one are stale.
-    public static let pipelineVersion = 2
+    public static let pipelineVersion = 3
     /// The cut-out's working long side: enough for the network's 320-pixel input and for the
     /// edge refinement, far less than 12 MP. Larger stickers get twice their size.
     public static let workingSize = 1024
@@ -26,7 +28,29 @@ public nonisolated struct PhotoProcessor: Sendable {
     /// Runs the whole pipeline off the caller's actor; CPU-bound, so callers bound how many run at once.
     @concurrent
     public func process(_ bytes: [UInt8]) async throws(ProcessingError) -> ProcessedPhoto {
-        let decoded = try PhotoDecoder.decode(bytes, options: decodeOptions)
+        try await attempt(bytes).result.get()
+    }
+
+    /// Runs the whole pipeline, and keeps what the decode learned (format, size, EXIF, warnings)
+    /// when a later stage fails (no subject, a failed encode...), for the catalog to record.
+    @concurrent
+    public func attempt(_ bytes: [UInt8]) async -> ProcessingAttempt {
+        let decoded: DecodedPhoto
+        do throws(ProcessingError) {
+            decoded = try PhotoDecoder.decode(bytes, options: decodeOptions)
+        } catch {
+            return ProcessingAttempt(facts: nil, warnings: [], result: .failure(error))
+        }
+        do throws(ProcessingError) {
+            let processed = try await process(decoded)
+            return ProcessingAttempt(facts: decoded.facts, warnings: decoded.warnings, result: .success(processed))
+        } catch {
+            return ProcessingAttempt(facts: decoded.facts, warnings: decoded.warnings, result: .failure(error))
+        }
+    }
+
+    /// The stages after the decode.
+    private func process(_ decoded: DecodedPhoto) async throws(ProcessingError) -> ProcessedPhoto {
         let working = StageClock.measure(.resize) { decoded.workingImage(longSide: decodeOptions.workingSize) }
         let cutout = try segmenter.cutout(working, predictingFrom: decoded.image).cutout
         // The sticker and the palette both read the cut-out and nothing else: side by side.
@@ -40,7 +64,8 @@ public nonisolated struct PhotoProcessor: Sendable {
             sticker: try await sticker.get(),
             palette: await palette,
             pipelineVersion: Self.pipelineVersion,
-            settings: settings
+            settings: settings,
+            warnings: decoded.warnings
         )
     }
 
@@ -61,4 +86,13 @@ public nonisolated struct PhotoProcessor: Sendable {
     static func palette(of cutout: RGBAImage, colors: Int) async -> Palette {
         StageClock.measure(.palette) { PaletteExtractor.palette(of: cutout, colors: colors) }
     }
+}
+
+/// One photo through the pipeline: the result, and what the decode learned either way (nil facts:
+/// the bytes did not decode).
+public struct ProcessingAttempt: Sendable {
+    public var facts: PhotoFacts?
+    /// Problems that did not stop the work (an unusable colour profile, taken as sRGB).
+    public var warnings: [String]
+    public var result: Result<ProcessedPhoto, ProcessingError>
 }

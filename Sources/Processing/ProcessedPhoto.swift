@@ -22,11 +22,14 @@ public struct ProcessedPhoto: Sendable {
     public let palette: Palette
     public let pipelineVersion: Int
     public let settings: StickerSettings
+    /// Problems that did not stop the work (an unusable colour profile, taken as sRGB).
+    public let warnings: [String]
 
     public init(
         format: ImageFormat, width: Int, height: Int, exif: ExifMetadata?,
-        sticker: StickerImage, palette: Palette, pipelineVersion: Int, settings: StickerSettings
+        sticker: StickerImage, palette: Palette, pipelineVersion: Int, settings: StickerSettings, warnings: [String] = []
     ) {
+        self.warnings = warnings
         self.format = format
         self.width = width
         self.height = height
@@ -36,4 +39,9 @@ public struct ProcessedPhoto: Sendable {
         self.pipelineVersion = pipelineVersion
         self.settings = settings
     }
+}
+
+extension ProcessedPhoto {
+    /// The facts of the photo the sticker was made from.
+    public var facts: PhotoFacts { PhotoFacts(format: format, width: width, height: height, exif: exif) }
 }

@@ -36,7 +36,7 @@ public enum ProcessingError: Error, Equatable, Sendable, LocalizedError {
 
     public var errorDescription: String? {
         switch self {
-        case .unsupportedFormat(let found): "unsupported format: \(found) (JPEG and PNG are supported)"
+        case .unsupportedFormat(let found): "unsupported format: \(found) (JPEG, PNG, WebP, HEIF/HEIC and AVIF are supported)"
         case .corruptImage(let reason): "corrupt image: \(reason)"
         case .truncated(let reason): "truncated image: \(reason)"
         case .tooLarge(let width, let height, let limit):

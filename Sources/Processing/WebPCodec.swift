@@ -1,6 +1,6 @@
 import CWebP
 
-/// WebP encoding through libwebp's advanced API (`WebPConfig` + `WebPPicture` + a memory writer),
+/// WebP decoding and encoding through libwebp's advanced APIs (`WebPConfig` + `WebPPicture` + a memory writer),
 /// which reports errors as return codes (no `longjmp`), and the header/decoding calls tests and
 /// exports need to check a file. Every pointer libwebp hands out is freed here, on every path.
 ///
@@ -74,6 +74,61 @@ public enum WebPCodec {
             WebPGetInfo(buffer.baseAddress, buffer.count, &width, &height)
         }
         return valid != 0 ? (Int(width), Int(height)) : nil
+    }
+
+    /// Decodes a still WebP to straight RGBA (its alpha kept), refusing images over `maxPixels`
+    /// from the header before decoding, and scaling down while decoding (libwebp rescales row by
+    /// row) to about `workingSize` on the long side. Returns the full size too.
+    public static func decodeScaled(
+        _ bytes: [UInt8], maxPixels: Int, workingSize: Int
+    ) throws(ProcessingError) -> (image: RGBAImage, fullWidth: Int, fullHeight: Int) {
+        guard !bytes.isEmpty else { throw .truncated("empty file") }
+        let container = WebPChunks(bytes)
+        var config = WebPDecoderConfig()
+        guard WebPInitDecoderConfig(&config) != 0 else { throw .corruptImage("libwebp version mismatch") }
+        let featureStatus = bytes.withUnsafeBufferPointer { WebPGetFeatures($0.baseAddress, $0.count, &config.input) }
+        guard featureStatus == VP8_STATUS_OK else {
+            throw error(featureStatus, truncated: container.isTruncated, while: "reading the WebP header")
+        }
+        let width = Int(config.input.width)
+        let height = Int(config.input.height)
+        guard width > 0, height > 0 else { throw .corruptImage("invalid WebP size \(width)x\(height)") }
+        guard width * height <= maxPixels else { throw .tooLarge(width: width, height: height, limit: maxPixels) }
+        guard config.input.has_animation == 0 else { throw .unsupportedFormat("animated WebP (still images only)") }
+        if container.isTruncated { throw .truncated("the RIFF container is longer than the data") }
+
+        let (outputWidth, outputHeight) = ImageResizer.reducedSize(width: width, height: height, workingSize: workingSize) ?? (width, height)
+        if (outputWidth, outputHeight) != (width, height) {
+            config.options.use_scaling = 1
+            config.options.scaled_width = Int32(outputWidth)
+            config.options.scaled_height = Int32(outputHeight)
+        }
+        let count = outputWidth * outputHeight * 4
+        var status = VP8_STATUS_OK
+        let pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            config.output.colorspace = MODE_RGBA
+            config.output.is_external_memory = 1
+            config.output.u.RGBA.rgba = buffer.baseAddress
+            config.output.u.RGBA.stride = Int32(outputWidth * 4)
+            config.output.u.RGBA.size = count
+            status = bytes.withUnsafeBufferPointer { WebPDecode($0.baseAddress, $0.count, &config) }
+            WebPFreeDecBuffer(&config.output)
+            // On failure the buffer is discarded unread; UInt8 needs no deinitialization.
+            initialized = count
+        }
+        guard status == VP8_STATUS_OK else { throw error(status, truncated: container.isTruncated, while: "decoding the WebP data") }
+        return (RGBAImage(width: outputWidth, height: outputHeight, pixels: pixels), width, height)
+    }
+
+    /// A libwebp status as a `ProcessingError`.
+    private static func error(_ status: VP8StatusCode, truncated: Bool, while doing: String) -> ProcessingError {
+        switch status {
+        case VP8_STATUS_NOT_ENOUGH_DATA: .truncated("the WebP data ends early (\(doing))")
+        case VP8_STATUS_UNSUPPORTED_FEATURE: .unsupportedFormat("WebP feature libwebp does not decode")
+        case _ where truncated: .truncated("the RIFF container is longer than the data (\(doing))")
+        case VP8_STATUS_OUT_OF_MEMORY: .corruptImage("libwebp ran out of memory \(doing)")
+        default: .corruptImage("libwebp failed \(doing) (status \(status.rawValue))")
+        }
     }
 
     /// Decodes a WebP file to straight RGBA.

@@ -24,13 +24,76 @@ public enum SamplePhotos {
         return try ExifWriter.jpegByInserting(exif, into: jpeg)
     }
 
+    /// Encodes a scene as a JPEG whose pixels are in `space`, tagged with its ICC profile in APP2
+    /// `ICC_PROFILE` segments (as cameras set to Adobe RGB write them), with `exif` as `jpeg` does.
+    public static func jpeg(_ scene: SampleScene, exif: ExifMetadata?, space: ColorConverter.RGBSpace, quality: Int = 88) throws(ProcessingError) -> [UInt8] {
+        var image = try pixels(scene.renderPhoto(), in: space)
+        if let orientation = exif?.orientation {
+            image = Orientation.apply([6: 8, 8: 6][orientation] ?? orientation, to: image)
+        }
+        var jpeg = try JPEGCodec.encode(image, quality: quality)
+        if let exif { jpeg = try ExifWriter.jpegByInserting(exif, into: jpeg) }
+        guard let profile = space.iccProfile, profile.count <= 65_000 else { throw .encodingFailed("no ICC profile for \(space)") }
+        let payload = Array("ICC_PROFILE".utf8) + [0, 1, 1] + profile
+        let length = payload.count + 2
+        return [0xFF, 0xD8, 0xFF, 0xE2, UInt8(length >> 8), UInt8(length & 0xFF)] + payload + jpeg.dropFirst(2)
+    }
+
+    /// Encodes a scene as a PNG whose pixels are in `space`, tagged with an `iCCP` chunk.
+    public static func png(_ scene: SampleScene, space: ColorConverter.RGBSpace) throws(ProcessingError) -> [UInt8] {
+        guard let profile = space.iccProfile else { throw .encodingFailed("no ICC profile for \(space)") }
+        return try PNGCodec.pngByInserting(iccProfile: profile, into: PNGCodec.encode(try pixels(scene.renderPhoto(), in: space)))
+    }
+
+    /// Encodes a scene as HEIC (or AVIF) through libheif, as a phone would: the pixels stored
+    /// turned back, the orientation in `irot`/`imir` boxes, the EXIF (orientation tag included, which
+    /// readers must not apply on top) in an Exif item, and the pixels in `space` with its ICC profile.
+    public static func heif(
+        _ scene: SampleScene, exif: ExifMetadata?, space: ColorConverter.RGBSpace? = nil, codec: HEIFCodec.EncodeOptions.Codec = .hevc,
+        quality: Int = 88
+    ) throws(ProcessingError) -> [UInt8] {
+        let orientation = exif?.orientation ?? 1
+        var image = try pixels(scene.renderPhoto(), in: space)
+        image = Orientation.apply([6: 8, 8: 6][orientation] ?? orientation, to: image)
+        let options = HEIFCodec.EncodeOptions(
+            codec: codec, quality: quality, iccProfile: space?.iccProfile, exif: try exif.map { exif throws(ProcessingError) in try ExifWriter.exifBlock(exif) },
+            orientation: orientation)
+        return try HEIFCodec.encode(image, options: options)
+    }
+
+    /// Encodes a scene as a lossy WebP with its EXIF in an `EXIF` chunk (pixels turned back for its
+    /// orientation, as for a JPEG) and, with `space`, its pixels in that space with an `ICCP` chunk.
+    public static func webp(
+        _ scene: SampleScene, exif: ExifMetadata?, space: ColorConverter.RGBSpace? = nil, quality: Int = 88
+    ) throws(ProcessingError) -> [UInt8] {
+        var image = try pixels(scene.renderPhoto(), in: space)
+        if let orientation = exif?.orientation {
+            image = Orientation.apply([6: 8, 8: 6][orientation] ?? orientation, to: image)
+        }
+        let plain = try WebPCodec.encode(image, mode: .lossy(quality: quality))
+        let exifBlock = try exif.map { exif throws(ProcessingError) in Array(try ExifWriter.exifBlock(exif).dropFirst(6)) }
+        guard exifBlock != nil || space != nil else { return plain }
+        guard let tagged = WebPChunks.adding(iccProfile: space?.iccProfile, exif: exifBlock, to: plain) else {
+            throw .encodingFailed("could not add metadata to the WebP file")
+        }
+        return tagged
+    }
+
+    /// sRGB pixels re-expressed in `space` (unchanged for nil).
+    private static func pixels(_ image: RGBAImage, in space: ColorConverter.RGBSpace?) throws(ProcessingError) -> RGBAImage {
+        guard let space else { return image }
+        guard let converted = ColorConverter.fromSRGB(image, to: space) else { throw .encodingFailed("lcms2 could not convert to \(space)") }
+        return converted
+    }
+
     /// Encodes the scene's subject over a transparent background as a PNG.
     public static func transparentPNG(_ scene: SampleScene) throws(ProcessingError) -> [UInt8] {
         try PNGCodec.encode(scene.renderCutout())
     }
 
     /// The demo's built-in photos: JPEGs from several invented cameras (with GPS, lenses,
-    /// offsets and rotated orientations) and PNGs that already have transparency.
+    /// offsets and rotated orientations), a phone's HEIC in Display P3 (turned by `irot`), a WebP
+    /// with EXIF, and PNGs that already have transparency.
     public static func demo(width: Int = 1600, height: Int = 1200) throws(ProcessingError) -> [SamplePhoto] {
         var photos: [SamplePhoto] = []
         for (index, spec) in demoSpecs.enumerated() {
@@ -45,10 +108,61 @@ public enum SamplePhotos {
                 scene.centerY = 0.5
                 photos.append(SamplePhoto(name: spec.name + ".png", bytes: try transparentPNG(scene), scene: scene, exif: nil))
             } else {
-                photos.append(SamplePhoto(name: spec.name + ".jpg", bytes: try jpeg(scene, exif: spec.exif), scene: scene, exif: spec.exif))
+                let (suffix, bytes): (String, [UInt8]) = switch spec.container {
+                case .jpeg: ("jpg", try jpeg(scene, exif: spec.exif))
+                case .heic: ("heic", try heif(scene, exif: spec.exif, space: spec.space))
+                case .webp: ("webp", try webp(scene, exif: spec.exif, space: spec.space))
+                }
+                photos.append(SamplePhoto(name: spec.name + "." + suffix, bytes: bytes, scene: scene, exif: spec.exif))
             }
         }
         return photos
+    }
+
+    /// How a benchmark photo is stored: the formats benchmark compares the same scene as a JPEG and
+    /// a HEIC, tagged Display P3, and the tagged JPEG with and without its profile.
+    public enum BenchmarkVariant: String, Sendable, CaseIterable {
+        /// sRGB JPEG (the import benchmark's photos).
+        case jpeg
+        /// Display P3 pixels in a JPEG tagged with the profile.
+        case p3JPEG = "p3-jpeg"
+        /// The same bytes as `p3JPEG` without the profile (what colour management costs is the difference).
+        case p3JPEGUntagged = "p3-jpeg-untagged"
+        /// The same Display P3 pixels as a HEIC tagged with the profile.
+        case p3HEIC = "p3-heic"
+        /// An sRGB HEIC with the same EXIF (phones' default format).
+        case heic
+        /// An opaque PNG without EXIF, as screenshots and exported artwork come: PNGs cannot be
+        /// decoded scaled, so they load the pipeline differently.
+        case png
+
+        public var fileExtension: String {
+            switch self {
+            case .p3HEIC, .heic: "heic"
+            case .png: "png"
+            default: "jpg"
+            }
+        }
+    }
+
+    /// One benchmark photo as `variant` (see ``benchmarkJPEG(index:megapixels:)`` for the scene).
+    public static func benchmarkPhoto(index: Int, megapixels: Double = 12, variant: BenchmarkVariant) throws(ProcessingError) -> [UInt8] {
+        switch variant {
+        case .jpeg: return try benchmarkJPEG(index: index, megapixels: megapixels)
+        case .heic:
+            let (scene, exif) = benchmarkScene(index: index, megapixels: megapixels)
+            return try heif(scene, exif: exif, quality: 80)
+        case .png: return try PNGCodec.encode(benchmarkScene(index: index, megapixels: megapixels).0.renderPhoto())
+        case .p3JPEG, .p3JPEGUntagged, .p3HEIC:
+            let (scene, exif) = benchmarkScene(index: index, megapixels: megapixels)
+            switch variant {
+            case .p3HEIC: return try heif(scene, exif: exif, space: .displayP3, quality: 80)
+            case .p3JPEGUntagged:
+                let image = try pixels(scene.renderPhoto(), in: .displayP3)
+                return try ExifWriter.jpegByInserting(exif, into: JPEGCodec.encode(image, quality: 92))
+            default: return try jpeg(scene, exif: exif, space: .displayP3, quality: 92)
+            }
+        }
     }
 
     /// One benchmark photo: a grainy scene of about `megapixels` MP (4:3) with camera EXIF, varied by `index`.
@@ -57,13 +171,7 @@ public enum SamplePhotos {
         return try jpeg(scene, exif: exif, quality: 92)
     }
 
-    /// The same scene as `benchmarkJPEG`, as an opaque PNG without EXIF (as screenshots and exported
-    /// artwork come): PNGs cannot be decoded scaled, so they load the pipeline differently.
-    public static func benchmarkPNG(index: Int, megapixels: Double = 8) throws(ProcessingError) -> [UInt8] {
-        try PNGCodec.encode(benchmarkScene(index: index, megapixels: megapixels).scene.renderPhoto())
-    }
-
-    private static func benchmarkScene(index: Int, megapixels: Double) -> (scene: SampleScene, exif: ExifMetadata) {
+    private static func benchmarkScene(index: Int, megapixels: Double) -> (SampleScene, ExifMetadata) {
         let height = Int((megapixels * 1_000_000 * 3 / 4).squareRoot().rounded())
         let width = height * 4 / 3
         let spec = demoSpecs[index % demoSpecs.count]
@@ -92,7 +200,12 @@ public enum SamplePhotos {
         var radius = 0.3
         var transparent = false
         var exif: ExifMetadata?
+        var container = Container.jpeg
+        /// The colour space the pixels are stored in (and tagged with); nil: untagged sRGB.
+        var space: ColorConverter.RGBSpace?
     }
+
+    private enum Container { case jpeg, heic, webp }
 
     private static let demoSpecs: [Spec] = [
         Spec(
@@ -142,6 +255,25 @@ public enum SamplePhotos {
         Spec(
             name: "pink-blob-sticker", background: .gradient(top: RGB(0, 0, 0), bottom: RGB(0, 0, 0)),
             shape: .blob, color: RGB(240, 110, 170), accent: RGB(255, 255, 255), radius: 0.42, transparent: true
+        ),
+        Spec(
+            name: "blue-ball-phone-p3", background: .gradient(top: RGB(250, 245, 235), bottom: RGB(210, 200, 190)),
+            shape: .ellipse, color: RGB(30, 90, 220), accent: RGB(255, 190, 20), center: (0.5, 0.5), radius: 0.3,
+            exif: ExifMetadata(
+                make: "Apple", model: "iPhone 15", lensModel: "iPhone 15 back camera 6.86mm f/1.6", takenAt: "2026-05-09T17:42:10-07:00",
+                exposureTime: 1.0 / 120, fNumber: 1.6, iso: 64, focalLength: 6.86, orientation: 6,
+                gpsLatitude: 37.8199, gpsLongitude: -122.4783, gpsAltitude: 67
+            ),
+            container: .heic, space: .displayP3
+        ),
+        Spec(
+            name: "coral-star-web", background: .noise(RGB(40, 60, 50), amplitude: 12),
+            shape: .star, color: RGB(255, 110, 90), accent: RGB(255, 220, 120), center: (0.5, 0.5), radius: 0.36,
+            exif: ExifMetadata(
+                make: "Google", model: "Pixel 8", takenAt: "2026-02-14T09:05:00+01:00",
+                exposureTime: 1.0 / 250, fNumber: 1.7, iso: 50, focalLength: 6.9, orientation: 1
+            ),
+            container: .webp
         ),
     ]
 }

@@ -19,26 +19,27 @@ struct SamplePhotosCommand: ParsableCommand {
     @Option(help: "Megapixels of each benchmark JPEG.")
     var megapixels: Double = 12
 
-    @Flag(help: "Write the benchmark photos as opaque PNGs (no EXIF) instead of JPEGs.")
-    var png = false
+    @Option(help: "How benchmark photos are stored: jpeg, p3-jpeg, p3-jpeg-untagged, p3-heic, heic or png.")
+    var variant: String = "jpeg"
 
     func validate() throws {
         if let benchmark, benchmark < 1 { throw ValidationError("--benchmark needs a count of at least 1") }
         if !(0.1...100).contains(megapixels) { throw ValidationError("--megapixels must be between 0.1 and 100") }
+        if SamplePhotos.BenchmarkVariant(rawValue: variant) == nil {
+            throw ValidationError("--variant must be one of: \(SamplePhotos.BenchmarkVariant.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
     }
 
     func run() throws {
         let directory = URL(fileURLWithPath: folder)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         if let count = benchmark {
+            let variant = SamplePhotos.BenchmarkVariant(rawValue: variant) ?? .jpeg
             for index in 0..<count {
-                let name = String(format: png ? "bench-%04d.png" : "bench-%04d.jpg", index)
+                let name = String(format: "bench-%04d.", index) + variant.fileExtension
                 let target = directory.appendingPathComponent(name)
                 if FileManager.default.fileExists(atPath: target.path) { continue }
-                let bytes = png
-                    ? try SamplePhotos.benchmarkPNG(index: index, megapixels: megapixels)
-                    : try SamplePhotos.benchmarkJPEG(index: index, megapixels: megapixels)
-                try Data(bytes).write(to: target, options: .atomic)
+                try Data(try SamplePhotos.benchmarkPhoto(index: index, megapixels: megapixels, variant: variant)).write(to: target, options: .atomic)
             }
             print("\(count) benchmark photos of \(megapixels) MP in \(directory.path)")
         } else {

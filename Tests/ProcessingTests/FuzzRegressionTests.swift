@@ -3,7 +3,7 @@ import Processing
 import Testing
 
 /// Inputs kept from fuzzing (`make fuzz`; `Fuzz/regressions/`, outside the test target so SwiftPM does not
-/// treat them as resources): each goes through the three fuzzed entry points again, which must return
+/// treat them as resources): each goes through the fuzzed entry points again, which must return
 /// (a value or a named error) rather than crash. Also runs the fuzzers' own dictionary of edge cases below.
 @Suite struct FuzzRegressionTests {
     static let folder = URL(fileURLWithPath: #filePath)
@@ -26,6 +26,11 @@ import Testing
         _ = ExifReader.read(fromJPEG: bytes)
         _ = ExifReader.read(tiffBlock: bytes)
         _ = try? PhotoDecoder.decode(bytes, options: DecodeOptions(maxPixels: 4_000_000, workingSize: 256))
+        _ = try? HEIFCodec.decode(bytes, maxPixels: 4_000_000, workingSize: 256)
+        _ = try? WebPCodec.decodeScaled(bytes, maxPixels: 4_000_000, workingSize: 256)
+        _ = WebPChunks.exif(bytes)
+        _ = PNGCodec.iccProfile(bytes)
+        _ = ColorConverter.toSRGB(RGBAImage(width: 4, height: 4, red: 1, green: 2, blue: 3), from: .icc(bytes))
     }
 
     @Test func keptInputsNoLongerCrash() throws {

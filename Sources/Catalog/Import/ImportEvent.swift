@@ -6,8 +6,11 @@ public enum ImportEvent: Sendable, Equatable, Encodable {
     case duplicate(id: Int64, path: String, moved: Bool)
     /// The file could not be imported; recorded as a failed entry when `id` is not nil.
     case failed(id: Int64?, path: String, code: String, message: String)
+    /// A problem that did not stop the file (an unusable colour profile, taken as sRGB); the file's
+    /// own event follows. Not counted in the summary.
+    case warning(path: String, message: String)
 
-    private enum CodingKeys: String, CodingKey { case event, id, path, error, moved }
+    private enum CodingKeys: String, CodingKey { case event, id, path, error, moved, message }
     private enum ErrorKeys: String, CodingKey { case code, message }
 
     public func encode(to encoder: any Encoder) throws {
@@ -29,6 +32,10 @@ public enum ImportEvent: Sendable, Equatable, Encodable {
             var error = container.nestedContainer(keyedBy: ErrorKeys.self, forKey: .error)
             try error.encode(code, forKey: .code)
             try error.encode(message, forKey: .message)
+        case .warning(let path, let message):
+            try container.encode("warning", forKey: .event)
+            try container.encode(path, forKey: .path)
+            try container.encode(message, forKey: .message)
         }
     }
 }
@@ -51,6 +58,7 @@ public struct ImportSummary: Sendable, Equatable, Encodable {
         case .imported: imported += 1
         case .duplicate: duplicates += 1
         case .failed: failed += 1
+        case .warning: break
         }
     }
 

@@ -70,6 +70,9 @@ public struct Importer: Sendable {
         try await BoundedWork.run(jobs: options.jobs, next: nextFile) { path in
             await Self.examine(path: path, repository: repository, processor: processor)
         } finished: { examined throws(CatalogError) in
+            for warning in examined.warnings {
+                onEvent(.warning(path: warning.path, message: warning.message))
+            }
             if let event = try await commit(examined) {
                 summary.count(event)
                 onEvent(event)
@@ -86,8 +89,18 @@ public struct Importer: Sendable {
     enum Examined: Sendable {
         case processed(ProcessedPhoto, sha256: String, source: SourceFile)
         case known(ExistingEntry, source: SourceFile)
-        case failed(sha256: String?, source: SourceFile, format: ImageFormat?, code: String, message: String)
+        /// `facts`: what the bytes told before the failure (nil when they did not decode).
+        case failed(sha256: String?, source: SourceFile, format: ImageFormat?, facts: PhotoFacts? = nil, warnings: [String] = [], code: String, message: String)
         case skipped
+
+        /// Problems that did not stop the work, with the file they are about.
+        var warnings: [(path: String, message: String)] {
+            switch self {
+            case .processed(let photo, _, let source): photo.warnings.map { (source.path, $0) }
+            case .failed(_, let source, _, _, let warnings, _, _): warnings.map { (source.path, $0) }
+            case .known, .skipped: []
+            }
+        }
     }
 
     /// Reads, hashes and (for new bytes) processes one file. Runs in a child task, off every actor.
@@ -104,11 +117,14 @@ public struct Importer: Sendable {
             return .known(existing, source: read.source)
         }
         if Task.isCancelled { return .skipped }
-        do {
-            let processed = try await processor.process(read.bytes)
+        let attempt = await processor.attempt(read.bytes)
+        switch attempt.result {
+        case .success(let processed):
             return .processed(processed, sha256: sha256, source: read.source)
-        } catch {
-            return .failed(sha256: sha256, source: read.source, format: ImageFormat.detect(Array(read.bytes.prefix(32))), code: error.code, message: error.errorDescription ?? error.code)
+        case .failure(let error):
+            return .failed(
+                sha256: sha256, source: read.source, format: ImageFormat.detect(Array(read.bytes.prefix(64))), facts: attempt.facts,
+                warnings: attempt.warnings, code: error.code, message: error.errorDescription ?? error.code)
         }
     }
 
@@ -122,12 +138,13 @@ public struct Importer: Sendable {
             return Self.event(try await repository.recordProcessed(photo, sha256: sha256, source: source), path: source.path, failure: nil)
         case .known(let existing, let source):
             return Self.event(try await repository.noteDuplicate(id: existing.id, source: source), path: source.path, failure: nil)
-        case .failed(let sha256, let source, let format, let code, let message):
+        case .failed(let sha256, let source, let format, let facts, _, let code, let message):
             // A file that cannot even be opened has no bytes to identify it: recorded by path only if it exists.
             if sha256 == nil && access(source.path, F_OK) != 0 {
                 return .failed(id: nil, path: source.path, code: code, message: message)
             }
-            let outcome = try await repository.recordFailure(sha256: sha256, source: source, format: format, code: code, message: message)
+            let outcome = try await repository.recordFailure(
+                sha256: sha256, source: source, format: format, facts: facts, code: code, message: message)
             return Self.event(outcome, path: source.path, failure: (code, message))
         }
     }
@@ -145,7 +162,7 @@ public struct Importer: Sendable {
         case .skipped: nil
         case .processed(_, _, let source): .imported(id: nil, path: source.path)
         case .known(let existing, let source): .duplicate(id: existing.id, path: source.path, moved: existing.path != source.path)
-        case .failed(_, let source, _, let code, let message): .failed(id: nil, path: source.path, code: code, message: message)
+        case .failed(_, let source, _, _, _, let code, let message): .failed(id: nil, path: source.path, code: code, message: message)
         }
     }
 

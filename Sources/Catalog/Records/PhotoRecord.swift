@@ -1,4 +1,5 @@
 import GRDB
+import Processing
 
 /// A row of `photo`: one imported file, identified by the SHA-256 of its bytes
 /// (or, for a file that could not be read at all, by its path).
@@ -19,6 +20,8 @@ struct PhotoRecord: Codable, Sendable, Equatable, FetchableRecord, MutablePersis
     var failureMessage: String?
     var importedAt: String
     var updatedAt: String
+    /// `PhotoDecoder.decoderVersion` of the binary that last examined the bytes (nil: before version 2).
+    var decoderVersion: Int? = PhotoDecoder.decoderVersion
 
     enum CodingKeys: String, CodingKey {
         case id, sha256, path
@@ -29,6 +32,7 @@ struct PhotoRecord: Codable, Sendable, Equatable, FetchableRecord, MutablePersis
         case failureMessage = "failure_message"
         case importedAt = "imported_at"
         case updatedAt = "updated_at"
+        case decoderVersion = "decoder_version"
     }
 
     enum Columns {

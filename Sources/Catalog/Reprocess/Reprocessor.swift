@@ -85,7 +85,9 @@ public struct Reprocessor: Sendable {
     /// The outcome of examining one entry, before anything is written.
     enum Examined: Sendable {
         case processed(ReprocessCandidate, ProcessedPhoto, sha256: String, source: SourceFile, reasons: [StaleReason])
-        case processingFailed(ReprocessCandidate, sha256: String, source: SourceFile, format: ImageFormat?, reasons: [StaleReason], code: String, message: String)
+        case processingFailed(
+            ReprocessCandidate, sha256: String, source: SourceFile, format: ImageFormat?, facts: PhotoFacts?, reasons: [StaleReason],
+            code: String, message: String)
         case readFailed(ReprocessCandidate, code: String, message: String)
         case missing(ReprocessCandidate)
         /// The same bytes as recorded and nothing else to do: only the size and mtime are new.
@@ -121,13 +123,14 @@ public struct Reprocessor: Sendable {
         if reasons.isEmpty && !options.all { return .touched(candidate, source: read.source) }
         if options.dryRun { return .wouldProcess(candidate, reasons: reasons) }
         if Task.isCancelled { return .skipped }
-        do {
-            let processed = try await processor.process(read.bytes)
+        let attempt = await processor.attempt(read.bytes)
+        switch attempt.result {
+        case .success(let processed):
             return .processed(candidate, processed, sha256: sha256, source: read.source, reasons: reasons)
-        } catch {
+        case .failure(let error):
             return .processingFailed(
-                candidate, sha256: sha256, source: read.source, format: ImageFormat.detect(Array(read.bytes.prefix(32))),
-                reasons: reasons, code: error.code, message: error.errorDescription ?? error.code
+                candidate, sha256: sha256, source: read.source, format: ImageFormat.detect(Array(read.bytes.prefix(64))),
+                facts: attempt.facts, reasons: reasons, code: error.code, message: error.errorDescription ?? error.code
             )
         }
     }
@@ -167,14 +170,15 @@ public struct Reprocessor: Sendable {
                 try await repository.replace(id: candidate.id, expectedSHA256: candidate.sha256, with: photo, sha256: sha256, source: source),
                 candidate, reasons: reasons
             )
-        case .processingFailed(let candidate, let sha256, let source, let format, let reasons, let code, let message):
+        case .processingFailed(let candidate, let sha256, let source, let format, let facts, let reasons, let code, let message):
             // A sticker made from these very bytes stays: a failed re-run (a missing model, a new pipeline
             // that finds no subject) must not lose it. New bytes, or a failure retried, are recorded.
             if candidate.hasSticker && sha256 == candidate.sha256 {
                 return .failed(id: candidate.id, path: candidate.path, reasons: reasons, code: code, message: message)
             }
             let outcome = try await repository.replaceWithFailure(
-                id: candidate.id, expectedSHA256: candidate.sha256, sha256: sha256, source: source, format: format, code: code, message: message
+                id: candidate.id, expectedSHA256: candidate.sha256, sha256: sha256, source: source, format: format, facts: facts,
+                code: code, message: message
             )
             return Self.event(outcome, candidate, reasons: reasons, failure: (code, message))
         }

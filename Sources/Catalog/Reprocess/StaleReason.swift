@@ -4,6 +4,9 @@ import Processing
 public enum StaleReason: String, Sendable, Codable, Equatable, Comparable, CaseIterable {
     /// Its sticker was made by an older pipeline version than this binary's.
     case pipeline
+    /// It failed as `unsupported-format` under a binary that decoded fewer formats than this one
+    /// (format support is a property of the binary, recorded as `PhotoDecoder.decoderVersion`).
+    case decoder
     /// Its sticker was made with other settings than the catalog's current ones.
     case settings
     /// Its source file's size or modification time changed and its bytes now hash differently.
@@ -20,6 +23,7 @@ public enum StaleReason: String, Sendable, Codable, Equatable, Comparable, CaseI
     /// Failures that are a property of the bytes, so re-running the same bytes fails the same way: an
     /// entry failed with one of these is retried only when its bytes change (or with `--all`).
     /// `no-subject` is in the list too: for the same bytes, pipeline and settings the mask is the same.
+    /// (`unsupported-format` comes back as `decoder` for a binary that decodes more formats.)
     /// Every other code (`unreadable`, `too-large`, `encoding-failed`, `segmentation-unavailable`,
     /// `invalid-model`, ...) depends on the file's permissions, a limit or the installed model, and is retried.
     public static let permanentFailureCodes: Set<String> = ["unsupported-format", "corrupt-image", "truncated", "no-subject"]
@@ -28,9 +32,11 @@ public enum StaleReason: String, Sendable, Codable, Equatable, Comparable, CaseI
     /// `sticker` is nil for a failed entry.
     static func recorded(
         sticker: (pipelineVersion: Int, settings: StickerSettings)?, failureCode: String?,
-        current settings: StickerSettings, pipelineVersion: Int
+        current settings: StickerSettings, pipelineVersion: Int,
+        recordedDecoderVersion: Int = PhotoDecoder.decoderVersion, decoderVersion: Int = PhotoDecoder.decoderVersion
     ) -> [StaleReason] {
         if let failureCode {
+            if failureCode == "unsupported-format" && recordedDecoderVersion < decoderVersion { return [.decoder] }
             return permanentFailureCodes.contains(failureCode) ? [] : [.failed]
         }
         guard let sticker else { return [.pipeline] }

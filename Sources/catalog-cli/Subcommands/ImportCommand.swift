@@ -115,7 +115,12 @@ extension CatalogCommand {
             } else if case .failed(_, let path, let code, let message) = event {
                 let line = "catalog: \(path): \(message) [\(code)]\n"
                 if let progress { progress.interject(line) } else { Terminal.standardError.write(line) }
+            } else if case .warning(let path, let message) = event {
+                let line = "catalog: warning: \(path): \(message)\n"
+                if let progress { progress.interject(line) } else { Terminal.standardError.write(line) }
             }
+            // A warning comes before the file's own event, which advances the bar.
+            if case .warning = event { return }
             progress?.advance()
         }
     }
