@@ -8,8 +8,8 @@ extension CatalogRepository {
     /// Best-first over the `palette_index` R*Tree: SQLite's R*Tree hands out one query colour's palette
     /// colours by falling upper bound of their score (``PaletteScoreQuery``), and each new sticker met is
     /// scored exactly from its palette (and EXIF). Every sticker not met yet scores at most the next upper
-    /// bound, so the search stops once `limit` stickers score more. With several colours every colour's
-    /// stream is followed, and a sticker is scored once all of them have met it (``indexedSeveral()``).
+    /// bound, so the search stops once `limit` stickers score more. With several colours the index is
+    /// followed for the rarest one (whose bound falls fastest), the others are checked on the palettes.
     /// With a date filter that few photos pass, those photos are scored instead. The results are the
     /// full scan's (``searchByFullScan(_:)``).
     public nonisolated func search(_ query: ColorQuery) throws(CatalogError) -> [ColorSearchResult] {
@@ -47,7 +47,6 @@ private struct ColorSearch {
             try evaluate(photos, into: &evaluated)
             return try results(evaluated.compactMapValues { $0 })
         }
-        if query.colors.count > 1 { return try indexedSeveral() }
         var pending: [Int64] = []
         var batch = max(query.limit, 16)
         // The `limit`-th best exact score so far (-1 until there are `limit`).
@@ -68,12 +67,31 @@ private struct ColorSearch {
             pending.append(photo)
             if pending.count >= batch { try flush() }
         }
-        // Every unseen sticker scores at most the stream's next upper bound, so once that bound falls
-        // below the `limit`-th exact score, no unseen sticker can enter the results.
+        // With several colours, the index is followed for the rarest one: the colour whose bound falls
+        // fastest, i.e. the lowest bound after `probeRows` rows (or fewer rows than that at all).
+        var driver = 0
+        if query.colors.count > 1 {
+            var rarest = (count: Int.max, bound: Double.infinity)
+            for (index, color) in query.colors.enumerated() {
+                let stream = try PaletteStream(db: db, color: color, within: query.within, floor: Self.probeFloor)
+                var count = 0
+                var bound = Double.infinity
+                while count < Self.probeRows, let row = try stream.next() {
+                    count += 1
+                    bound = row.bound
+                }
+                if count < rarest.count || (count == rarest.count && bound < rarest.bound) {
+                    rarest = (count, bound)
+                    driver = index
+                }
+            }
+        }
+        // Every unseen sticker scores at most the driver's next upper bound on the driver's colour, so
+        // once that bound falls below the `limit`-th exact score, no unseen sticker can enter the results.
         // The R*Tree is asked with falling floors (rows already seen are skipped); a floor's rows all
         // read, every unseen sticker scores below it.
         for floor in Self.floors {
-            let stream = try PaletteStream(db: db, color: query.colors[0], within: query.within, floor: floor)
+            let stream = try PaletteStream(db: db, color: query.colors[driver], within: query.within, floor: floor)
             var stopped = false
             while let row = try stream.next() {
                 if row.bound < kth { stopped = true; break }
@@ -86,100 +104,9 @@ private struct ColorSearch {
         return try results(evaluated.compactMapValues { $0 })
     }
 
-    /// Several colours: a sticker scores its weakest colour's score, so it is scored exactly only once
-    /// every colour's stream has handed it out; until then its score on a colour whose stream has not
-    /// reached it is at most that stream's next bound. The streams are read together, always the one
-    /// whose next bound is highest, and stop once every stream's bound is below the `limit`-th exact
-    /// score: a sticker not met by some stream by then scores below it on that colour. Only stickers
-    /// strong in every colour are scored (tens, where following one colour scored thousands).
-    private func indexedSeveral() throws -> [ColorSearchResult] {
-        let colors = query.colors
-        let complete = (1 << colors.count) - 1
-        /// Which streams have handed out each photo (bit i: colour i).
-        var met: [Int64: Int] = [:]
-        var evaluated: [Int64: [Hit]?] = [:]
-        var pending: [Int64] = []
-        var kth = -1.0
-        func flush() throws {
-            guard !pending.isEmpty else { return }
-            try evaluate(pending, into: &evaluated)
-            pending.removeAll(keepingCapacity: true)
-            let scores = evaluated.values.compactMap { $0.map(Self.score) }
-            if scores.count >= query.limit {
-                kth = scores.sorted(by: >)[query.limit - 1]
-            }
-        }
-        /// One colour's R*Tree stream at falling floors, with its next row read ahead.
-        struct Cursor {
-            var floorIndex = 0
-            var stream: PaletteStream?
-            var head: PaletteStream.Entry?
-            /// Nothing left at all (the last floor read to its end).
-            var finished = false
-        }
-        var cursors = [Cursor](repeating: Cursor(), count: colors.count)
-        /// The most any row the cursor has not handed out yet can score (-1: none left); `floorEnd`:
-        /// the bound is a floor whose rows are all read (the rows left score below it, not at it).
-        func advance(_ index: Int) throws -> (bound: Double, floorEnd: Bool) {
-            while true {
-                if cursors[index].finished { return (-1, false) }
-                if let head = cursors[index].head { return (head.bound, false) }
-                if cursors[index].stream == nil {
-                    cursors[index].stream = try PaletteStream(
-                        db: db, color: colors[index], within: query.within, floor: Self.floors[cursors[index].floorIndex])
-                }
-                if let row = try cursors[index].stream!.next() {
-                    cursors[index].head = row
-                    continue
-                }
-                // This floor is read to its end: the next one starts at the top again (rows met are skipped).
-                let floor = Self.floors[cursors[index].floorIndex]
-                try flush()  // the k-th score as high as it can be before reading lower
-                if cursors[index].floorIndex + 1 == Self.floors.count {
-                    cursors[index].finished = true
-                    return (-1, false)
-                }
-                if floor <= kth { return (floor, true) }  // no need to read lower until it matters
-                cursors[index].floorIndex += 1
-                cursors[index].stream = nil
-            }
-        }
-        while true {
-            var best = -1
-            var bestBound = -Double.infinity
-            for index in colors.indices {
-                let (bound, floorEnd) = try advance(index)
-                // A floor read to its end leaves only rows scoring below it, so below the k-th when floor <= kth.
-                let alive = floorEnd ? bound > kth : bound >= kth && bound >= 0
-                if alive && bound > bestBound {
-                    best = index
-                    bestBound = bound
-                }
-            }
-            if best < 0 {
-                // Every stream is below the k-th score: only the scores still pending can change it.
-                if pending.isEmpty { break }
-                try flush()
-                continue
-            }
-            let row = cursors[best].head!
-            cursors[best].head = nil
-            let before = met[row.photo, default: 0]
-            guard before & (1 << best) == 0 else { continue }
-            met[row.photo] = before | (1 << best)
-            if before | (1 << best) == complete && evaluated[row.photo] == nil {
-                evaluated[row.photo] = .some(nil)
-                pending.append(row.photo)
-                if pending.count >= Self.severalBatch { try flush() }
-            }
-        }
-        try flush()
-        return try results(evaluated.compactMapValues { $0 })
-    }
-
-    /// Stickers met by every stream, scored together.
-    static let severalBatch = 32
-
+    /// Choosing the rarest colour: rows read per colour, down to this score at most.
+    static let probeRows = 64
+    static let probeFloor = 0.05
     /// The R*Tree's floors, highest first; the last (0) is the whole `within` ball.
     static let floors = [0.45, 0.3, 0.2, 0.13, 0.08, 0.04, 0]
 

@@ -194,7 +194,7 @@ import Testing
     }
 
     /// Each path of the best-first search gives what the full scan gives: one colour, several colours
-    /// (every colour's stream, in either order, three at once), the camera filter on the stream, a
+    /// driven by the rarest one (in either order, three at once), the camera filter on the stream, a
     /// wide date window (stream) and a narrow one (the photos it lets through, scored one by one).
     @Test func everySearchPathEqualsTheFullScan() async throws {
         try await withTemporaryDirectory { directory in
@@ -246,10 +246,10 @@ import Testing
         }
     }
 
-    /// Several colours, where the streams are read together: palettes drawn from a few colours and
+    /// Several colours in the corners of the best-first search: palettes drawn from a few colours and
     /// shares (so many scores tie exactly and ids decide), two palette colours near the same query
-    /// colour (one stream meets the photo twice), the same colour asked twice, limits beyond every
-    /// match (each stream read to its end), a camera filter, and a wide threshold.
+    /// colour, the same colour asked twice, limits beyond every match (the index read to its end),
+    /// a camera filter, and a wide threshold.
     @Test func severalColoursEqualTheFullScan() async throws {
         try await withTemporaryDirectory { directory in
             let repository = try CatalogRepository(url: directory.appending(path: "c.sqlite"), access: .readWrite)
