@@ -62,15 +62,17 @@ for round in $(seq "$ROUNDS"); do
   awk -v r="$round" -v n="$count" -v w="$pw" -v c="$pc" -v m="$pm" 'BEGIN { printf "%-6s %-6s %10.2f %10.2f %12.1f %14d\n", r, "peer", w, n / w, c, m }'
   results+=("$ow $pw $oc $pc $om $pm")
 done
-printf '%s\n' "${results[@]}" | python3 -c '
+printf '%s\n' "${results[@]}" > "$work/rounds"
+python3 - "$work/rounds" <<'PY'
 import statistics, sys
-rows = [list(map(float, line.split())) for line in sys.stdin]
+rows = [list(map(float, line.split())) for line in open(sys.argv[1])]
 wall = [p / o for o, p, *_ in rows]
 cpu = [pc / oc for _, _, oc, pc, _, _ in rows]
-print(f"ratio peer/ours, wall (photos/s): median {statistics.median(wall):.2f}x (rounds: {\" \".join(f\"{r:.2f}\" for r in wall)}); "
+rounds = " ".join(f"{r:.2f}" for r in wall)
+print(f"ratio peer/ours, wall (photos/s): median {statistics.median(wall):.2f}x (rounds: {rounds}); "
       f"CPU: median {statistics.median(cpu):.2f}x; peak RSS: ours {max(r[4] for r in rows):.0f} MB, "
-      f"peer {max(r[5] for r in rows):.0f} MB (largest of its processes)")'
-imported=$(grep -c '"imported"\|^imported' "$work/ours.out" || true)
+      f"peer {max(r[5] for r in rows):.0f} MB (largest of its processes)")
+PY
 echo "ours, last round: $(tail -1 "$work/ours.out")"
 echo "peer, last round: $(tail -1 "$work/peer.out")"
 python3 - "$work/stages.tsv" "$(measure ours "$work/ours.time" | awk '{print $2}')" <<'PY'
