@@ -86,7 +86,7 @@ bench-import: model
 ## bench-formats: the same 12 MP photos as a HEIC and as a JPEG (Display P3), and the JPEG without its profile:
 ## HEIC vs JPEG import time, and what colour management adds
 bench-formats: model
-	$(MAKE) build CONFIG=release EXTRA_DEPS=time
+	$(MAKE) build CONFIG=release EXTRA_DEPS="time libheif-examples"
 	CATALOG_BIN=.build/release/catalog SAMPLES_BIN=.build/release/sample-photos Benchmarks/formats.sh
 
 ## bench-reprocess: reprocess 200 imported 12 MP photos with --jobs 1 and --jobs 2 (speed-up, CPU per photo, peak memory)

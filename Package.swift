@@ -39,7 +39,7 @@ let package = Package(
         // libpng's setjmp/longjmp error handling inside C.
         .target(name: "CPNGWriter", dependencies: ["CPNG"]),
         // Direct float32 convolution, pooling and resize kernels for the subject cut-out network
-        // (AVX2+FMA chosen at run time through target attributes, scalar fallback). Optimised in
+        // (AVX-512 or AVX2+FMA chosen at run time through target attributes, scalar fallback). Optimised in
         // debug builds too: unoptimised, one prediction takes a minute, too slow for tests and demos.
         .target(name: "CSegmentationKernels", cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))]),
 

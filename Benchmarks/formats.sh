@@ -2,10 +2,10 @@
 # Phone formats and colour management, side by side in one run: the same 12 MP scenes imported as
 #   p3-jpeg-untagged  Display P3 pixels in JPEGs without a profile (read as sRGB: no conversion)
 #   p3-jpeg           the same JPEG bytes plus the Display P3 ICC profile (converted to sRGB)
-#   p3-heic           the same pixels as HEIC (libheif, HEVC) with the same profile
+#   p3-heic           the same photos as HEIC (heif-enc from the tagged JPEGs: HEVC, profile and EXIF kept)
 # each into a fresh catalog with --jobs 1, the sets taking turns, RUNS runs each, medians reported.
 # Targets: HEIC ≤ 2x the tagged JPEG; the tagged JPEG ≤ 1.05x the untagged one (colour management).
-# Environment: CATALOG_BIN, SAMPLES_BIN (release builds), COUNT (10), MEGAPIXELS (12), RUNS (3).
+# Environment: CATALOG_BIN, SAMPLES_BIN (release builds), COUNT (10), MEGAPIXELS (12), RUNS (3), BENCH_DATA.
 set -euo pipefail
 CATALOG_BIN=${CATALOG_BIN:-.build/release/catalog}
 SAMPLES_BIN=${SAMPLES_BIN:-.build/release/sample-photos}
@@ -20,7 +20,16 @@ for variant in "${variants[@]}"; do
   mkdir -p "$photos"
   if [ "$(find "$photos" -name 'bench-*' | wc -l)" -lt "$COUNT" ]; then
     echo "generating $COUNT photos of $MEGAPIXELS MP as $variant in $photos (once) ..."
-    "$SAMPLES_BIN" "$photos" --benchmark "$COUNT" --megapixels "$MEGAPIXELS" --variant "$variant" >/dev/null
+    if [ "$variant" = p3-heic ] && command -v heif-enc >/dev/null; then
+      # The tagged JPEGs themselves, re-encoded by libheif's heif-enc (x265, preset fast; the
+      # profile and EXIF carried over): the same photo as a JPEG and as a HEIC.
+      for jpeg in "$DATA/formats-${MEGAPIXELS}mp-p3-jpeg"/bench-*.jpg; do
+        heic="$photos/$(basename "$jpeg" .jpg).heic"
+        [ -s "$heic" ] || heif-enc -q 80 -p preset=fast "$jpeg" -o "$heic" >/dev/null
+      done
+    else
+      "$SAMPLES_BIN" "$photos" --benchmark "$COUNT" --megapixels "$MEGAPIXELS" --variant "$variant" >/dev/null
+    fi
   fi
 done
 

@@ -30,30 +30,34 @@ build_library() {
     echo "fuzz: building the instrumented Processing library (a few minutes)"
     rm -f "$FUZZ_DIR/libProcessing.a" "$FUZZ_DIR/Processing.swiftmodule"
     for module in CPNGWriter CSegmentationKernels; do
-        local header
-        header=$(ls "$root/Sources/$module/include/"*.h)
-        printf 'module %s {\n    header "%s"\n    export *\n}\n' "$module" "$header" > "$FUZZ_DIR/modules/$module/module.modulemap"
+        {
+            printf 'module %s {\n' "$module"
+            for header in "$root/Sources/$module/include/"*.h; do printf '    header "%s"\n' "$header"; done
+            printf '    export *\n}\n'
+        } > "$FUZZ_DIR/modules/$module/module.modulemap"
     done
     "$CLANG" -c -O1 -g -fsanitize=fuzzer-no-link,address -ISources/CPNGWriter/include $(pkg-config --cflags libpng) \
         Sources/CPNGWriter/png_writer.c -o "$FUZZ_DIR/obj/png_writer.o"
-    "$CLANG" -c -O1 -g -fsanitize=fuzzer-no-link,address -ISources/CSegmentationKernels/include \
-        Sources/CSegmentationKernels/segmentation_kernels.c -o "$FUZZ_DIR/obj/segmentation_kernels.o"
+    for source in Sources/CSegmentationKernels/*.c; do
+        "$CLANG" -c -O1 -g -fsanitize=fuzzer-no-link,address -ISources/CSegmentationKernels/include \
+            "$source" -o "$FUZZ_DIR/obj/kernels-$(basename "$source" .c).o"
+    done
     local includes=()
-    for module in CTurboJPEG CPNG CExif CWebP CHeif CLCMS2 CInflate; do includes+=(-I "Sources/$module"); done
+    for module in CTurboJPEG CPNG CExif CWebP CHeif CLCMS2 CInflate CMalloc; do includes+=(-I "Sources/$module"); done
     includes+=(-I "$FUZZ_DIR/modules/CPNGWriter" -I "$FUZZ_DIR/modules/CSegmentationKernels")
     "$SWIFTC" -emit-library -static -emit-module -parse-as-library -module-name Processing -O -g \
         -sanitize=fuzzer,address -swift-version 6 -enable-upcoming-feature ExistentialAny \
         "${includes[@]}" -emit-module-path "$FUZZ_DIR/Processing.swiftmodule" \
         $(find Sources/Processing -name '*.swift' | sort) -o "$FUZZ_DIR/libProcessing.a" 2>&1 | grep -v 'Cannot export local symbol' >&2 || true
     [ -f "$FUZZ_DIR/Processing.swiftmodule" ] || { echo "fuzz: the Processing library did not build" >&2; exit 1; }
-    ar rcs "$FUZZ_DIR/libProcessing.a" "$FUZZ_DIR/obj/png_writer.o" "$FUZZ_DIR/obj/segmentation_kernels.o"
+    ar rcs "$FUZZ_DIR/libProcessing.a" "$FUZZ_DIR/obj/png_writer.o" "$FUZZ_DIR/obj/"kernels-*.o
 }
 
 build_harness() {
     local target=$1 name
     name=$(echo "$target" | tr '[:lower:]' '[:upper:]')
     local includes=()
-    for module in CTurboJPEG CPNG CExif CWebP CHeif CLCMS2 CInflate; do includes+=(-I "Sources/$module"); done
+    for module in CTurboJPEG CPNG CExif CWebP CHeif CLCMS2 CInflate CMalloc; do includes+=(-I "Sources/$module"); done
     includes+=(-I "$FUZZ_DIR/modules/CPNGWriter" -I "$FUZZ_DIR/modules/CSegmentationKernels")
     rm -f "$FUZZ_DIR/fuzz-$target"
     "$SWIFTC" -parse-as-library -O -g -sanitize=fuzzer,address -swift-version 6 "${includes[@]}" -I "$FUZZ_DIR" \

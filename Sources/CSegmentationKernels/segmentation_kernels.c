@@ -1,4 +1,5 @@
 /* Direct (no im2col) float32 kernels for u2netp; see include/segmentation_kernels.h. */
+#include "kernels_avx512.h"
 #include "scale2x.h"
 #include "segmentation_kernels.h"
 
@@ -19,14 +20,6 @@ static int valid_shape(int c, int h, int w) {
     if (c <= 0 || h <= 0 || w <= 0) return 0;
     long long n = (long long)c * h * w;
     return n <= INT_MAX;
-}
-
-int sk_uses_avx2(void) {
-#if SK_X86
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-#else
-    return 0;
-#endif
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -219,28 +212,33 @@ static void conv3x3_avx2(const float *in, int C, int H, int W, const float *weig
 }
 #endif
 
+static int conv3x3_valid(const float *in, int inC, int H, int W, const float *weight, int outC, int dilation,
+                         const float *out) {
+    return in && weight && out && dilation >= 1 && valid_shape(inC, H, W) && valid_shape(outC, H, W)
+           && (long long)outC * inC * 9 <= INT_MAX;
+}
+
+int sk_conv3x3_with(int kernels, const float *in, int inC, int H, int W, const float *weight, const float *bias,
+                    int outC, int dilation, int relu, float *out) {
+    if (!conv3x3_valid(in, inC, H, W, weight, outC, dilation, out) || !sk_kernels_supported(kernels)) return -1;
+    switch (kernels) {
+#if SK_X86
+    case SK_KERNELS_AVX512: sk_conv3x3_avx512(in, inC, H, W, weight, bias, outC, dilation, relu, out); break;
+    case SK_KERNELS_AVX2: conv3x3_avx2(in, inC, H, W, weight, bias, outC, dilation, relu, out); break;
+#endif
+    default: conv3x3_scalar(in, inC, H, W, weight, bias, outC, dilation, relu, out); break;
+    }
+    return 0;
+}
+
 int sk_conv3x3(const float *in, int inC, int H, int W, const float *weight, const float *bias,
                int outC, int dilation, int relu, float *out) {
-    if (!in || !weight || !out || dilation < 1 || !valid_shape(inC, H, W) || !valid_shape(outC, H, W)
-        || (long long)outC * inC * 9 > INT_MAX)
-        return -1;
-#if SK_X86
-    if (sk_uses_avx2()) {
-        conv3x3_avx2(in, inC, H, W, weight, bias, outC, dilation, relu, out);
-        return 0;
-    }
-#endif
-    conv3x3_scalar(in, inC, H, W, weight, bias, outC, dilation, relu, out);
-    return 0;
+    return sk_conv3x3_with(sk_kernels_default(), in, inC, H, W, weight, bias, outC, dilation, relu, out);
 }
 
 int sk_conv3x3_portable(const float *in, int inC, int H, int W, const float *weight,
                         const float *bias, int outC, int dilation, int relu, float *out) {
-    if (!in || !weight || !out || dilation < 1 || !valid_shape(inC, H, W) || !valid_shape(outC, H, W)
-        || (long long)outC * inC * 9 > INT_MAX)
-        return -1;
-    conv3x3_scalar(in, inC, H, W, weight, bias, outC, dilation, relu, out);
-    return 0;
+    return sk_conv3x3_with(SK_KERNELS_SCALAR, in, inC, H, W, weight, bias, outC, dilation, relu, out);
 }
 
 /* ---------------------------------------------------------------------------------------- */

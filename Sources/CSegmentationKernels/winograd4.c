@@ -6,10 +6,12 @@
  * instead of 144, 4x fewer than direct. Per block of up to SK_W4_TILES tiles of one tile row:
  *   V[p][c][t] = (B^T d B)[p]          input transform, vectorised over 8 tiles
  *   M[p][t][o] = sum_c V[p][c][t] U[p][c][o]   36 matrix products, 6 tiles x 16 outputs of
- *                                      accumulators in registers (12 of the 16 ymm)
+ *                                      accumulators in registers (12 of the 16 ymm; the AVX-512
+ *                                      path, winograd4_avx512.c, up to 12 x 32 in 24 of 32 zmm)
  *   out        = A^T M A + bias (ReLU)  output transform, vectorised over 8 output channels
  * U = G g G^T is computed once, at model load (sk_winograd4_pack), laid out [p][c][o] with
  * the outputs padded to a multiple of 16 (zero weights), the micro-kernel's panel width. */
+#include "kernels_avx512.h"
 #include "segmentation_kernels.h"
 
 #include <limits.h>
@@ -28,7 +30,8 @@
  * 128 -> 64, so 24 tiles keep them in the 512 KB L2); 48 and 72 measured within noise. */
 enum { SK_W4_TILES = 24 };
 _Static_assert(SK_W4_TILES % 24 == 0, "whole groups of 8 and of 6 tiles");
-/* Floats per transformed row: 4 per tile + 2 overlap, padded for 8-wide loads past the end. */
+/* Floats per transformed row: 4 per tile + 2 overlap, padded for 8-wide loads past the end (and
+ * for 16-wide ones: 7 vectors of 16 are 112 floats). */
 enum { SK_W4_ROW = 4 * SK_W4_TILES + 16 };
 
 static int w4_outpad(int outC) { return (outC + 15) & ~15; }
@@ -230,20 +233,66 @@ static void w4_load_row_upsampled(const float *plane, int Hs, int Ws, int r, int
 }
 #pragma clang fp contract(on)
 
+/* V[p][m] (p = 6 i + j, `pstride` floats apart) = (B^T d B)[p] for the tiles m < n8 (a multiple
+ * of 8) of one channel: d holds its six input rows (SK_W4_ROW floats apart; vecs vectors of 8
+ * cover them), e is scratch for as many. */
+__attribute__((target("avx2,fma")))
+static void w4_transform_avx2(const float *d, float *e, int vecs, int n8, float *vc, size_t pstride) {
+    _Static_assert(SK_W4_ROW == SK_W4_ROW_FLOATS, "kernels_avx512.h's row stride");
+    const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    const __m256i rotate = _mm256_setr_epi32(1, 2, 3, 4, 5, 6, 7, 0);
+    /* B^T along the columns: element-wise over the six rows. */
+    for (int v = 0; v < vecs; v++) {
+        __m256 x[6], r[6];
+        for (int k = 0; k < 6; k++) x[k] = _mm256_loadu_ps(d + k * SK_W4_ROW + 8 * v);
+        w4_bt(x, r);
+        for (int i = 0; i < 6; i++) _mm256_storeu_ps(e + i * SK_W4_ROW + 8 * v, r[i]);
+    }
+    /* B along the rows: split each row into the six columns of 8 tiles, transform, store. */
+    for (int i = 0; i < 6; i++) {
+        const float *row = e + i * SK_W4_ROW;
+        for (int m = 0; m < n8; m += 8) {
+            const float *s = row + 4 * m;
+            __m256 a = _mm256_loadu_ps(s), b = _mm256_loadu_ps(s + 8);
+            __m256 cc = _mm256_loadu_ps(s + 16), dd = _mm256_loadu_ps(s + 24);
+            /* 4x4 transposes within 128-bit lanes: lane 0 holds tiles 0, 2, 4, 6, lane 1
+             * tiles 1, 3, 5, 7; then restore the tile order. */
+            __m256 t0v = _mm256_unpacklo_ps(a, b), t1v = _mm256_unpackhi_ps(a, b);
+            __m256 t2v = _mm256_unpacklo_ps(cc, dd), t3v = _mm256_unpackhi_ps(cc, dd);
+            __m256 x[6], r[6];
+            x[0] = _mm256_permutevar8x32_ps(_mm256_shuffle_ps(t0v, t2v, 0x44), order);
+            x[1] = _mm256_permutevar8x32_ps(_mm256_shuffle_ps(t0v, t2v, 0xEE), order);
+            x[2] = _mm256_permutevar8x32_ps(_mm256_shuffle_ps(t1v, t3v, 0x44), order);
+            x[3] = _mm256_permutevar8x32_ps(_mm256_shuffle_ps(t1v, t3v, 0xEE), order);
+            /* Columns 4 and 5 are the next tile's 0 and 1. */
+            x[4] = _mm256_blend_ps(_mm256_permutevar8x32_ps(x[0], rotate), _mm256_broadcast_ss(s + 32), 0x80);
+            x[5] = _mm256_blend_ps(_mm256_permutevar8x32_ps(x[1], rotate), _mm256_broadcast_ss(s + 33), 0x80);
+            w4_bt(x, r);
+            for (int j = 0; j < 6; j++) _mm256_storeu_ps(vc + (size_t)(i * 6 + j) * pstride + m, r[j]);
+        }
+    }
+}
+
 /* V[p][c][m] for the tiles t0 + m (m < n8, a multiple of 8) of tile row ty, every channel;
  * channels below cA are planes of inA, the others of inB (a concatenation read in place). A
  * source whose `up` flag is set holds planes of H/2 x W/2, resized to H x W on the fly. */
+typedef void (*w4_transform_fn)(const float *d, float *e, int vecs, int n8, float *vc, size_t pstride);
+
+/* The steps that differ between the AVX2 and AVX-512 paths. */
+typedef struct {
+    w4_transform_fn transform;
+    void (*product)(const float *U, int C, int op, const float *V, int vrow, float *M, int n);
+} w4_steps;
+
 __attribute__((target("avx2,fma")))
-static void w4_input(const float *inA, int cA, int upA, const float *inB, int upB, int C, int H, int W, int ty,
-                     int t0, int n8, float *rows, float *V) {
+static void w4_input(w4_transform_fn transform, const float *inA, int cA, int upA, const float *inB, int upB, int C, int H,
+                     int W, int ty, int t0, int n8, float *rows, float *V) {
     size_t plane = (size_t)H * W;
     size_t planeA = upA ? plane / 4 : plane, planeB = upB ? plane / 4 : plane;
     size_t pstride = w4_vstride(C);
     int count = 4 * n8 + 2;
     int vecs = (count + 7) / 8;
     float *d = rows, *e = rows + 6 * SK_W4_ROW;
-    const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
-    const __m256i rotate = _mm256_setr_epi32(1, 2, 3, 4, 5, 6, 7, 0);
     int x0 = 4 * t0 - 1 < 0 ? 0 : 4 * t0 - 1;
     int x1 = 4 * t0 - 1 + count < W ? 4 * t0 - 1 + count : W;
     for (int c = 0; c < C; c++) {
@@ -267,37 +316,7 @@ static void w4_input(const float *inA, int cA, int upA, const float *inB, int up
         } else {
             for (int k = 0; k < 6; k++) w4_load_row(src, H, W, 4 * ty - 1 + k, t0, count, d + k * SK_W4_ROW);
         }
-        /* B^T along the columns: element-wise over the six rows. */
-        for (int v = 0; v < vecs; v++) {
-            __m256 x[6], r[6];
-            for (int k = 0; k < 6; k++) x[k] = _mm256_loadu_ps(d + k * SK_W4_ROW + 8 * v);
-            w4_bt(x, r);
-            for (int i = 0; i < 6; i++) _mm256_storeu_ps(e + i * SK_W4_ROW + 8 * v, r[i]);
-        }
-        /* B along the rows: split each row into the six columns of 8 tiles, transform, store. */
-        float *vc = V + (size_t)c * SK_W4_TILES;
-        for (int i = 0; i < 6; i++) {
-            const float *row = e + i * SK_W4_ROW;
-            for (int m = 0; m < n8; m += 8) {
-                const float *s = row + 4 * m;
-                __m256 a = _mm256_loadu_ps(s), b = _mm256_loadu_ps(s + 8);
-                __m256 cc = _mm256_loadu_ps(s + 16), dd = _mm256_loadu_ps(s + 24);
-                /* 4x4 transposes within 128-bit lanes: lane 0 holds tiles 0, 2, 4, 6, lane 1
-                 * tiles 1, 3, 5, 7; then restore the tile order. */
-                __m256 t0v = _mm256_unpacklo_ps(a, b), t1v = _mm256_unpackhi_ps(a, b);
-                __m256 t2v = _mm256_unpacklo_ps(cc, dd), t3v = _mm256_unpackhi_ps(cc, dd);
-                __m256 x[6], r[6];
-                x[0] = _mm256_permutevar8x32_ps(_mm256_shuffle_ps(t0v, t2v, 0x44), order);
-                x[1] = _mm256_permutevar8x32_ps(_mm256_shuffle_ps(t0v, t2v, 0xEE), order);
-                x[2] = _mm256_permutevar8x32_ps(_mm256_shuffle_ps(t1v, t3v, 0x44), order);
-                x[3] = _mm256_permutevar8x32_ps(_mm256_shuffle_ps(t1v, t3v, 0xEE), order);
-                /* Columns 4 and 5 are the next tile's 0 and 1. */
-                x[4] = _mm256_blend_ps(_mm256_permutevar8x32_ps(x[0], rotate), _mm256_broadcast_ss(s + 32), 0x80);
-                x[5] = _mm256_blend_ps(_mm256_permutevar8x32_ps(x[1], rotate), _mm256_broadcast_ss(s + 33), 0x80);
-                w4_bt(x, r);
-                for (int j = 0; j < 6; j++) _mm256_storeu_ps(vc + (size_t)(i * 6 + j) * pstride + m, r[j]);
-            }
-        }
+        transform(d, e, vecs, n8, V + (size_t)c * SK_W4_TILES, pstride);
     }
 }
 
@@ -407,9 +426,31 @@ static void w4_output(const float *M, const float *bias, int O, int op, int H, i
     }
 }
 
+/* One of the 36 products for the n tiles of a block, every output panel: 6 tiles x 16 outputs
+ * at a time, then the remainder. */
 __attribute__((target("avx2,fma")))
-static void conv3x3_w4_avx2(const float *inA, int cA, int upA, const float *inB, int upB, int C, int H, int W, const float *U,
-                            const float *bias, int O, int relu, const float *residual, float *work, float *out) {
+static void w4_product_avx2(const float *U, int C, int op, const float *V, int vrow, float *M, int n) {
+    (void)vrow;  /* always SK_W4_TILES here; w4_product reads it as a constant */
+    for (int o0 = 0; o0 < op; o0 += 16) {
+        int t = 0;
+        for (; t + 6 <= n; t += 6) w4_product(U, C, op, V, M, o0, t, 6);
+        switch (n - t) {
+        case 5: w4_product(U, C, op, V, M, o0, t, 5); break;
+        case 4: w4_product(U, C, op, V, M, o0, t, 4); break;
+        case 3: w4_product(U, C, op, V, M, o0, t, 3); break;
+        case 2: w4_product(U, C, op, V, M, o0, t, 2); break;
+        case 1: w4_product(U, C, op, V, M, o0, t, 1); break;
+        default: break;
+        }
+    }
+}
+
+/* Input transform, the 36 products, output transform, block by block (`path`: the AVX2 or
+ * AVX-512 input transform and products). */
+__attribute__((target("avx2,fma")))
+static void conv3x3_w4(const w4_steps *path, const float *inA, int cA, int upA, const float *inB, int upB, int C, int H,
+                       int W, const float *U, const float *bias, int O, int relu, const float *residual, float *work,
+                       float *out) {
     int op = w4_outpad(O);
     float *V = work;
     float *M = V + 36 * w4_vstride(C);
@@ -420,31 +461,15 @@ static void conv3x3_w4_avx2(const float *inA, int cA, int upA, const float *inB,
         for (int t0 = 0; t0 < tilesWide; t0 += SK_W4_TILES) {
             int n = tilesWide - t0 < SK_W4_TILES ? tilesWide - t0 : SK_W4_TILES;
             int n8 = (n + 7) & ~7;
-            w4_input(inA, cA, upA, inB, upB, C, H, W, ty, t0, n8, rows, V);
-            for (int p = 0; p < 36; p++) {
-                const float *up = U + p * uStride;
-                const float *vp = V + p * vStride;
-                float *mp = M + p * mStride;
-                for (int o0 = 0; o0 < op; o0 += 16) {
-                    int t = 0;
-                    for (; t + 6 <= n; t += 6) w4_product(up, C, op, vp, mp, o0, t, 6);
-                    switch (n - t) {
-                    case 5: w4_product(up, C, op, vp, mp, o0, t, 5); break;
-                    case 4: w4_product(up, C, op, vp, mp, o0, t, 4); break;
-                    case 3: w4_product(up, C, op, vp, mp, o0, t, 3); break;
-                    case 2: w4_product(up, C, op, vp, mp, o0, t, 2); break;
-                    case 1: w4_product(up, C, op, vp, mp, o0, t, 1); break;
-                    default: break;
-                    }
-                }
-            }
+            w4_input(path->transform, inA, cA, upA, inB, upB, C, H, W, ty, t0, n8, rows, V);
+            for (int p = 0; p < 36; p++) path->product(U + p * uStride, C, op, V + p * vStride, SK_W4_TILES, M + p * mStride, n);
             w4_output(M, bias, O, op, H, W, ty, t0, n, relu, residual, out);
         }
     }
 }
 #endif
 
-int sk_uses_winograd4(void) { return sk_uses_avx2(); }
+int sk_uses_winograd4(void) { return sk_kernels_default() != SK_KERNELS_SCALAR; }
 
 int sk_conv3x3_winograd4(const float *in, int inC, int H, int W, const float *packed, const float *bias,
                          int outC, int relu, float *workspace, float *out) {
@@ -454,17 +479,25 @@ int sk_conv3x3_winograd4(const float *in, int inC, int H, int W, const float *pa
 int sk_conv3x3_winograd4_fused(const float *in, int inC, int inUp, const float *in2, int in2C, int in2Up, int H, int W,
                                const float *packed, const float *bias, int outC, int relu,
                                const float *residual, float *workspace, float *out) {
+    return sk_conv3x3_winograd4_fused_with(sk_kernels_default(), in, inC, inUp, in2, in2C, in2Up, H, W, packed, bias, outC,
+                                           relu, residual, workspace, out);
+}
+
+int sk_conv3x3_winograd4_fused_with(int kernels, const float *in, int inC, int inUp, const float *in2, int in2C, int in2Up,
+                                    int H, int W, const float *packed, const float *bias, int outC, int relu,
+                                    const float *residual, float *workspace, float *out) {
     long long C = (long long)inC + (in2C > 0 ? in2C : 0);
     if (!in || !packed || !workspace || !out || H <= 0 || W <= 0 || inC <= 0 || in2C < 0 || (in2C > 0 && !in2)
         || C > INT_MAX || sk_winograd4_packed_count((int)C, outC) == 0
         || C * H * W > INT_MAX || (long long)outC * H * W > INT_MAX
-        || ((inUp || (in2C > 0 && in2Up)) && (H % 2 || W % 2)))
+        || ((inUp || (in2C > 0 && in2Up)) && (H % 2 || W % 2))
+        || kernels == SK_KERNELS_SCALAR || !sk_kernels_supported(kernels))
         return -1;
 #if SK_W4_X86
-    if (sk_uses_avx2()) {
-        conv3x3_w4_avx2(in, inC, inUp != 0, in2, in2Up != 0, (int)C, H, W, packed, bias, outC, relu, residual, workspace, out);
-        return 0;
-    }
-#endif
+    static const w4_steps avx2 = {w4_transform_avx2, w4_product_avx2}, avx512 = {sk_w4_transform_avx512, sk_w4_product_avx512};
+    conv3x3_w4(kernels == SK_KERNELS_AVX512 ? &avx512 : &avx2, in, inC, inUp != 0, in2, in2Up != 0, (int)C, H, W, packed, bias, outC, relu, residual, workspace, out);
+    return 0;
+#else
     return -1;
+#endif
 }

@@ -85,8 +85,8 @@ struct PhotoDecoderTests {
         #expect(throws: ProcessingError.unsupportedFormat("GIF")) {
             try PhotoDecoder.decode(Array("GIF89a".utf8) + [UInt8](repeating: 0, count: 20), options: options)
         }
-        #expect(throws: ProcessingError.unsupportedFormat("WebP")) {
-            try PhotoDecoder.decode(Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WEBPVP8 ".utf8), options: options)
+        #expect(throws: ProcessingError.unsupportedFormat("TIFF")) {
+            try PhotoDecoder.decode([0x49, 0x49, 0x2A, 0x00] + [UInt8](repeating: 0, count: 20), options: options)
         }
         let jpeg = try JPEGCodec.encode(Fixtures.noise(width: 128, height: 128))
         #expect(throws: ProcessingError.truncated("Premature end of JPEG file")) {

@@ -83,61 +83,81 @@ private func maxDifference(_ a: [Float], _ b: [Float]) -> Float {
     return zip(a, b).map { abs($0 - $1) }.max() ?? 0
 }
 
-struct SegmentationKernelTests {
-    @Test(arguments: [
+/// Every kernel path against the scalar one: the shapes below through `sk_conv3x3_with` and
+/// `sk_conv3x3_winograd4_fused_with` on one path, compared with `sk_conv3x3_portable` (itself
+/// checked against the double-precision reference in `SegmentationKernelTests`).
+private enum KernelPathCheck {
+    /// (input channels, output channels, height, width, dilation): borders, odd sizes, channel
+    /// counts off the 4-channel blocks, dilations wider than the plane, u2netp's first layer.
+    static let direct = [
         (3, 5, 7, 9, 1), (6, 4, 11, 30, 2), (5, 9, 19, 41, 4), (5, 9, 19, 21, 8), (2, 3, 5, 6, 8),
-        (16, 16, 20, 20, 8), (8, 6, 13, 57, 1), (1, 1, 1, 1, 1), (4, 2, 3, 100, 2),
-    ])
-    func conv3x3MatchesTheReference(c: Int, o: Int, h: Int, w: Int, dilation: Int) {
-        var noise = Noise(state: UInt64(c * 1000 + o * 100 + h * 10 + w + dilation))
-        let x = noise.array(c * h * w), weight = noise.array(o * c * 9), bias = noise.array(o)
-        for relu in [false, true] {
-            let expected = referenceConv(x, c: c, h: h, w: w, weight: weight, bias: bias, o: o, kernel: 3, dilation: dilation, relu: relu)
-            var fast = [Float](repeating: .nan, count: o * h * w)
-            var portable = fast
-            #expect(sk_conv3x3(x, Int32(c), Int32(h), Int32(w), weight, bias, Int32(o), Int32(dilation), relu ? 1 : 0, &fast) == 0)
-            #expect(sk_conv3x3_portable(x, Int32(c), Int32(h), Int32(w), weight, bias, Int32(o), Int32(dilation), relu ? 1 : 0, &portable) == 0)
-            #expect(maxDifference(fast, expected) < 1e-4)
-            #expect(maxDifference(portable, expected) < 1e-4)
-        }
-    }
-
-    /// F(4x4, 3x3) with pre-transformed weights against the direct kernel: u2netp's channel
-    /// classes, channel counts off the 8/16 panels, odd and tiny planes, several tile blocks.
-    @Test(.enabled(if: sk_uses_winograd4() == 1, "needs AVX2+FMA"), arguments: [
+        (16, 16, 20, 20, 8), (8, 6, 13, 57, 1), (1, 1, 1, 1, 1), (4, 2, 3, 100, 2), (3, 64, 9, 130, 1), (64, 1, 7, 149, 1),
+        (16, 16, 10, 10, 4),
+    ]
+    /// (input channels, output channels, height, width): u2netp's channel classes, channel counts
+    /// off the 16/32 panels, odd and tiny planes, several tile blocks and tails of every length.
+    static let winograd = [
         (3, 64, 9, 10), (128, 64, 7, 70), (32, 64, 11, 33), (64, 16, 20, 20), (16, 16, 5, 131), (64, 1, 13, 17),
         (32, 16, 10, 10), (64, 64, 3, 3), (1, 5, 1, 1), (7, 6, 2, 65), (5, 9, 13, 17), (17, 23, 21, 50),
         (9, 17, 6, 197), (16, 16, 10, 10), (128, 64, 20, 20), (64, 16, 4, 4), (3, 8, 1, 9), (12, 40, 1, 2),
-    ])
-    func winograd4MatchesTheDirectConvolution(c: Int, o: Int, h: Int, w: Int) {
+        (16, 48, 9, 92), (20, 33, 8, 28),
+    ]
+    /// (channels of the first input, of the second, outputs, height, width, first upsampled, second upsampled).
+    static let fused = [
+        (64, 64, 64, 11, 33, false, false), (16, 16, 16, 10, 10, true, false), (3, 5, 9, 13, 17, false, false),
+        (32, 96, 64, 7, 50, false, false), (64, 64, 64, 20, 40, true, false), (16, 16, 16, 2, 2, false, true),
+        (9, 7, 16, 14, 106, true, true), (16, 16, 16, 40, 40, true, false), (5, 8, 8, 6, 70, false, true),
+    ]
+
+    static func direct(_ kernels: ConvolutionKernels, c: Int, o: Int, h: Int, w: Int, dilation: Int) {
+        var noise = Noise(state: UInt64(c * 1000 + o * 100 + h * 10 + w + dilation))
+        let x = noise.array(c * h * w), weight = noise.array(o * c * 9), bias = noise.array(o)
+        for relu in [false, true] {
+            var scalar = [Float](repeating: .nan, count: o * h * w)
+            var fast = scalar
+            #expect(sk_conv3x3_portable(x, Int32(c), Int32(h), Int32(w), weight, bias, Int32(o), Int32(dilation), relu ? 1 : 0, &scalar) == 0)
+            #expect(sk_conv3x3_with(kernels.rawValue, x, Int32(c), Int32(h), Int32(w), weight, bias, Int32(o), Int32(dilation),
+                                    relu ? 1 : 0, &fast) == 0)
+            // The same sums in the same order; only fused multiply-adds round differently.
+            #expect(maxDifference(fast, scalar) < 1e-5 * Float(c).squareRoot() * 3, "\(kernels) \(c)->\(o) \(h)x\(w) d\(dilation)")
+            // The vector paths fuse the same multiply-adds in the same order: the same floats.
+            var avx2 = scalar
+            #expect(sk_conv3x3_with(ConvolutionKernels.avx2.rawValue, x, Int32(c), Int32(h), Int32(w), weight, bias, Int32(o),
+                                    Int32(dilation), relu ? 1 : 0, &avx2) == 0)
+            #expect(fast == avx2, "\(kernels) \(c)->\(o) \(h)x\(w) d\(dilation)")
+        }
+    }
+
+    static func winograd(_ kernels: ConvolutionKernels, c: Int, o: Int, h: Int, w: Int) {
         var noise = Noise(state: UInt64(c * 7907 + o * 104_723 + h * 37 + w))
         let x = noise.array(c * h * w), weight = noise.array(o * c * 9), bias = noise.array(o)
         var packed = [Float](repeating: .nan, count: sk_winograd4_packed_count(Int32(c), Int32(o)))
         #expect(sk_winograd4_pack(weight, Int32(c), Int32(o), &packed) == 0)
         var workspace = [Float](repeating: .nan, count: sk_winograd4_workspace(Int32(c), Int32(o)))
         for (relu, withBias) in [(false, true), (true, true), (false, false)] {
-            var direct = [Float](repeating: .nan, count: o * h * w)
-            var winograd = direct
-            #expect(sk_conv3x3(x, Int32(c), Int32(h), Int32(w), weight, withBias ? bias : nil, Int32(o), 1, relu ? 1 : 0, &direct) == 0)
-            #expect(sk_conv3x3_winograd4(x, Int32(c), Int32(h), Int32(w), packed, withBias ? bias : nil, Int32(o), relu ? 1 : 0,
-                                         &workspace, &winograd) == 0)
+            var scalar = [Float](repeating: .nan, count: o * h * w)
+            var winograd = scalar
+            #expect(sk_conv3x3_portable(x, Int32(c), Int32(h), Int32(w), weight, withBias ? bias : nil, Int32(o), 1, relu ? 1 : 0,
+                                        &scalar) == 0)
+            #expect(sk_conv3x3_winograd4_fused_with(kernels.rawValue, x, Int32(c), 0, nil, 0, 0, Int32(h), Int32(w), packed,
+                                                    withBias ? bias : nil, Int32(o), relu ? 1 : 0, nil, &workspace, &winograd) == 0)
             // The transforms scale by up to 8 and 1/24: a few times F(2x2, 3x3)'s rounding.
-            #expect(maxDifference(winograd, direct) < 1e-4 * Float(c).squareRoot() * 3)
+            #expect(maxDifference(winograd, scalar) < 1e-4 * Float(c).squareRoot() * 3, "\(kernels) \(c)->\(o) \(h)x\(w)")
             #expect(!winograd.contains { $0.isNaN })
+            // Only the products differ between the vector paths, and they sum in the same order.
+            var avx2 = scalar
+            #expect(sk_conv3x3_winograd4_fused_with(ConvolutionKernels.avx2.rawValue, x, Int32(c), 0, nil, 0, 0, Int32(h), Int32(w),
+                                                    packed, withBias ? bias : nil, Int32(o), relu ? 1 : 0, nil, &workspace, &avx2) == 0)
+            #expect(winograd == avx2, "\(kernels) \(c)->\(o) \(h)x\(w)")
         }
-        #expect(sk_winograd4_pack(weight, 0, Int32(o), &packed) == -1)
         var untouched = [Float](repeating: 0, count: o * h * w)
-        #expect(sk_conv3x3_winograd4(x, Int32(c), 0, Int32(w), packed, bias, Int32(o), 0, &workspace, &untouched) == -1)
+        #expect(sk_conv3x3_winograd4_fused_with(kernels.rawValue, x, Int32(c), 0, nil, 0, 0, 0, Int32(w), packed, bias, Int32(o), 0,
+                                                nil, &workspace, &untouched) == -1)
     }
 
     /// The fused form: a concatenation read from two tensors, either of them possibly upsampled 2x
     /// on the fly, and a residual added after the ReLU.
-    @Test(.enabled(if: sk_uses_winograd4() == 1, "needs AVX2+FMA"), arguments: [
-        (64, 64, 64, 11, 33, false, false), (16, 16, 16, 10, 10, true, false), (3, 5, 9, 13, 17, false, false),
-        (32, 96, 64, 7, 50, false, false), (64, 64, 64, 20, 40, true, false), (16, 16, 16, 2, 2, false, true),
-        (9, 7, 16, 14, 106, true, true), (16, 16, 16, 40, 40, true, false), (5, 8, 8, 6, 70, false, true),
-    ])
-    func winograd4FusesConcatenationAndResidual(a: Int, b: Int, o: Int, h: Int, w: Int, upA: Bool, upB: Bool) {
+    static func fused(_ kernels: ConvolutionKernels, a: Int, b: Int, o: Int, h: Int, w: Int, upA: Bool, upB: Bool) {
         var noise = Noise(state: UInt64(a * 31 + b * 7 + o + h * w))
         // The two inputs as stored (half size when upsampled on the fly), then as the convolution sees them.
         let storedA = noise.array(a * h * w / (upA ? 4 : 1)), storedB = noise.array(b * h * w / (upB ? 4 : 1))
@@ -153,24 +173,90 @@ struct SegmentationKernelTests {
         var packed = [Float](repeating: .nan, count: sk_winograd4_packed_count(Int32(a + b), Int32(o)))
         #expect(sk_winograd4_pack(weight, Int32(a + b), Int32(o), &packed) == 0)
         var workspace = [Float](repeating: .nan, count: sk_winograd4_workspace(Int32(a + b), Int32(o)))
-        var direct = [Float](repeating: .nan, count: o * h * w)
-        #expect(sk_conv3x3(x, Int32(a + b), Int32(h), Int32(w), weight, bias, Int32(o), 1, 1, &direct) == 0)
-        let expected = zip(direct, residual).map { $0 + $1 }
+        var scalar = [Float](repeating: .nan, count: o * h * w)
+        #expect(sk_conv3x3_portable(x, Int32(a + b), Int32(h), Int32(w), weight, bias, Int32(o), 1, 1, &scalar) == 0)
+        let expected = zip(scalar, residual).map { $0 + $1 }
         var fused = [Float](repeating: .nan, count: o * h * w)
-        #expect(sk_conv3x3_winograd4_fused(storedA, Int32(a), upA ? 1 : 0, storedB, Int32(b), upB ? 1 : 0, Int32(h), Int32(w),
-                                           packed, bias, Int32(o), 1, residual, &workspace, &fused) == 0)
-        #expect(maxDifference(fused, expected) < 1e-4 * Float(a + b).squareRoot() * 3)
+        #expect(sk_conv3x3_winograd4_fused_with(kernels.rawValue, storedA, Int32(a), upA ? 1 : 0, storedB, Int32(b), upB ? 1 : 0,
+                                                Int32(h), Int32(w), packed, bias, Int32(o), 1, residual, &workspace, &fused) == 0)
+        #expect(maxDifference(fused, expected) < 1e-4 * Float(a + b).squareRoot() * 3, "\(kernels) \(a)+\(b)->\(o) \(h)x\(w)")
         // The residual overwritten in place by the sum.
         var inPlace = residual
         let status = inPlace.withUnsafeMutableBufferPointer { buffer in
-            sk_conv3x3_winograd4_fused(storedA, Int32(a), upA ? 1 : 0, storedB, Int32(b), upB ? 1 : 0, Int32(h), Int32(w),
-                                       packed, bias, Int32(o), 1, buffer.baseAddress, &workspace, buffer.baseAddress)
+            sk_conv3x3_winograd4_fused_with(kernels.rawValue, storedA, Int32(a), upA ? 1 : 0, storedB, Int32(b), upB ? 1 : 0,
+                                            Int32(h), Int32(w), packed, bias, Int32(o), 1, buffer.baseAddress, &workspace,
+                                            buffer.baseAddress)
         }
         #expect(status == 0 && inPlace == fused)
-        #expect(sk_conv3x3_winograd4_fused(storedA, Int32(a), 0, nil, Int32(b), 0, Int32(h), Int32(w), packed, bias, Int32(o), 1,
-                                           nil, &workspace, &fused) == -1)
-        #expect(sk_conv3x3_winograd4_fused(storedA, Int32(a), 1, storedB, Int32(b), 0, Int32(h), Int32(w | 1), packed, bias,
-                                           Int32(o), 1, nil, &workspace, &fused) == -1)
+        #expect(sk_conv3x3_winograd4_fused_with(kernels.rawValue, storedA, Int32(a), 0, nil, Int32(b), 0, Int32(h), Int32(w), packed,
+                                                bias, Int32(o), 1, nil, &workspace, &fused) == -1)
+        #expect(sk_conv3x3_winograd4_fused_with(kernels.rawValue, storedA, Int32(a), 1, storedB, Int32(b), 0, Int32(h), Int32(w | 1),
+                                                packed, bias, Int32(o), 1, nil, &workspace, &fused) == -1)
+    }
+
+    /// Every check on one path.
+    static func all(_ kernels: ConvolutionKernels) {
+        for (c, o, h, w, d) in direct { Self.direct(kernels, c: c, o: o, h: h, w: w, dilation: d) }
+        for (c, o, h, w) in winograd { Self.winograd(kernels, c: c, o: o, h: h, w: w) }
+        for (a, b, o, h, w, upA, upB) in fused { Self.fused(kernels, a: a, b: b, o: o, h: h, w: w, upA: upA, upB: upB) }
+    }
+}
+
+struct KernelPathTests {
+    @Test(.enabled(if: ConvolutionKernels.avx2.isSupported, "this CPU has no AVX2+FMA"))
+    func avx2MatchesTheScalarPath() { KernelPathCheck.all(.avx2) }
+
+    @Test(.enabled(if: ConvolutionKernels.avx512.isSupported, "this CPU has no AVX-512F"))
+    func avx512MatchesTheScalarPath() { KernelPathCheck.all(.avx512) }
+
+    @Test func pathsAreChosenFromTheCPU() {
+        #expect(ConvolutionKernels.scalar.isSupported)
+        #expect(ConvolutionKernels.supported.contains(.default))
+        // The default is the widest the CPU has unless STICKER_KERNELS narrows it.
+        if ProcessInfo.processInfo.environment["STICKER_KERNELS"] == nil {
+            #expect(ConvolutionKernels.default == ConvolutionKernels.supported.last)
+        }
+        #expect(sk_kernels_supported(7) == 0)
+        // No Winograd on the scalar path, nor on a path that does not exist.
+        var out = [Float](repeating: 0, count: 16)
+        let one = [Float](repeating: 1, count: 16 * 16), packed = [Float](repeating: 0, count: sk_winograd4_packed_count(1, 1))
+        var workspace = [Float](repeating: 0, count: sk_winograd4_workspace(1, 1))
+        for kernels: Int32 in [ConvolutionKernels.scalar.rawValue, 7] {
+            #expect(sk_conv3x3_winograd4_fused_with(kernels, one, 1, 0, nil, 0, 0, 4, 4, packed, nil, 1, 0, nil, &workspace, &out) == -1)
+        }
+        #expect(sk_conv3x3_with(7, one, 1, 4, 4, one, nil, 1, 1, 0, &out) == -1)
+    }
+}
+
+struct SegmentationKernelTests {
+    @Test(arguments: KernelPathCheck.direct)
+    func conv3x3MatchesTheReference(c: Int, o: Int, h: Int, w: Int, dilation: Int) {
+        var noise = Noise(state: UInt64(c * 1000 + o * 100 + h * 10 + w + dilation))
+        let x = noise.array(c * h * w), weight = noise.array(o * c * 9), bias = noise.array(o)
+        for relu in [false, true] {
+            let expected = referenceConv(x, c: c, h: h, w: w, weight: weight, bias: bias, o: o, kernel: 3, dilation: dilation, relu: relu)
+            var fast = [Float](repeating: .nan, count: o * h * w)
+            var portable = fast
+            #expect(sk_conv3x3(x, Int32(c), Int32(h), Int32(w), weight, bias, Int32(o), Int32(dilation), relu ? 1 : 0, &fast) == 0)
+            #expect(sk_conv3x3_portable(x, Int32(c), Int32(h), Int32(w), weight, bias, Int32(o), Int32(dilation), relu ? 1 : 0, &portable) == 0)
+            #expect(maxDifference(fast, expected) < 1e-4)
+            #expect(maxDifference(portable, expected) < 1e-4)
+        }
+    }
+
+    /// F(4x4, 3x3) on the default path against the scalar direct convolution.
+    @Test(.enabled(if: sk_uses_winograd4() == 1, "needs a vector kernel path (AVX2 or AVX-512; STICKER_KERNELS=scalar turns them off)"), arguments: KernelPathCheck.winograd)
+    func winograd4MatchesTheDirectConvolution(c: Int, o: Int, h: Int, w: Int) {
+        KernelPathCheck.winograd(.default, c: c, o: o, h: h, w: w)
+        var noise = Noise(state: 1)
+        let weight = noise.array(o * c * 9)
+        var packed = [Float](repeating: .nan, count: sk_winograd4_packed_count(Int32(c), Int32(o)))
+        #expect(sk_winograd4_pack(weight, 0, Int32(o), &packed) == -1)
+    }
+
+    @Test(.enabled(if: sk_uses_winograd4() == 1, "needs a vector kernel path (AVX2 or AVX-512; STICKER_KERNELS=scalar turns them off)"), arguments: KernelPathCheck.fused)
+    func winograd4FusesConcatenationAndResidual(a: Int, b: Int, o: Int, h: Int, w: Int, upA: Bool, upB: Bool) {
+        KernelPathCheck.fused(.default, a: a, b: b, o: o, h: h, w: w, upA: upA, upB: upB)
     }
 
     @Test func conv3x3RejectsBadSizes() {
@@ -292,7 +378,7 @@ struct SegmentationNetworkTests {
 
     /// Concatenations, 2x resizes and residual adds around F(4x4, 3x3) convolutions are fused away;
     /// the result must equal the unfused graph's (the direct path materialises them).
-    @Test(.enabled(if: sk_uses_winograd4() == 1, "needs AVX2+FMA"))
+    @Test(.enabled(if: sk_uses_winograd4() == 1, "needs a vector kernel path (AVX2 or AVX-512; STICKER_KERNELS=scalar turns them off)"))
     func fusedConcatenationAndAddMatchTheUnfusedGraph() throws {
         // x(3) -> a = conv(x) 8ch relu; b = conv(x) 8ch; u = resize(maxpool(a)) 2x; k = concat(u, b) 16ch;
         // c = conv(k) 8ch relu; s = c + b; m = concat(s, a); z = conv1x1(m) -> sigmoid. u, k and c + b
@@ -340,6 +426,13 @@ struct SegmentationNetworkTests {
         let fused = try network.run(x), unfused = try network.run(x, winograd: false)
         #expect(maxDifference(fused, unfused) < 1e-5)
         #expect(Set(fused).count > 100)
+        // Every path the CPU has, against a network loaded for the scalar path (nothing fused).
+        let scalarNetwork = try SegmentationNetwork(graph: graphURL, weights: weightsURL, kernels: .scalar)
+        #expect(scalarNetwork.kernels == .scalar)
+        let scalar = try scalarNetwork.run(x)
+        for kernels in ConvolutionKernels.supported {
+            #expect(maxDifference(try network.run(x, kernels: kernels), scalar) < 1e-5, "\(kernels)")
+        }
     }
 
     @Test func predictPreparesTheImageLikeRembg() throws {
@@ -447,8 +540,11 @@ struct U2NetPTests {
 
 extension U2NetPTests {
     /// Not a timed test: with `STICKER_BENCH_NETWORK=N` it prints the network's thread CPU time per
-    /// prediction (median of N) with the Winograd and the direct 3x3 convolutions, and checks the
-    /// two maps agree. `STICKER_U2NETP_DIR=/tmp/model-test STICKER_BENCH_NETWORK=7 swift test --filter networkTiming`
+    /// prediction (median of N) on every vector path the CPU has, the runs interleaved (AVX2,
+    /// AVX-512, AVX2, ...) so both see the same machine load, the ratio of the medians, and the
+    /// same per layer class (steps grouped by op, channels and size; the median of each group's
+    /// per-run sum); then the direct 3x3 convolutions once, and checks the maps agree.
+    /// `STICKER_U2NETP_DIR=.build/test-model STICKER_BENCH_NETWORK=9 swift test --filter networkTiming`
     static let benchRuns = ProcessInfo.processInfo.environment["STICKER_BENCH_NETWORK"].flatMap { Int($0) }
 
     @Test(.enabled(if: folder != nil && benchRuns != nil, "set STICKER_U2NETP_DIR and STICKER_BENCH_NETWORK=runs"))
@@ -459,26 +555,59 @@ extension U2NetPTests {
             clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
             return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
         }
+        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        func ms(_ seconds: Double) -> String { String(format: "%.2f", seconds * 1000) }
         let loadStart = cpu()
         let network = try SegmentationNetwork(graph: folder.appendingPathComponent("u2netp.json"),
                                               weights: folder.appendingPathComponent("u2netp.bin"))
         print("u2netp load CPU s: \(String(format: "%.3f", cpu() - loadStart)); activation slots: \(network.activationFloats * 4 / 1_000_000) MB")
         let input = network.preprocessed(Self.scene())
-        var maps: [Bool: [Float]] = [:]
-        for winograd in [true, false] {
-            var times: [Double] = []
-            for _ in 0..<max(1, Self.benchRuns ?? 1) {
+        let paths = ConvolutionKernels.supported.filter(\.hasWinograd)
+        let names = network.stepNames
+        let groups = Array(Set(names)).sorted()
+        var totals: [ConvolutionKernels: [Double]] = [:]
+        var groupTimes: [ConvolutionKernels: [String: [Double]]] = [:]
+        var maps: [ConvolutionKernels: [Float]] = [:]
+        for _ in 0..<max(1, Self.benchRuns ?? 1) {
+            for kernels in paths {
+                var steps = [Double](repeating: 0, count: names.count)
                 let start = cpu()
-                maps[winograd] = try network.run(input, winograd: winograd)
-                times.append(cpu() - start)
+                maps[kernels] = try network.run(input, kernels: kernels, stepTime: { steps[$0] = $1 })
+                totals[kernels, default: []].append(cpu() - start)
+                var sums: [String: Double] = [:]
+                for (index, time) in steps.enumerated() { sums[names[index], default: 0] += time }
+                for (name, time) in sums { groupTimes[kernels, default: [:]][name, default: []].append(time) }
             }
-            let median = times.sorted()[times.count / 2]
-            print("u2netp \(winograd ? "winograd" : "direct  ") CPU s per prediction: median \(String(format: "%.3f", median)) of \(times.map { String(format: "%.3f", $0) })")
         }
-        let a = try #require(maps[true]), b = try #require(maps[false])
-        let difference = zip(a, b).map { abs($0 - $1) }.max() ?? 0
-        print("u2netp winograd vs direct: max abs difference \(difference)")
-        #expect(difference < 1e-3)
+        for kernels in paths {
+            let times = try #require(totals[kernels])
+            print("u2netp \(kernels) CPU ms per prediction: median \(ms(median(times))) of \(times.map(ms))")
+        }
+        if paths.count > 1, let first = paths.first, let last = paths.last,
+           let a = totals[first], let b = totals[last] {
+            print("u2netp \(last) / \(first): \(String(format: "%.3f", median(b) / median(a))) (medians of one interleaved run)")
+        }
+        print("layer class | count | " + paths.map { "\($0) ms" }.joined(separator: " | ") + (paths.count > 1 ? " | ratio" : ""))
+        let widest = paths.last ?? .scalar, base = paths.first ?? .scalar
+        for group in groups.sorted(by: { median(groupTimes[base]?[$0] ?? [0]) > median(groupTimes[base]?[$1] ?? [0]) }) {
+            let medians = paths.map { median(groupTimes[$0]?[group] ?? [0]) }
+            let ratio = paths.count > 1 ? String(format: " | %.2f", median(groupTimes[widest]?[group] ?? [0]) / max(medians[0], 1e-9)) : ""
+            print("\(group) | \(names.filter { $0 == group }.count) | " + medians.map(ms).joined(separator: " | ") + ratio)
+        }
+        let start = cpu()
+        let direct = try network.run(input, winograd: false)
+        print("u2netp direct 3x3 (\(network.kernels)) CPU ms: \(ms(cpu() - start))")
+        for kernels in paths {
+            let map = try #require(maps[kernels])
+            let difference = zip(map, direct).map { abs($0 - $1) }.max() ?? 0
+            print("u2netp \(kernels) vs direct: max abs difference \(difference)")
+            #expect(difference < 1e-3)
+        }
+        // The AVX-512 path computes the same floats as the AVX2 one (same sums, same order).
+        if let first = paths.first, let last = paths.last, first != last {
+            print("u2netp \(last) map equals \(first)'s: \(maps[first] == maps[last])")
+            #expect(maps[first] == maps[last])
+        }
     }
 }
 

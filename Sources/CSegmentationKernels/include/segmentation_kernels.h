@@ -13,9 +13,12 @@
  * or keeps state; the caller owns every buffer. Inputs and outputs must not overlap, except
  * for sk_add and sk_sigmoid, which may work in place (out == a or out == in).
  *
- * The convolutions pick an AVX2+FMA path at run time (__builtin_cpu_supports) and otherwise
- * run a portable scalar path; both sum in the same order per output (bias, then input
- * channel by channel, taps row by row), so they agree to rounding of fused multiply-adds.
+ * The convolutions pick a path at run time (__builtin_cpu_supports): AVX-512 (F) where the CPU
+ * has it, else AVX2+FMA, else a portable scalar path. The direct paths sum in the same order per
+ * output (bias, then input channel by channel, taps row by row), so they agree to rounding of
+ * fused multiply-adds, and the AVX2 and AVX-512 paths give the same floats. The `_with` forms
+ * take the path explicitly (tests run every path the CPU has against the scalar one); the others
+ * use sk_kernels_default().
  */
 
 #include <stddef.h>
@@ -24,12 +27,29 @@
 extern "C" {
 #endif
 
+/* The kernel paths, narrowest first. */
+enum { SK_KERNELS_SCALAR = 0, SK_KERNELS_AVX2 = 1, SK_KERNELS_AVX512 = 2 };
+
+/* 1 when this CPU can run path `kernels` (scalar always; AVX2 needs AVX2+FMA; AVX-512 needs
+ * AVX-512F besides), else 0. */
+int sk_kernels_supported(int kernels);
+
+/* The path the kernels without `_with` use: the widest this CPU supports, unless the environment
+ * variable STICKER_KERNELS names a narrower one ("scalar", "avx2", "avx512"; a path the CPU lacks
+ * is ignored). Read once per process. */
+int sk_kernels_default(void);
+
 /* 3x3 convolution, stride 1, zero padding = dilation on every side, so the output is H x W.
  * in [inC][H][W], weight [outC][inC][3][3], bias [outC] (may be NULL: zero), out [outC][H][W].
  * relu != 0 clamps the result at 0. dilation >= 1. */
 int sk_conv3x3(const float *in, int inC, int H, int W,
                const float *weight, const float *bias, int outC,
                int dilation, int relu, float *out);
+
+/* The same on path `kernels`; -1 when the CPU lacks it. */
+int sk_conv3x3_with(int kernels, const float *in, int inC, int H, int W,
+                    const float *weight, const float *bias, int outC,
+                    int dilation, int relu, float *out);
 
 /* The same, always on the portable scalar path (for tests and CPUs without AVX2+FMA). */
 int sk_conv3x3_portable(const float *in, int inC, int H, int W,
@@ -40,8 +60,9 @@ int sk_conv3x3_portable(const float *in, int inC, int H, int W,
  * results equal to sk_conv3x3's up to float rounding (about 1e-5 relative: the transforms scale by
  * up to 8 and 1/24). The weights are transformed once, ahead of time, by sk_winograd4_pack into
  * `packed` (sk_winograd4_packed_count(inC, outC) floats, which must stay unchanged between the
- * two calls). AVX2+FMA only: returns -1 when sk_uses_winograd4() is 0, so callers check that
- * first and keep sk_conv3x3 for other CPUs. `workspace` holds at least
+ * two calls). Vector paths only (no scalar version): returns -1 when sk_uses_winograd4() is 0,
+ * so callers check that first and keep sk_conv3x3 otherwise. The AVX2 and AVX-512 paths give
+ * the same floats (same multiply-adds in the same order). `workspace` holds at least
  * sk_winograd4_workspace(inC, outC) floats of scratch, overwritten by every call. */
 int sk_conv3x3_winograd4(const float *in, int inC, int H, int W,
                          const float *packed, const float *bias, int outC,
@@ -59,6 +80,12 @@ int sk_conv3x3_winograd4_fused(const float *in, int inC, int inUp, const float *
                                const float *packed, const float *bias, int outC, int relu,
                                const float *residual, float *workspace, float *out);
 
+/* The same on path `kernels` (SK_KERNELS_AVX2 or SK_KERNELS_AVX512; the packed weights and the
+ * workspace are the same for both); -1 for the scalar path or one the CPU lacks. */
+int sk_conv3x3_winograd4_fused_with(int kernels, const float *in, int inC, int inUp, const float *in2, int in2C, int in2Up,
+                                    int H, int W, const float *packed, const float *bias, int outC, int relu,
+                                    const float *residual, float *workspace, float *out);
+
 /* Transforms weight [outC][inC][3][3] for sk_conv3x3_winograd4 into `packed`. */
 int sk_winograd4_pack(const float *weight, int inC, int outC, float *packed);
 
@@ -66,7 +93,7 @@ int sk_winograd4_pack(const float *weight, int inC, int outC, float *packed);
 size_t sk_winograd4_packed_count(int inC, int outC);
 size_t sk_winograd4_workspace(int inC, int outC);
 
-/* 1 when sk_conv3x3_winograd4 can run on this CPU (AVX2+FMA), else 0. */
+/* 1 when sk_conv3x3_winograd4 can run on the default path (AVX2 or AVX-512), else 0. */
 int sk_uses_winograd4(void);
 
 /* 1x1 convolution: out[o][p] = bias[o] + sum_c weight[o][c] * in[c][p] (then ReLU if relu). */
@@ -90,7 +117,7 @@ int sk_add(const float *a, const float *b, long count, float *out);
 /* out[i] = 1 / (1 + exp(-in[i])) for i < count. */
 int sk_sigmoid(const float *in, long count, float *out);
 
-/* 1 when the AVX2+FMA convolution path is used on this CPU, else 0 (for tests and reports). */
+/* 1 when this CPU has AVX2+FMA (the default path may still be narrower, see sk_kernels_default), else 0. */
 int sk_uses_avx2(void);
 
 #ifdef __cplusplus

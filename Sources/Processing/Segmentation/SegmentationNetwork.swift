@@ -14,7 +14,9 @@ import Foundation
 /// Cost (one core of the shared 2-core AMD EPYC Zen 3 dev VM, thread CPU time, median of 9,
 /// onnxruntime 1 thread timed in the same minutes): u2netp at 320 x 320 (19.8 G multiply-adds)
 /// takes 0.24 s against 0.53 s for onnxruntime (0.33 against 0.63 when the machine is busier;
-/// the first prediction of a process ~0.03 s more, as its arena is faulted in). The 3x3 convolutions of dilation 1 with at least 8 input and 8 output channels (all but
+/// the first prediction of a process ~0.03 s more, as its arena is faulted in). On an Intel Xeon
+/// with AVX-512 the convolutions run on it (`kernels`, `ConvolutionKernels`): 0.19 s against
+/// 0.25 s for the AVX2 path, interleaved in one run, with the same floats (Benchmarks/cutout/README.md). The 3x3 convolutions of dilation 1 with at least 8 input and 8 output channels (all but
 /// 1% of the multiply-adds) run by Winograd F(4x4, 3x3) (`sk_conv3x3_winograd4_fused`, 4x fewer
 /// multiply-adds than direct, products at ~80% of the FMA peak on 128 -> 64); the rest directly
 /// (`sk_conv3x3`), faster there than any Winograd. History: direct 0.78 s, F(2x2, 3x3) 0.58 s.
@@ -31,6 +33,8 @@ public final class SegmentationNetwork: Sendable {
     public let inputHeight: Int
     /// Multiply-adds of one prediction (from the graph's shapes).
     public let multiplyAdds: Int
+    /// The instruction set the convolutions run on (the widest this CPU has unless told otherwise).
+    public let kernels: ConvolutionKernels
 
     private let weights: [Float]
     /// Weights of the convolutions run by Winograd F(4x4, 3x3), transformed once at load
@@ -94,8 +98,10 @@ public final class SegmentationNetwork: Sendable {
         var inputChannels: Int { input.channels + (second?.channels ?? 0) }
     }
 
-    /// Loads `graph` (the JSON) and `weights` (the float32 little-endian parameters it indexes).
-    public convenience init(graph graphURL: URL, weights weightsURL: URL) throws(ProcessingError) {
+    /// Loads `graph` (the JSON) and `weights` (the float32 little-endian parameters it indexes);
+    /// the convolutions run on `kernels` (a path this CPU lacks falls back to `.default`).
+    public convenience init(graph graphURL: URL, weights weightsURL: URL,
+                            kernels: ConvolutionKernels = .default) throws(ProcessingError) {
         let graph: SegmentationGraph
         let data: Data
         do {
@@ -108,10 +114,11 @@ public final class SegmentationNetwork: Sendable {
         } catch {
             throw .invalidModel("\(weightsURL.lastPathComponent): \(error.localizedDescription)")
         }
-        try self.init(graph: graph, weightData: data)
+        try self.init(graph: graph, weightData: data, kernels: kernels)
     }
 
-    init(graph: SegmentationGraph, weightData data: Data) throws(ProcessingError) {
+    init(graph: SegmentationGraph, weightData data: Data, kernels wanted: ConvolutionKernels = .default) throws(ProcessingError) {
+        let kernels = wanted.isSupported ? wanted : .default
         func fail(_ reason: String) -> ProcessingError { .invalidModel(reason) }
         guard graph.format == "sticker-nn-graph", graph.version == 1 else {
             throw fail("format \(graph.format) version \(graph.version), expected sticker-nn-graph version 1")
@@ -217,7 +224,7 @@ public final class SegmentationNetwork: Sendable {
         // F(4x4, 3x3) computes outputs in panels of 16 channels and its transforms cost per input
         // and output channel: for u2netp's 64 -> 1 side outputs and its 3 -> 64 first layer the
         // direct kernel is 2-3x faster (4.3 against 12.7 ms, 4.7 against 8.6 ms at 320 x 320).
-        let winograd4 = sk_uses_winograd4() != 0
+        let winograd4 = kernels.hasWinograd
         func runsByWinograd4(_ index: Int) -> Bool {
             let node = graph.nodes[index]
             return winograd4 && node.op == "conv2d" && node.kernel == [3, 3] && node.dilation == [1, 1]
@@ -345,6 +352,7 @@ public final class SegmentationNetwork: Sendable {
         self.inputWidth = input.width
         self.inputHeight = input.height
         self.multiplyAdds = macs
+        self.kernels = kernels
         self.weights = floats
         self.packedWeights = packed
         self.packedStart = packedStart
@@ -391,18 +399,41 @@ public final class SegmentationNetwork: Sendable {
     }
 
     /// Runs the graph on a prepared planar input (3 x inputHeight x inputWidth floats).
-    /// `winograd: false` runs every 3x3 convolution directly (for tests and timing comparisons).
-    func run(_ input: [Float], winograd: Bool = true) throws(ProcessingError) -> [Float] {
+    /// For tests and timing comparisons: `kernels` runs this call on another path the CPU has (the
+    /// scalar path, or a network loaded for it, runs every 3x3 convolution directly), `winograd:
+    /// false` runs every 3x3 convolution directly, and `stepTime` is told each step's thread CPU
+    /// time in seconds (see `stepNames`).
+    func run(_ input: [Float], kernels: ConvolutionKernels? = nil, winograd: Bool = true,
+             stepTime: ((Int, Double) -> Void)? = nil) throws(ProcessingError) -> [Float] {
         guard input.count == 3 * inputWidth * inputHeight else {
             throw .invalidModel("input has \(input.count) floats, expected \(3 * inputWidth * inputHeight)")
         }
+        let path = kernels.flatMap { $0.isSupported ? $0 : nil } ?? self.kernels
         return try arenas.withArena { arena throws(ProcessingError) in
-            try run(input, winograd: winograd, slots: slotOffsets.map { arena + $0 }, workspace: arena + workspaceOffset)
+            try run(input, kernels: path, winograd: winograd && path.hasWinograd, stepTime: stepTime,
+                    slots: slotOffsets.map { arena + $0 }, workspace: arena + workspaceOffset)
+        }
+    }
+
+    /// One line per step: its op, channels and plane size, and how a convolution runs (for profiles).
+    var stepNames: [String] {
+        steps.map { step in
+            switch step {
+            case let .conv(conv):
+                let how = conv.packed != nil ? "F(4x4,3x3)" : conv.kernel == 3 ? "direct d\(conv.dilation)" : "1x1"
+                return "conv \(conv.inputChannels)->\(conv.output.channels) \(conv.output.width)x\(conv.output.height) \(how)"
+            case let .maxPool(input, _): return "maxpool \(input.channels) \(input.width)x\(input.height)"
+            case let .resize(_, output): return "resize \(output.channels) \(output.width)x\(output.height)"
+            case let .concat(_, output): return "concat \(output.channels) \(output.width)x\(output.height)"
+            case let .add(_, _, output): return "add \(output.channels) \(output.width)x\(output.height)"
+            case let .sigmoid(_, output): return "sigmoid \(output.channels) \(output.width)x\(output.height)"
+            }
         }
     }
 
     private func run(
-        _ input: [Float], winograd: Bool, slots: [UnsafeMutablePointer<Float>], workspace: UnsafeMutablePointer<Float>
+        _ input: [Float], kernels: ConvolutionKernels, winograd: Bool, stepTime: ((Int, Double) -> Void)?,
+        slots: [UnsafeMutablePointer<Float>], workspace: UnsafeMutablePointer<Float>
     ) throws(ProcessingError) -> [Float] {
         input.withUnsafeBufferPointer { slots[inputSlot].update(from: $0.baseAddress!, count: $0.count) }
         func at(_ tensor: Tensor) -> UnsafeMutablePointer<Float> { slots[tensor.slot] + tensor.offset }
@@ -410,11 +441,13 @@ public final class SegmentationNetwork: Sendable {
         weights.withUnsafeBufferPointer { weights in packedWeights.withUnsafeBufferPointer { packedWeights in
             let w = weights.baseAddress!
             for (index, step) in steps.enumerated() {
+                let started = stepTime == nil ? 0 : Self.threadCPUTime()
+                defer { stepTime?(index, Self.threadCPUTime() - started) }
                 let status: Int32
                 switch step {
                 case let .conv(conv):
                     status = Self.convolve(conv, at: at, weights: w, packed: packedWeights.baseAddress.map { $0 + packedStart },
-                                           workspace: workspace, winograd: winograd)
+                                           workspace: workspace, kernels: kernels, winograd: winograd)
                 case let .maxPool(input, output):
                     status = sk_maxpool2x2_ceil(at(input), Int32(input.channels), Int32(input.height), Int32(input.width), at(output))
                 case let .resize(input, output):
@@ -447,19 +480,26 @@ public final class SegmentationNetwork: Sendable {
         return Array(UnsafeBufferPointer(start: at(output), count: plane))
     }
 
-    /// Runs one convolution step: by F(4x4, 3x3) when its weights were packed (and `winograd`),
+    /// This thread's CPU time in seconds (for `stepTime`).
+    private static func threadCPUTime() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// Runs one convolution step on `kernels`: by F(4x4, 3x3) when its weights were packed (and `winograd`),
     /// else directly (`sk_conv3x3`: faster than F(2x2, 3x3) for the few layers F(4x4, 3x3) leaves,
-    /// see `runsByWinograd4`). Off the F(4x4, 3x3) path (no AVX2, or `winograd: false` in tests),
+    /// see `runsByWinograd4`). Off the F(4x4, 3x3) path (scalar kernels, or `winograd: false` in tests),
     /// a fused concatenation is copied into a scratch buffer and a fused add done after.
     private static func convolve(_ conv: Convolution, at: (Tensor) -> UnsafeMutablePointer<Float>, weights w: UnsafePointer<Float>,
                                  packed: UnsafePointer<Float>?, workspace: UnsafeMutablePointer<Float>,
-                                 winograd: Bool) -> Int32 {
+                                 kernels: ConvolutionKernels, winograd: Bool) -> Int32 {
         let o = Int32(conv.output.channels), h = Int32(conv.output.height), width = Int32(conv.output.width)
         let relu: Int32 = conv.relu ? 1 : 0
         let out = at(conv.output)
         if winograd, let offset = conv.packed, let packed {
-            return sk_conv3x3_winograd4_fused(
-                at(conv.input), Int32(conv.input.channels), conv.inputUpsampled ? 1 : 0,
+            return sk_conv3x3_winograd4_fused_with(
+                kernels.rawValue, at(conv.input), Int32(conv.input.channels), conv.inputUpsampled ? 1 : 0,
                 conv.second.map { UnsafePointer(at($0)) }, Int32(conv.second?.channels ?? 0), conv.secondUpsampled ? 1 : 0,
                 h, width, packed + offset, w + conv.bias, o, relu, conv.residual.map { UnsafePointer(at($0)) }, workspace, out)
         }
@@ -490,7 +530,7 @@ public final class SegmentationNetwork: Sendable {
         let i = Int32(conv.inputChannels), d = Int32(conv.dilation)
         let status = conv.kernel != 3
             ? sk_conv1x1(input, i, h, width, w + conv.weight, w + conv.bias, o, relu, target)
-            : sk_conv3x3(input, i, h, width, w + conv.weight, w + conv.bias, o, d, relu, target)
+            : sk_conv3x3_with(kernels.rawValue, input, i, h, width, w + conv.weight, w + conv.bias, o, d, relu, target)
         guard status == 0, let residual = conv.residual else { return status }
         return sk_add(target, at(residual), conv.output.count, out)
     }
