@@ -69,9 +69,9 @@ test-model:
 ## bench: throughput and memory benchmarks (release build), starting with where an import's CPU goes
 bench: bench-stages bench-import bench-formats bench-reprocess bench-search bench-palette
 
-## bench-stages: CPU per photo and stage (read + hash ... commit) for 12/24 MP JPEGs, 8 MP PNGs (and HEICs when decodable)
+## bench-stages: CPU per photo and stage (read + hash ... commit) for 12/24 MP JPEGs, 8 MP PNGs and 12 MP HEICs
 bench-stages: model
-	$(MAKE) build CONFIG=release EXTRA_DEPS="time libheif-examples"
+	$(MAKE) build CONFIG=release EXTRA_DEPS=time
 	CATALOG_BIN=.build/release/catalog SAMPLES_BIN=.build/release/sample-photos Benchmarks/stages.sh
 
 ## bench-real: import --jobs 2 against the scripted Pillow/rembg/colorthief pipeline on Debian's wallpapers, interleaved
