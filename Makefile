@@ -24,7 +24,7 @@ PKG_MODEL ?= $(TEST_MODEL)
 PKG_DEPS := dpkg-dev lintian
 DEB_DIR ?= .
 
-.PHONY: deps build demo test test-deps test-browser test-model test-package stage install uninstall deb package-model corpus model bench bench-import bench-formats bench-reprocess bench-cutout bench-search bench-serve bench-page bench-palette fuzz reliability-long clean
+.PHONY: deps build demo test test-deps test-browser test-model test-package stage install uninstall deb package-model corpus model bench bench-stages bench-real bench-import bench-formats bench-reprocess bench-cutout bench-search bench-serve bench-page bench-palette fuzz reliability-long clean
 
 ## deps: install the Debian packages the build needs (only those missing; idempotent)
 deps:
@@ -121,8 +121,18 @@ deb: stage package-model
 package-model: test-model
 	@[ -s "$(PKG_MODEL)/u2netp.bin" ] || { echo "error: no segmentation model in $(PKG_MODEL) to install (scripts/install-model.sh failed above)"; exit 1; }
 
-## bench: throughput and memory benchmarks (release build)
-bench: bench-import bench-formats bench-reprocess bench-search bench-serve bench-palette
+## bench: throughput and memory benchmarks (release build), starting with where an import's CPU goes
+bench: bench-stages bench-import bench-formats bench-reprocess bench-search bench-serve bench-palette
+
+## bench-stages: CPU per photo and stage (read + hash ... commit) for 12/24 MP JPEGs, 8 MP PNGs and 12 MP HEICs
+bench-stages: model
+	$(MAKE) build CONFIG=release EXTRA_DEPS=time
+	CATALOG_BIN=.build/release/catalog SAMPLES_BIN=.build/release/sample-photos Benchmarks/stages.sh
+
+## bench-real: import --jobs 2 against the scripted Pillow/rembg/colorthief pipeline on Debian's wallpapers, interleaved
+bench-real: model
+	$(MAKE) build CONFIG=release EXTRA_DEPS="time python3-venv"
+	CATALOG_BIN=.build/release/catalog Benchmarks/real/run.sh
 
 bench-import: model
 	$(MAKE) build CONFIG=release EXTRA_DEPS=time

@@ -14,8 +14,10 @@ extension CatalogRepository {
         _ photo: ProcessedPhoto, sha256: String, source: SourceFile
     ) throws(CatalogError) -> ImportOutcome {
         let now = Timestamp.now()
-        return try write { db in
-            try Self.insertProcessed(photo, sha256: sha256, source: source, now: now, db)
+        return try StageClock.measure(.commit) { () throws(CatalogError) in
+            try write { db in
+                try Self.insertProcessed(photo, sha256: sha256, source: source, now: now, db)
+            }
         }
     }
 

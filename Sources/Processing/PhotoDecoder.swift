@@ -23,25 +23,31 @@ public enum PhotoDecoder {
         }
         switch format {
         case .jpeg:
-            let decoded = try JPEGCodec.decodeScaled(bytes, maxPixels: options.maxPixels, minimumLongSide: options.workingSize)
-            let exif = ExifReader.read(fromJPEG: bytes)
+            let decoded = try StageClock.measure(.decode) { () throws(ProcessingError) in
+                try JPEGCodec.decodeScaled(bytes, maxPixels: options.maxPixels, minimumLongSide: options.workingSize)
+            }
+            let exif = StageClock.measure(.exif) { ExifReader.read(fromJPEG: bytes) }
             let profile = JPEGSegments.iccProfile(in: bytes).map(ColorProfile.icc)
             return finished(format: format, width: decoded.fullWidth, height: decoded.fullHeight, image: decoded.image,
                             exif: exif, orientation: exif?.orientation, profile: profile)
         case .png:
-            let full = try PNGCodec.decode(bytes, maxPixels: options.maxPixels)
-            let exif = PNGCodec.exifChunk(bytes).flatMap { ExifReader.read(tiffBlock: $0) }
-            let image = ImageResizer.reducedToWorkingSize(full, workingSize: options.workingSize)
+            let full = try StageClock.measure(.decode) { () throws(ProcessingError) in try PNGCodec.decode(bytes, maxPixels: options.maxPixels) }
+            let exif = StageClock.measure(.exif) { PNGCodec.exifChunk(bytes).flatMap { ExifReader.read(tiffBlock: $0) } }
+            let image = StageClock.measure(.resize) { ImageResizer.reducedToWorkingSize(full, workingSize: options.workingSize) }
             return finished(format: format, width: full.width, height: full.height, image: image,
                             exif: exif, orientation: exif?.orientation, profile: PNGCodec.iccProfile(bytes).map(ColorProfile.icc))
         case .webp:
-            let decoded = try WebPCodec.decodeScaled(bytes, maxPixels: options.maxPixels, workingSize: options.workingSize)
-            let exif = WebPChunks.exif(bytes).flatMap { ExifReader.read(tiffBlock: $0) }
+            let decoded = try StageClock.measure(.decode) { () throws(ProcessingError) in
+                try WebPCodec.decodeScaled(bytes, maxPixels: options.maxPixels, workingSize: options.workingSize)
+            }
+            let exif = StageClock.measure(.exif) { WebPChunks.exif(bytes).flatMap { ExifReader.read(tiffBlock: $0) } }
             return finished(format: format, width: decoded.fullWidth, height: decoded.fullHeight, image: decoded.image,
                             exif: exif, orientation: exif?.orientation, profile: WebPChunks.iccProfile(bytes).map(ColorProfile.icc))
         case .heif, .avif:
-            let decoded = try HEIFCodec.decode(bytes, maxPixels: options.maxPixels, workingSize: options.workingSize)
-            let exif = decoded.exif.flatMap { ExifReader.read(tiffBlock: $0) }
+            let decoded = try StageClock.measure(.decode) { () throws(ProcessingError) in
+                try HEIFCodec.decode(bytes, maxPixels: options.maxPixels, workingSize: options.workingSize)
+            }
+            let exif = StageClock.measure(.exif) { decoded.exif.flatMap { ExifReader.read(tiffBlock: $0) } }
             // Upright already: the container's transformations are the orientation.
             return finished(format: format, width: decoded.width, height: decoded.height, image: decoded.image,
                             exif: exif, orientation: nil, profile: decoded.colorProfile)
@@ -56,12 +62,12 @@ public enum PhotoDecoder {
     ) -> DecodedPhoto {
         let orientation = orientation ?? 1
         let swapsSides = (5...8).contains(orientation)
-        let converted = ColorConverter.toSRGB(image, from: profile)
+        let converted = StageClock.measure(.orientAndColor) { ColorConverter.toSRGB(image, from: profile) }
         return DecodedPhoto(
             format: format,
             width: swapsSides ? height : width,
             height: swapsSides ? width : height,
-            image: Orientation.apply(orientation, to: converted.image),
+            image: StageClock.measure(.orientAndColor) { Orientation.apply(orientation, to: converted.image) },
             exif: exif,
             warnings: converted.warning.map { [$0] } ?? [])
     }

@@ -51,7 +51,7 @@ public nonisolated struct PhotoProcessor: Sendable {
 
     /// The stages after the decode.
     private func process(_ decoded: DecodedPhoto) async throws(ProcessingError) -> ProcessedPhoto {
-        let working = decoded.workingImage(longSide: decodeOptions.workingSize)
+        let working = StageClock.measure(.resize) { decoded.workingImage(longSide: decodeOptions.workingSize) }
         let cutout = try segmenter.cutout(working, predictingFrom: decoded.image).cutout
         // The sticker and the palette both read the cut-out and nothing else: side by side.
         async let sticker = Self.sticker(of: cutout, style: settings.style)
@@ -73,8 +73,9 @@ public nonisolated struct PhotoProcessor: Sendable {
     @concurrent
     static func sticker(of cutout: RGBAImage, style: StickerStyle) async -> Result<StickerImage, ProcessingError> {
         do throws(ProcessingError) {
-            let pixels = try StickerRenderer.render(cutout, style: style)
-            return .success(StickerImage(png: try PNGCodec.encode(pixels), width: pixels.width, height: pixels.height))
+            let pixels = try StageClock.measure(.render) { () throws(ProcessingError) in try StickerRenderer.render(cutout, style: style) }
+            let png = try StageClock.measure(.encode) { () throws(ProcessingError) in try PNGCodec.encode(pixels) }
+            return .success(StickerImage(png: png, width: pixels.width, height: pixels.height))
         } catch {
             return .failure(error)
         }
@@ -83,7 +84,7 @@ public nonisolated struct PhotoProcessor: Sendable {
     /// The subject's dominant colours (the cut-out, before the outline is drawn).
     @concurrent
     static func palette(of cutout: RGBAImage, colors: Int) async -> Palette {
-        PaletteExtractor.palette(of: cutout, colors: colors)
+        StageClock.measure(.palette) { PaletteExtractor.palette(of: cutout, colors: colors) }
     }
 }
 

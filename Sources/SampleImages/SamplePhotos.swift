@@ -130,14 +130,29 @@ public enum SamplePhotos {
         case p3JPEGUntagged = "p3-jpeg-untagged"
         /// The same Display P3 pixels as a HEIC tagged with the profile.
         case p3HEIC = "p3-heic"
+        /// An sRGB HEIC with the same EXIF (phones' default format).
+        case heic
+        /// An opaque PNG without EXIF, as screenshots and exported artwork come: PNGs cannot be
+        /// decoded scaled, so they load the pipeline differently.
+        case png
 
-        public var fileExtension: String { self == .p3HEIC ? "heic" : "jpg" }
+        public var fileExtension: String {
+            switch self {
+            case .p3HEIC, .heic: "heic"
+            case .png: "png"
+            default: "jpg"
+            }
+        }
     }
 
     /// One benchmark photo as `variant` (see ``benchmarkJPEG(index:megapixels:)`` for the scene).
     public static func benchmarkPhoto(index: Int, megapixels: Double = 12, variant: BenchmarkVariant) throws(ProcessingError) -> [UInt8] {
         switch variant {
         case .jpeg: return try benchmarkJPEG(index: index, megapixels: megapixels)
+        case .heic:
+            let (scene, exif) = benchmarkScene(index: index, megapixels: megapixels)
+            return try heif(scene, exif: exif, quality: 80)
+        case .png: return try PNGCodec.encode(benchmarkScene(index: index, megapixels: megapixels).0.renderPhoto())
         case .p3JPEG, .p3JPEGUntagged, .p3HEIC:
             let (scene, exif) = benchmarkScene(index: index, megapixels: megapixels)
             switch variant {

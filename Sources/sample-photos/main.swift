@@ -19,7 +19,7 @@ struct SamplePhotosCommand: ParsableCommand {
     @Option(help: "Megapixels of each benchmark JPEG.")
     var megapixels: Double = 12
 
-    @Option(help: "How benchmark photos are stored: jpeg, p3-jpeg, p3-jpeg-untagged or p3-heic.")
+    @Option(help: "How benchmark photos are stored: jpeg, p3-jpeg, p3-jpeg-untagged, p3-heic, heic or png.")
     var variant: String = "jpeg"
 
     func validate() throws {

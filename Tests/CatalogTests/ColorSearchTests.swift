@@ -245,4 +245,49 @@ import Testing
             }
         }
     }
+
+    /// Several colours in the corners of the best-first search: palettes drawn from a few colours and
+    /// shares (so many scores tie exactly and ids decide), two palette colours near the same query
+    /// colour, the same colour asked twice, limits beyond every match (the index read to its end),
+    /// a camera filter, and a wide threshold.
+    @Test func severalColoursEqualTheFullScan() async throws {
+        try await withTemporaryDirectory { directory in
+            let repository = try CatalogRepository(url: directory.appending(path: "c.sqlite"), access: .readWrite)
+            var seed: UInt64 = 11
+            func next() -> Double {
+                seed = seed &* 6364136223846793005 &+ 1442695040888963407
+                return Double(seed >> 11) / Double(1 << 53)
+            }
+            let hexes = ["#ff9900", "#ffa500", "#f08000", "#000080", "#101070", "#808080", "#20b2aa", "#ffffff"]
+            let shares = [0.5, 0.25, 0.125, 0.0625]
+            var batch: [ProcessedEntry] = []
+            for index in 0..<2500 {
+                let count = 1 + Int(next() * 4)
+                let colors = (0..<count).map { rank in (hexes[Int(next() * Double(hexes.count))], shares[rank]) }
+                batch.append(ProcessedEntry(
+                    photo: photo(colors, exif: exif(make: index % 2 == 0 ? "Canon" : "Nikon", model: "R", taken: "2024-05-05T10:00:00Z")),
+                    sha256: sha(index), source: source("/\(index)")))
+            }
+            _ = try await repository.recordProcessed(batch: batch)
+            let cases: [(colors: [String], within: Double, camera: String?)] = [
+                (["orange", "navy"], 12, nil),
+                (["navy", "orange"], 12, nil),
+                (["orange", "orange"], 12, nil),
+                (["orange", "navy", "grey"], 15, nil),
+                (["orange", "navy"], 12, "canon"),
+                (["orange", "lightseagreen"], 40, nil),
+                (["red", "navy"], 3, nil),
+            ]
+            for test in cases {
+                for limit in [1, 20, 3000] {
+                    var q = ColorQuery(colors: test.colors.map { ColorName.parse($0)!.oklab }, within: test.within, limit: limit)
+                    q.camera = test.camera
+                    let indexed = try repository.search(q)
+                    let scanned = try repository.searchByFullScan(q)
+                    #expect(indexed.map(\.id) == scanned.map(\.id), "\(test) limit \(limit)")
+                    #expect(zip(indexed, scanned).allSatisfy { abs($0.score - $1.score) < 1e-9 && $0.matches.map(\.hex) == $1.matches.map(\.hex) })
+                }
+            }
+        }
+    }
 }

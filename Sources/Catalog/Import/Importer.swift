@@ -89,6 +89,7 @@ public struct Importer: Sendable {
         if Task.isCancelled {
             summary.interrupted = true
         }
+        StageClock.writeReport(photos: summary.imported)
         return summary
     }
 
@@ -118,13 +119,13 @@ public struct Importer: Sendable {
     static func examine(path: String, repository: CatalogRepository?, processor: PhotoProcessor) async -> Examined {
         if Task.isCancelled { return .skipped }
         let read: SourceBytes
-        switch SourceReader.read(path: path) {
+        switch StageClock.measure(.readAndHash, { SourceReader.read(path: path) }) {
         case .success(let bytes): read = bytes
         case .failure(let problem):
             return .failed(sha256: nil, source: SourceFile(path: path, size: 0, modificationTime: 0), format: nil, code: problem.code, message: problem.message)
         }
-        let sha256 = hexDigest(read.bytes)
-        if let repository, let existing = try? repository.existingEntry(sha256: sha256) {
+        let sha256 = StageClock.measure(.readAndHash) { hexDigest(read.bytes) }
+        if let repository, let existing = StageClock.measure(.commit, { try? repository.existingEntry(sha256: sha256) }) {
             return .known(existing, source: read.source)
         }
         let edited = (try? repository?.entryClaiming(path: path, otherThan: sha256)) ?? nil

@@ -33,14 +33,16 @@ public struct SubjectSegmenter: Sendable {
     /// they were fitted to the working size): the predictor resizes from it, as rembg resizes
     /// from the full photo, while refinement and clean-up work at `photo`'s size.
     public func cutout(_ photo: RGBAImage, predictingFrom source: RGBAImage? = nil) throws(ProcessingError) -> (cutout: RGBAImage, mask: [Float]) {
-        if Self.hasMeaningfulTransparency(photo) {
+        if StageClock.measure(.decontaminate, { Self.hasMeaningfulTransparency(photo) }) {
             return (photo, stride(from: 3, to: photo.pixels.count, by: 4).map { Float(photo.pixels[$0]) / 255 })
         }
         let bytes = try predictedMask(photo, source: source)
-        let mask = bytes.map { Float($0) / 255 }
-        var cutout = EdgeDecontamination.decontaminated(photo, alpha: mask)
-        for index in 0..<mask.count { cutout.pixels[index * 4 + 3] = bytes[index] }
-        return (cutout, mask)
+        return StageClock.measure(.decontaminate) {
+            let mask = bytes.map { Float($0) / 255 }
+            var cutout = EdgeDecontamination.decontaminated(photo, alpha: mask)
+            for index in 0..<mask.count { cutout.pixels[index * 4 + 3] = bytes[index] }
+            return (cutout, mask)
+        }
     }
 
     /// The subject's mask alone (0 background ... 255 subject, one byte a pixel, at the photo's
@@ -57,7 +59,12 @@ public struct SubjectSegmenter: Sendable {
         guard let predictor else {
             throw .segmentationUnavailable("no segmentation model is installed, so only images with their own transparency can be cut out")
         }
-        let coarse = try predictor.predictMask(for: source ?? photo)
+        let coarse = try StageClock.measure(.network) { () throws(ProcessingError) in try predictor.predictMask(for: source ?? photo) }
+        return try StageClock.measure(.refine) { () throws(ProcessingError) in try refined(coarse, photo: photo) }
+    }
+
+    /// The predictor's mask brought to the photo's size, refined along its edges and cleaned up.
+    private func refined(_ coarse: LowResolutionMask, photo: RGBAImage) throws(ProcessingError) -> [UInt8] {
         let upsampled = Self.bilinear(coarse, width: photo.width, height: photo.height)
         // The window follows the photo's size: about a pixel of the predictor's grid.
         let radius = max(2, max(photo.width, photo.height) / max(coarse.width, coarse.height))

@@ -87,8 +87,10 @@ extension CatalogCommand {
         /// The segmentation model for jobs started from the page; an error names what is missing.
         static func predictor(environment: [String: String]) throws -> any MaskPredictor {
             if environment["STICKER_TEST_PREDICTOR"] == "centre" { return CentredEllipsePredictor() }
-            guard let predictor = try NetworkMaskPredictor.installed(in: nil, environment: environment) else {
-                throw ProcessingError.segmentationUnavailable("no segmentation model in \(SegmentationModel.defaultLocation.path)")
+            let installedFolder = SegmentationModel.installedFolder
+            guard let predictor = try NetworkMaskPredictor.installed(in: nil, environment: environment, installedFolder: installedFolder) else {
+                let places = NetworkMaskPredictor.modelDirectories(environment: environment, installedFolder: installedFolder)
+                throw ProcessingError.segmentationUnavailable("no segmentation model; looked in \(places.map(\.path).joined(separator: ", "))")
             }
             return predictor
         }
