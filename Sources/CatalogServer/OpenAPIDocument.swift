@@ -444,7 +444,8 @@ enum OpenAPIDocument {
             "type": "string"
           },
           "author": {
-            "type": "string"
+            "type": "string",
+            "nullable": true
           },
           "count": {
             "type": "integer"
@@ -509,7 +510,8 @@ enum OpenAPIDocument {
             "type": "string"
           },
           "author": {
-            "type": "string"
+            "type": "string",
+            "nullable": true
           },
           "createdAt": {
             "type": "string"
