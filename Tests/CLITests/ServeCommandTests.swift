@@ -9,8 +9,9 @@ import FoundationNetworking
 /// processes on the same catalog file.
 @Suite("catalog serve", .serialized)
 struct ServeCommandTests {
-    /// The server's first stdout line, once it is written.
-    static func firstLine(at url: URL, timeout: Duration = .seconds(60)) async throws -> String {
+    /// The server's first stdout line, once it is written. The deadline is generous: under a full parallel
+    /// test run on two cores a debug server can take a minute to start; only a server that never answers fails.
+    static func firstLine(at url: URL, timeout: Duration = .seconds(300)) async throws -> String {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         while clock.now < deadline {
