@@ -4,11 +4,15 @@ import Foundation
 // Writes `EmbeddedWebAssets.files`: URL path ("/index.html") → (content type, bytes), one entry per
 // file under ROOT. Bytes are emitted as a base64 string literal: compact source, fast to compile.
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-guard arguments.count >= 2 else {
-    FileHandle.standardError.write(Data("usage: asset-embedder OUTPUT.swift ROOT FILE...\n".utf8))
-    exit(64)
+/// Reports a problem on stderr and ends with `status`. The write is checked (a closed or full stderr
+/// must not trap the build tool), and there is nothing else to do when it fails.
+func fail(_ message: String, status: Int32) -> Never {
+    try? FileHandle.standardError.write(contentsOf: Data("asset-embedder: \(message)\n".utf8))
+    exit(status)
 }
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard arguments.count >= 2 else { fail("usage: asset-embedder OUTPUT.swift ROOT FILE...", status: 64) }
 let outputPath = arguments[0]
 let root = URL(fileURLWithPath: arguments[1]).standardizedFileURL.path
 
@@ -41,15 +45,9 @@ func stringLiteral(_ text: String) -> String {
 var entries: [String] = []
 for path in arguments.dropFirst(2).sorted() {
     let full = URL(fileURLWithPath: path).standardizedFileURL.path
-    guard full.hasPrefix(root + "/") else {
-        FileHandle.standardError.write(Data("asset-embedder: \(path) is not under \(root)\n".utf8))
-        exit(65)
-    }
+    guard full.hasPrefix(root + "/") else { fail("\(path) is not under \(root)", status: 65) }
     let relative = String(full.dropFirst(root.count))
-    guard let bytes = FileManager.default.contents(atPath: full) else {
-        FileHandle.standardError.write(Data("asset-embedder: cannot read \(path)\n".utf8))
-        exit(74)
-    }
+    guard let bytes = FileManager.default.contents(atPath: full) else { fail("cannot read \(path)", status: 74) }
     let type = contentType(forExtension: (relative as NSString).pathExtension)
     entries.append(
         "        \(stringLiteral(relative)): (\(stringLiteral(type)), \(stringLiteral(bytes.base64EncodedString()))),"
@@ -71,6 +69,5 @@ do {
     let existing = try? String(contentsOfFile: outputPath, encoding: .utf8)
     if existing != source { try source.write(toFile: outputPath, atomically: true, encoding: .utf8) }
 } catch {
-    FileHandle.standardError.write(Data("asset-embedder: cannot write \(outputPath): \(error)\n".utf8))
-    exit(74)
+    fail("cannot write \(outputPath): \(error.localizedDescription)", status: 74)
 }
