@@ -2,20 +2,7 @@ import Foundation
 import GRDB
 import Processing
 
-/// One processed photo for ``CatalogRepository/recordProcessed(batch:)``.
-public struct ProcessedEntry: Sendable {
-    public var photo: ProcessedPhoto
-    public var sha256: String
-    public var source: SourceFile
-
-    public init(photo: ProcessedPhoto, sha256: String, source: SourceFile) {
-        self.photo = photo
-        self.sha256 = sha256
-        self.source = source
-    }
-}
-
-extension CatalogRepository {
+extension SQLiteCatalogStore {
     /// Records many processed photos in ONE transaction, each exactly as ``recordProcessed(_:sha256:source:)``
     /// would: for bulk loads (benchmarks, migrations from other tools), where a transaction per entry
     /// would spend most of the time committing. All or nothing.
@@ -73,8 +60,8 @@ private struct BatchInserter {
     mutating func insert(_ entry: ProcessedEntry) throws -> ImportOutcome {
         let photo = entry.photo
         let source = entry.source
-        if try CatalogRepository.photo(sha256: entry.sha256, db) != nil || Bool.fetchOne(findUnreadable, arguments: [source.path]) == true {
-            return try CatalogRepository.insertProcessed(photo, sha256: entry.sha256, source: source, now: now, db)
+        if try SQLiteCatalogStore.photo(sha256: entry.sha256, db) != nil || Bool.fetchOne(findUnreadable, arguments: [source.path]) == true {
+            return try SQLiteCatalogStore.insertProcessed(photo, sha256: entry.sha256, source: source, now: now, db)
         }
         insertPhoto.setUncheckedArguments([
             entry.sha256, source.path, source.size, source.modificationTime, photo.format.rawValue,
