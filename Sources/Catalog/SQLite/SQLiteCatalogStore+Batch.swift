@@ -20,7 +20,7 @@ extension SQLiteCatalogStore {
 
 /// The rows of new entries, through statements prepared once per batch with their values bound
 /// directly: GRDB's record inserts (Codable encoding of each record, 8 per sticker) cost more than
-/// SQLite's own work. The same rows as ``CatalogRepository/insertProcessed(_:sha256:source:now:_:)``;
+/// SQLite's own work. The same rows as ``SQLiteCatalogStore/insertProcessed(_:sha256:source:now:_:)``;
 /// entries already catalogued (or replacing an unreadable one) go through that path.
 private struct BatchInserter {
     let db: Database
