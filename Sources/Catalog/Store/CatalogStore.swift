@@ -69,7 +69,7 @@ public protocol CatalogStore: Sendable {
     func entry(id: Int64) async throws(CatalogError) -> EntryDetail?
     /// Entry `id`'s sticker PNG; nil when it has none.
     func stickerPNG(id: Int64) async throws(CatalogError) -> [UInt8]?
-    /// One page of entries, newest first (keyset paging).
+    /// One page of entries, newest (highest id) first, by LIMIT/OFFSET, with the total.
     func entryPage(_ query: EntryPageQuery, settings: StickerSettings) async throws(CatalogError) -> EntryPage
     /// A short string that changes whenever entry `id`'s sticker changes (for HTTP caching); nil when none.
     func stickerVersion(id: Int64) async throws(CatalogError) -> String?
