@@ -28,6 +28,8 @@ public enum CatalogError: Error, LocalizedError, Sendable, Equatable {
     case entryNotFound(id: Int64)
     /// The catalog's database cannot be reached, or this binary cannot open that kind of catalog.
     case unavailable(catalog: String, reason: String)
+    /// `catalog copy` will not write into this catalog: it holds a catalog of its own, or a copy of another one.
+    case copyRefused(catalog: String, reason: String)
     /// Any other SQLite error (a constraint failed, a damaged file, ...): SQLite's message.
     case database(path: String, message: String)
 
@@ -37,7 +39,7 @@ public enum CatalogError: Error, LocalizedError, Sendable, Equatable {
         switch self {
         case .busy: 75
         case .unavailable: 69
-        case .io, .readOnly, .diskFull, .cannotCreate, .missing, .database: 74
+        case .io, .readOnly, .diskFull, .cannotCreate, .missing, .database, .copyRefused: 74
         case .newerCatalog, .needsMigration, .notACatalog, .entryNotFound: 65
         }
     }
@@ -74,6 +76,9 @@ public enum CatalogError: Error, LocalizedError, Sendable, Equatable {
             "There is no entry with id \(id) in the catalog; `catalog list` shows the ids."
         case .unavailable(let catalog, let reason):
             "The catalog \(catalog) cannot be opened: \(reason)."
+        case .copyRefused(let catalog, let reason):
+            "Will not copy into \(catalog): \(reason). Copy into a new catalog (a file that does not exist, or an empty database); "
+                + "nothing was written."
         case .database(let path, let message):
             "Database error on the catalog \(path): \(message). `catalog verify` checks the catalog's integrity."
         }

@@ -21,6 +21,8 @@ public struct CatalogStats: Sendable, Equatable, Encodable {
     public var fileSize: Int64
     /// Identifiers of the schema migrations applied, in order.
     public var migrations: [String]
+    /// The shared work queue (`catalog work`); nil when not read.
+    public var work: WorkStatus?
 
     /// Statistics, as computed from the catalog.
     public init(
@@ -41,7 +43,7 @@ public struct CatalogStats: Sendable, Equatable, Encodable {
 
     private enum CodingKeys: String, CodingKey {
         case total, ok, failed, failuresByCode, stickersByPipelineVersion, stickerBytes, paletteColors, packs
-        case fileSize, migrations
+        case fileSize, migrations, work
     }
 
     /// Encodes the pipeline versions as string keys explicitly, not relying on `Int` dictionary-key support.
@@ -58,5 +60,6 @@ public struct CatalogStats: Sendable, Equatable, Encodable {
         try container.encode(packs, forKey: .packs)
         try container.encode(fileSize, forKey: .fileSize)
         try container.encode(migrations, forKey: .migrations)
+        try container.encodeIfPresent(work, forKey: .work)
     }
 }

@@ -40,6 +40,8 @@ public struct VerifyReport: Sendable, Equatable, Encodable {
     public var problems: [Problem]
     /// Entries whose source file is missing, by id.
     public var missingSources: [MissingSource]
+    /// Counts and checksums of the content (equal on a catalog and its copy); nil when not computed.
+    public var checksums: CatalogChecksums?
 
     public init(
         entries: Int, paletteColors: Int, paletteIndexChecked: Bool, problems: [Problem], missingSources: [MissingSource]
@@ -52,7 +54,7 @@ public struct VerifyReport: Sendable, Equatable, Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case sound, entries, paletteColors, paletteIndexChecked, problems, missingSources
+        case sound, entries, paletteColors, paletteIndexChecked, problems, missingSources, checksums
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -63,5 +65,6 @@ public struct VerifyReport: Sendable, Equatable, Encodable {
         try container.encode(paletteIndexChecked, forKey: .paletteIndexChecked)
         try container.encode(problems, forKey: .problems)
         try container.encode(missingSources, forKey: .missingSources)
+        try container.encodeIfPresent(checksums, forKey: .checksums)
     }
 }

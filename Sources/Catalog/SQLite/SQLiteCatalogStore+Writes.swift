@@ -53,37 +53,45 @@ extension SQLiteCatalogStore {
     ) throws(CatalogError) -> ImportOutcome {
         let now = Timestamp.now()
         return try write { db in
-            if let sha256 {
-                try Self.removeUnreadableEntry(at: source.path, db)
-                if let existing = try Self.photo(sha256: sha256, db) {
-                    return try Self.refreshSource(of: existing, with: source, now: now, db)
-                }
-            } else if var existing = try PhotoRecord
-                .filter(PhotoRecord.Columns.sha256 == nil && PhotoRecord.Columns.path == source.path)
-                .fetchOne(db)
-            {
-                existing.fileSize = source.size
-                existing.fileMtime = source.modificationTime
-                existing.format = format?.rawValue
-                existing.decoderVersion = PhotoDecoder.decoderVersion
-                existing.failureCode = code
-                existing.failureMessage = message
-                existing.updatedAt = now
-                try existing.update(db)
-                return .failed(id: try Self.insertedID(existing, db))
-            }
-            var record = PhotoRecord(
-                sha256: sha256, path: source.path, fileSize: source.size, fileMtime: source.modificationTime,
-                format: (facts?.format ?? format)?.rawValue, width: facts?.width, height: facts?.height,
-                status: EntryStatus.failed.rawValue, failureCode: code, failureMessage: message, importedAt: now, updatedAt: now
-            )
-            try record.insert(db)
-            let id = try Self.insertedID(record, db)
-            if let exif = facts?.exif {
-                try ExifRecord(photoId: id, exif: exif).insert(db)
-            }
-            return .failed(id: id)
+            try Self.insertFailure(sha256: sha256, source: source, format: format, facts: facts, code: code, message: message, now: now, db)
         }
+    }
+
+    /// ``recordFailure(sha256:source:format:facts:code:message:)`` inside the caller's write transaction.
+    static func insertFailure(
+        sha256: String?, source: SourceFile, format: ImageFormat?, facts: PhotoFacts?, code: String, message: String, now: String,
+        _ db: Database
+    ) throws -> ImportOutcome {
+        if let sha256 {
+            try Self.removeUnreadableEntry(at: source.path, db)
+            if let existing = try Self.photo(sha256: sha256, db) {
+                return try Self.refreshSource(of: existing, with: source, now: now, db)
+            }
+        } else if var existing = try PhotoRecord
+            .filter(PhotoRecord.Columns.sha256 == nil && PhotoRecord.Columns.path == source.path)
+            .fetchOne(db)
+        {
+            existing.fileSize = source.size
+            existing.fileMtime = source.modificationTime
+            existing.format = format?.rawValue
+            existing.decoderVersion = PhotoDecoder.decoderVersion
+            existing.failureCode = code
+            existing.failureMessage = message
+            existing.updatedAt = now
+            try existing.update(db)
+            return .failed(id: try Self.insertedID(existing, db))
+        }
+        var record = PhotoRecord(
+            sha256: sha256, path: source.path, fileSize: source.size, fileMtime: source.modificationTime,
+            format: (facts?.format ?? format)?.rawValue, width: facts?.width, height: facts?.height,
+            status: EntryStatus.failed.rawValue, failureCode: code, failureMessage: message, importedAt: now, updatedAt: now
+        )
+        try record.insert(db)
+        let id = try Self.insertedID(record, db)
+        if let exif = facts?.exif {
+            try ExifRecord(photoId: id, exif: exif).insert(db)
+        }
+        return .failed(id: id)
     }
 
     /// Notes that entry `id`'s bytes were seen again at `source`: a different path, size or modification
@@ -91,14 +99,19 @@ extension SQLiteCatalogStore {
     public func noteDuplicate(id: Int64, source: SourceFile) throws(CatalogError) -> ImportOutcome {
         let now = Timestamp.now()
         return try write { db in
-            guard let existing = try PhotoRecord.fetchOne(db, key: id) else {
-                throw CatalogError.entryNotFound(id: id)
-            }
-            if existing.sha256 != nil {
-                try Self.removeUnreadableEntry(at: source.path, db)
-            }
-            return try Self.refreshSource(of: existing, with: source, now: now, db)
+            try Self.noteDuplicate(id: id, source: source, now: now, db)
         }
+    }
+
+    /// ``noteDuplicate(id:source:)`` inside the caller's write transaction.
+    static func noteDuplicate(id: Int64, source: SourceFile, now: String, _ db: Database) throws -> ImportOutcome {
+        guard let existing = try PhotoRecord.fetchOne(db, key: id) else {
+            throw CatalogError.entryNotFound(id: id)
+        }
+        if existing.sha256 != nil {
+            try Self.removeUnreadableEntry(at: source.path, db)
+        }
+        return try Self.refreshSource(of: existing, with: source, now: now, db)
     }
 
     // MARK: - Inside a write transaction

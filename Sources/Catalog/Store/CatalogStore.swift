@@ -123,6 +123,71 @@ public protocol CatalogStore: Sendable {
     /// A pack with its stickers' PNGs, read in one consistent snapshot, for export.
     func packSource(named name: String) async throws(PackError) -> PackSource
 
+    // MARK: Copying a catalog (`catalog copy`; see ``CatalogCopier``)
+    //
+    // A back end implements these so a catalog can be copied to or from it, keeping entry ids. Contract:
+    // - `storedEntries` reads in one snapshot; floats are 64-bit and come back exactly as written; an
+    //   entry's palette is by rank; stored text (timestamps, JSON) is returned as stored.
+    // - `beginCopy` in one transaction: when the catalog is empty (no entry, pack, setting, work item,
+    //   marker) it writes the `copy_marker` row (source, last_id NULL, completed_at NULL) and returns
+    //   `.empty`; otherwise it writes nothing and returns the state it found.
+    // - `writeCopiedEntries` in one transaction: checks that the marker names `source` and is incomplete
+    //   and that every id is above `last_id` (else `.copyRefused`), inserts every row with its id (the
+    //   id sequence must then be past the largest id: PostgreSQL `setval(pg_get_serial_sequence(…))`),
+    //   keeps the colour index current, and sets `last_id` to the largest id.
+    // - `finishCopy` in one transaction: the same marker check, replaces every pack (items with their
+    //   positions and emoji) and every setting with `rest`, and sets `completed_at`.
+
+    /// Up to `limit` complete entries with ids above `id` (nil: from the first), in id order, from one snapshot.
+    func storedEntries(after id: Int64?, limit: Int) async throws(CatalogError) -> [StoredEntry]
+    /// Every pack with its items, and every stored setting, from one snapshot.
+    func storedRest() async throws(CatalogError) -> StoredCatalogRest
+    /// What the catalog holds, as a copy into it sees it.
+    func copyTargetState() async throws(CatalogError) -> CopyTargetState
+    /// Marks an empty catalog as an incomplete copy of `source` and returns `.empty`; otherwise changes
+    /// nothing and returns what it holds.
+    func beginCopy(from source: String) async throws(CatalogError) -> CopyTargetState
+    /// Inserts copied entries with their ids, in one transaction, into an incomplete copy of `source`.
+    func writeCopiedEntries(_ entries: [StoredEntry], from source: String) async throws(CatalogError)
+    /// Replaces packs and settings with `rest` and marks the copy of `source` complete, in one transaction.
+    func finishCopy(_ rest: StoredCatalogRest, from source: String) async throws(CatalogError)
+
+    // MARK: Shared work (`catalog import --enqueue`, `catalog work`; see ``Worker``)
+    //
+    // The queue is the `work_item` table (migration 0004 on both back ends). Contract:
+    // - `enqueue`, one transaction per call: a file already pending or claimed, or whose path an entry
+    //   has with the same size and modification time, is left alone (`unchanged`); a done or failed row
+    //   whose file changed goes back to pending; any other file is inserted as pending.
+    // - `claimWork`: takes up to `limit` rows, oldest first, that are pending or claimed with a lease that
+    //   ran out, and in the same transaction sets holder, `lease_until = now + lease` and `fence = fence + 1`.
+    //   SQLite: one IMMEDIATE transaction (one writer at a time). PostgreSQL: `SELECT id … WHERE … ORDER BY
+    //   id LIMIT n FOR UPDATE SKIP LOCKED` then the UPDATE, in one transaction, so concurrent workers never
+    //   wait for each other nor take the same row.
+    // - `renewLeases`: pushes `lease_until` of the rows still held with these fences; returns the ids lost.
+    // - `releaseWork`: rows still held with these fences go back to pending (holder and lease cleared).
+    // - `completeWork`, one transaction: when the row is claimed by `holder` with the claim's fence, records
+    //   the result exactly as the matching import method would and marks the row done (failed for a
+    //   failure or an unreadable file, with its message); otherwise writes nothing and returns `.fenced`.
+    //   PostgreSQL: `SELECT … FOR UPDATE` of the row first, so a concurrent claim waits for the commit.
+    // - `waitForWork`: returns when the queue may have changed, or after `timeout`. SQLite polls (the file
+    //   has no notifications); PostgreSQL `LISTEN catalog_work` and `NOTIFY catalog_work` from `enqueue`,
+    //   `releaseWork` and `completeWork`, so idle `--follow` workers wake at once without polling.
+
+    /// Records files as pending work, without reading them.
+    func enqueue(_ files: [SourceFile]) async throws(CatalogError) -> EnqueueCount
+    /// Claims up to `limit` files for `holder` ("host:pid") for `lease`.
+    func claimWork(limit: Int, holder: String, lease: Duration) async throws(CatalogError) -> [WorkClaim]
+    /// Renews the leases of `claims` still held by `holder`; returns the ids of those no longer held.
+    func renewLeases(_ claims: [WorkClaim], holder: String, lease: Duration) async throws(CatalogError) -> [Int64]
+    /// Gives `claims` still held by `holder` back to the queue.
+    func releaseWork(_ claims: [WorkClaim], holder: String) async throws(CatalogError)
+    /// Commits a claimed file's result with the check of its fencing token, in one transaction.
+    func completeWork(_ claim: WorkClaim, holder: String, with result: WorkResult) async throws(CatalogError) -> WorkCommit
+    /// Counts of the queue by state, and who holds what.
+    func workStatus() async throws(CatalogError) -> WorkStatus
+    /// Returns when new work may be there, at the latest after `timeout`.
+    func waitForWork(timeout: Duration) async throws(CatalogError)
+
     // MARK: Reliability
 
     /// Checks the catalog's integrity and consistency; counts and checksums that another back end's copy

@@ -43,6 +43,9 @@ extension CatalogCommand {
         @Option(help: "Also add the imported stickers (and ones already catalogued) to this pack, created if needed.")
         var pack: String?
 
+        @Flag(help: "Record every file as pending work for `catalog work` (path, size, time), without reading it.")
+        var enqueue = false
+
         @Flag(help: "Print one JSON object per file, then a summary object.")
         var json = false
 
@@ -58,9 +61,13 @@ extension CatalogCommand {
             }
             if maxPixels < 1 { throw ValidationError("--max-pixels must be a positive number of pixels") }
             if let pack { try validatePackName(pack) }
+            if enqueue && (dryRun || pack != nil || colors != nil) {
+                throw ValidationError("--enqueue only records files for `catalog work`: it takes no --dry-run, --pack or --colors")
+            }
         }
 
         func run() async throws {
+            if enqueue { return try await runEnqueue() }
             // Trapped first: a signal while the catalog's lock is awaited ends that wait too (130/143).
             let trap = SignalTrap()
             // Before touching the catalog: without the model nothing could be imported.
@@ -121,6 +128,31 @@ extension CatalogCommand {
             if summary.failed > 0 {
                 throw summary.imported + summary.duplicates + summary.updated > 0 ? ExitStatus.someFailed : ExitStatus.dataError
             }
+        }
+
+        /// `--enqueue`: walks the paths and records the files as pending work; no model, no decoding.
+        private func runEnqueue() async throws {
+            let trap = SignalTrap()
+            let repository = try await catalog.open(.readWrite)
+            let enqueuer = Enqueuer(repository: repository)
+            let json = self.json
+            let paths = self.paths
+            let (summary, _) = try await InterruptibleWork.run(progress: nil, trap: trap) { () throws(CatalogError) in
+                try await enqueuer.run(paths) { event in Self.report(event, json: json, progress: nil) }
+            }
+            if json {
+                Terminal.standardOutput.write(JSONOutput.line(summary))
+            } else if !quiet {
+                var text = "Enqueued \(summary.enqueued), \(summary.unchanged) already pending or imported, \(summary.failed) failed"
+                if summary.skipped > 0 { text += ", \(summary.skipped) skipped" }
+                Terminal.standardOutput.write(text + "; run `catalog work` to process them.\n")
+            }
+            OutputFailure.exitIfFailed(done: "\(summary.enqueued) files enqueued; run the same command again to continue")
+            if summary.interrupted {
+                Diagnostics.report("interrupted by \(trap.signalName): \(summary.enqueued) files enqueued; run the same command again to continue")
+                throw ExitCode(trap.exitCode)
+            }
+            if summary.failed > 0 { throw summary.enqueued + summary.unchanged > 0 ? ExitStatus.someFailed : ExitStatus.dataError }
         }
 
         /// The summary line: every file met is in one of its numbers.

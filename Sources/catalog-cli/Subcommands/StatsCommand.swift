@@ -14,9 +14,10 @@ extension CatalogCommand {
 
         func run() async throws {
             let repository = try await catalog.open(.readOnly)
-            let stats: CatalogStats
+            var stats: CatalogStats
             do {
                 stats = try await repository.stats()
+                stats.work = try await repository.workStatus()
             } catch {
                 throw Diagnostics.exit(for: error)
             }
@@ -35,6 +36,9 @@ extension CatalogCommand {
             lines.append("Stickers    \(stats.ok) (\(Format.bytes(stats.stickerBytes)))" + (versions.isEmpty ? "" : ", pipeline " + versions.joined(separator: ", ")))
             lines.append("Colours     \(stats.paletteColors)")
             lines.append("Packs       \(stats.packs)")
+            if let work = stats.work {
+                lines += WorkCommand.describe(work, label: "Work        ")
+            }
             lines.append("Schema      \(stats.migrations.last ?? "none") (\(stats.migrations.count) migrations)")
             Terminal.standardOutput.write(lines.joined(separator: "\n") + "\n")
         }

@@ -10,6 +10,8 @@ extension CatalogCommand {
             discussion: """
                 Runs SQLite's integrity and foreign-key checks, checks that every ok entry has its sticker and PNG with consistent sizes, that palettes are well formed (and match the palette index when the catalog has one), and lists entries whose source file is missing (reported, not a fault).
 
+                Also prints counts and SHA-256 checksums of the content (entries with their stickers and palettes; packs and settings), computed the same way on every back end: a catalog and its `catalog copy` report the same ones.
+
                 Exit: 0 the catalog is sound, 65 problems were found (each is listed) or the file is not a catalog this version reads, 74 it cannot be read, 75 busy.
                 """
         )
@@ -23,7 +25,9 @@ extension CatalogCommand {
                 // Opened here rather than by `catalog.open`, so a file damaged so badly that it does not
                 // even open is an answer (65), not an I/O failure.
                 let repository = try await CatalogStores.open(catalog.address, access: .readOnly, options: catalog.storeOptions)
-                report = try await repository.verify()
+                var checked = try await repository.verify()
+                checked.checksums = try await CatalogChecksums.compute(of: repository)
+                report = checked
             } catch {
                 // A damaged file makes SQLite fail while reading (SQLITE_CORRUPT): that is the answer.
                 if case .database = error {
@@ -45,6 +49,16 @@ extension CatalogCommand {
                 "Catalog     \(path)",
                 "Checked     \(report.entries) entries, \(report.paletteColors) palette colours"
                     + (report.paletteIndexChecked ? " (and the palette index)" : ""),
+            ]
+            if let sums = report.checksums {
+                lines += [
+                    "Content     \(sums.entries) entries, \(sums.stickers) stickers, \(sums.paletteColors) palette colours, "
+                        + "\(sums.packs) packs (\(sums.packItems) items), \(sums.settings) settings",
+                    "Entries     sha256 \(sums.entriesSHA256)",
+                    "Packs       sha256 \(sums.packsSHA256)",
+                ]
+            }
+            lines += [
                 report.sound ? "Result      sound" : "Result      \(report.problems.count) problem(s)",
             ]
             for problem in report.problems {

@@ -1,0 +1,127 @@
+/// One entry exactly as a catalog keeps it (its row, EXIF, sticker with its PNG, palette), whatever the
+/// back end: what `catalog copy` moves between catalogs and what `verify`'s checksums are computed from.
+/// Timestamps and JSON are the stored text, so a copy keeps them byte for byte.
+public struct StoredEntry: Sendable, Equatable {
+    /// The entry's id, kept by a copy (users and scripts know entries by it).
+    public var id: Int64
+    public var sha256: String?
+    public var path: String
+    public var fileSize: Int64
+    public var fileMtime: Double
+    public var format: String?
+    public var width: Int?
+    public var height: Int?
+    /// `ok` or `failed` (``EntryStatus``).
+    public var status: String
+    public var failureCode: String?
+    public var failureMessage: String?
+    public var importedAt: String
+    public var updatedAt: String
+    public var decoderVersion: Int?
+    public var exif: StoredExif?
+    public var sticker: StoredSticker?
+    /// By rank, 0 (the largest share) first.
+    public var palette: [StoredColor]
+
+    public init(
+        id: Int64, sha256: String?, path: String, fileSize: Int64, fileMtime: Double, format: String?, width: Int?, height: Int?,
+        status: String, failureCode: String?, failureMessage: String?, importedAt: String, updatedAt: String, decoderVersion: Int?,
+        exif: StoredExif?, sticker: StoredSticker?, palette: [StoredColor]
+    ) {
+        self.id = id
+        self.sha256 = sha256
+        self.path = path
+        self.fileSize = fileSize
+        self.fileMtime = fileMtime
+        self.format = format
+        self.width = width
+        self.height = height
+        self.status = status
+        self.failureCode = failureCode
+        self.failureMessage = failureMessage
+        self.importedAt = importedAt
+        self.updatedAt = updatedAt
+        self.decoderVersion = decoderVersion
+        self.exif = exif
+        self.sticker = sticker
+        self.palette = palette
+    }
+}
+
+/// An entry's EXIF as stored: the searchable columns and every tag as JSON text.
+public struct StoredExif: Sendable, Equatable {
+    public var make: String?
+    public var model: String?
+    public var lensModel: String?
+    public var takenAt: String?
+    public var takenAtUtc: String?
+    public var exposureTime: Double?
+    public var fNumber: Double?
+    public var iso: Int?
+    public var focalLength: Double?
+    public var orientation: Int?
+    public var gpsLatitude: Double?
+    public var gpsLongitude: Double?
+    public var gpsAltitude: Double?
+    public var tagsJson: String
+
+    public init(
+        make: String?, model: String?, lensModel: String?, takenAt: String?, takenAtUtc: String?, exposureTime: Double?,
+        fNumber: Double?, iso: Int?, focalLength: Double?, orientation: Int?, gpsLatitude: Double?, gpsLongitude: Double?,
+        gpsAltitude: Double?, tagsJson: String
+    ) {
+        self.make = make
+        self.model = model
+        self.lensModel = lensModel
+        self.takenAt = takenAt
+        self.takenAtUtc = takenAtUtc
+        self.exposureTime = exposureTime
+        self.fNumber = fNumber
+        self.iso = iso
+        self.focalLength = focalLength
+        self.orientation = orientation
+        self.gpsLatitude = gpsLatitude
+        self.gpsLongitude = gpsLongitude
+        self.gpsAltitude = gpsAltitude
+        self.tagsJson = tagsJson
+    }
+}
+
+/// An entry's sticker as stored: its metadata and its PNG.
+public struct StoredSticker: Sendable, Equatable {
+    public var width: Int
+    public var height: Int
+    public var pipelineVersion: Int
+    /// ``StickerSettings`` as sorted-keys JSON, as stored.
+    public var settingsJson: String
+    public var createdAt: String
+    public var png: [UInt8]
+
+    public init(width: Int, height: Int, pipelineVersion: Int, settingsJson: String, createdAt: String, png: [UInt8]) {
+        self.width = width
+        self.height = height
+        self.pipelineVersion = pipelineVersion
+        self.settingsJson = settingsJson
+        self.createdAt = createdAt
+        self.png = png
+    }
+}
+
+/// One palette colour as stored (Oklab, 64-bit floats: both back ends keep them exactly).
+public struct StoredColor: Sendable, Equatable {
+    public var rank: Int
+    public var hex: String
+    public var l: Double
+    public var a: Double
+    public var b: Double
+    public var share: Double
+
+    public init(rank: Int, hex: String, l: Double, a: Double, b: Double, share: Double) {
+        self.rank = rank
+        self.hex = hex
+        self.l = l
+        self.a = a
+        self.b = b
+        self.share = share
+    }
+}

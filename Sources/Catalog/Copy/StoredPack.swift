@@ -1,0 +1,56 @@
+/// A pack exactly as a catalog keeps it, its items in order; packs are known by name, so a copy
+/// need not keep the back end's pack ids.
+public struct StoredPack: Sendable, Equatable {
+    /// One sticker of the pack.
+    public struct Item: Sendable, Equatable {
+        public var entryID: Int64
+        /// 0-based, as stored.
+        public var position: Int
+        public var emoji: String
+
+        public init(entryID: Int64, position: Int, emoji: String) {
+            self.entryID = entryID
+            self.position = position
+            self.emoji = emoji
+        }
+    }
+
+    public var name: String
+    public var title: String
+    public var author: String
+    public var createdAt: String
+    /// By position.
+    public var items: [Item]
+
+    public init(name: String, title: String, author: String, createdAt: String, items: [Item]) {
+        self.name = name
+        self.title = title
+        self.author = author
+        self.createdAt = createdAt
+        self.items = items
+    }
+}
+
+/// Everything a catalog keeps besides its entries: packs (by name) and the settings' stored text (by key,
+/// including keys this binary does not know, so a copy loses nothing a newer binary wrote).
+public struct StoredCatalogRest: Sendable, Equatable {
+    public var packs: [StoredPack]
+    public var settings: [String: String]
+
+    public init(packs: [StoredPack], settings: [String: String]) {
+        self.packs = packs
+        self.settings = settings
+    }
+}
+
+/// What a catalog that a copy is about to write into holds.
+public enum CopyTargetState: Sendable, Equatable {
+    /// Nothing at all: no entries, packs, settings, queued work or copy marker.
+    case empty
+    /// An incomplete copy of `source`, with entries copied up to `lastID` (nil: none yet).
+    case incompleteCopy(source: String, lastID: Int64?)
+    /// A finished copy of `source`.
+    case completeCopy(source: String)
+    /// A catalog with content of its own (`entries` entries, `packs` packs).
+    case notEmpty(entries: Int, packs: Int)
+}

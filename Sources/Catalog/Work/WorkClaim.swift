@@ -1,0 +1,54 @@
+import Processing
+
+/// One file of the shared work queue (`catalog import --enqueue`) that a worker holds under a lease.
+public struct WorkClaim: Sendable, Equatable {
+    /// The queue row.
+    public var id: Int64
+    /// The file as it was enqueued (path, size, modification time).
+    public var source: SourceFile
+    /// The fencing token: the row's claim counter when this claim was made. A result commits only while
+    /// the row still carries it (no other worker has claimed the file since).
+    public var fence: Int64
+
+    public init(id: Int64, source: SourceFile, fence: Int64) {
+        self.id = id
+        self.source = source
+        self.fence = fence
+    }
+}
+
+/// What a worker learnt of a claimed file, committed with ``CatalogStore/completeWork(_:holder:with:)``
+/// in one transaction with the check of its fencing token.
+public enum WorkResult: Sendable {
+    /// New bytes, processed: recorded as ``CatalogStore/recordProcessed(_:sha256:source:)`` does.
+    case processed(ProcessedPhoto, sha256: String, source: SourceFile)
+    /// Bytes the catalog has (entry `id`): recorded as ``CatalogStore/noteDuplicate(id:source:)`` does.
+    case known(id: Int64, source: SourceFile)
+    /// Bytes that could not be processed: recorded as ``CatalogStore/recordFailure(sha256:source:format:facts:code:message:)``.
+    case failed(sha256: String?, source: SourceFile, format: ImageFormat?, facts: PhotoFacts?, code: String, message: String)
+    /// A file this worker cannot read (missing on its mount, no permission): only the queue row records
+    /// it, as failed with `message` (which names the host).
+    case unreadable(message: String)
+}
+
+/// How a ``CatalogStore/completeWork(_:holder:with:)`` ended.
+public enum WorkCommit: Sendable, Equatable {
+    /// The result is recorded (`outcome` nil for an unreadable file) and the queue row is done or failed.
+    case committed(ImportOutcome?)
+    /// The claim is no longer this worker's (its lease ran out and another worker claimed the file, or it
+    /// was released): nothing was written.
+    case fenced
+}
+
+/// What `catalog import --enqueue` did with one batch of files.
+public struct EnqueueCount: Sendable, Equatable {
+    /// Files now pending (new, or changed since they were last done).
+    public var added: Int
+    /// Files already pending or claimed, or already imported with the same size and time: left as they were.
+    public var unchanged: Int
+
+    public init(added: Int = 0, unchanged: Int = 0) {
+        self.added = added
+        self.unchanged = unchanged
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import Processing
+import Synchronization
+
+/// How a worker runs.
+public struct WorkOptions: Sendable {
+    /// Files processed at once.
+    public var jobs: Int
+    /// How long a claim lasts without renewal; renewed every third of it while the work runs.
+    public var lease: Duration
+    /// Keep waiting for new work instead of stopping when the queue is drained.
+    public var follow: Bool
+    /// This machine's name, in failure messages and in `holder`.
+    public var host: String
+    /// Who holds the claims: `host:pid`.
+    public var holder: String
+    public var settings: StickerSettings
+    public var maxPixels: Int
+    public var predictor: (any MaskPredictor)?
+
+    public init(
+        jobs: Int, lease: Duration, follow: Bool, host: String, holder: String, settings: StickerSettings,
+        maxPixels: Int = DecodeOptions.defaultMaxPixels, predictor: (any MaskPredictor)?
+    ) {
+        self.jobs = max(1, jobs)
+        self.lease = lease
+        self.follow = follow
+        self.host = host
+        self.holder = holder
+        self.settings = settings
+        self.maxPixels = maxPixels
+        self.predictor = predictor
+    }
+}
+
+/// `catalog work`: claims files of the shared queue under a lease, processes them as an import does,
+/// and commits each result in one transaction that checks the claim's fencing token. Written once over
+/// ``CatalogStore``; any number of workers, on any number of machines, may run on one catalog.
+///
+/// Stops when nothing is pending or claimed (unless `follow`). When its task is cancelled it claims
+/// nothing more, commits what finished, and gives back every claim it still holds.
+public struct Worker: Sendable {
+    let repository: any CatalogStore
+    let options: WorkOptions
+
+    public init(repository: any CatalogStore, options: WorkOptions) {
+        self.repository = repository
+        self.options = options
+    }
+
+    public func run(onEvent: @Sendable (WorkEvent) -> Void) async throws(CatalogError) -> WorkSummary {
+        let processor = PhotoProcessor(settings: options.settings, maxPixels: options.maxPixels, predictor: options.predictor)
+        let held = HeldClaims()
+        let renewal = renewLeases(of: held)
+        defer { renewal.cancel() }
+        var summary = WorkSummary()
+        let outcome = await loop(processor: processor, held: held, summary: &summary, onEvent: onEvent)
+        renewal.cancel()
+        // Whatever is still held (a file interrupted mid-way, or everything after a failed commit) goes back.
+        let left = held.all
+        if !left.isEmpty {
+            try await repository.releaseWork(left, holder: options.holder)
+            summary.released += left.count
+        }
+        try outcome.get()
+        summary.interrupted = Task.isCancelled
+        return summary
+    }
+
+    private func loop(
+        processor: PhotoProcessor, held: HeldClaims, summary: inout WorkSummary, onEvent: @Sendable (WorkEvent) -> Void
+    ) async -> Result<Void, CatalogError> {
+        let repository = self.repository
+        let host = options.host
+        return await withTaskGroup(of: (WorkClaim, WorkResult?).self) { group in
+            var inFlight = 0
+            do throws(CatalogError) {
+                while true {
+                    if !Task.isCancelled, inFlight < options.jobs {
+                        let claims = try await repository.claimWork(limit: options.jobs - inFlight, holder: options.holder, lease: options.lease)
+                        for claim in claims {
+                            held.add(claim)
+                            inFlight += 1
+                            group.addTask { (claim, await Self.examine(claim, host: host, repository: repository, processor: processor)) }
+                        }
+                    }
+                    if inFlight == 0 {
+                        if Task.isCancelled { return .success(()) }
+                        let status = try await repository.workStatus()
+                        if status.isDrained && !options.follow { return .success(()) }
+                        // Claims held by others (perhaps by a worker that died: its lease runs out) or nothing yet.
+                        try await repository.waitForWork(timeout: options.follow ? .seconds(30) : .seconds(1))
+                        continue
+                    }
+                    guard let (claim, result) = await group.next() else { continue }
+                    inFlight -= 1
+                    guard let result else { continue }  // interrupted before a result: released at the end
+                    let commit = try await repository.completeWork(claim, holder: options.holder, with: result)
+                    held.remove(claim)
+                    let event = Self.event(commit, claim: claim, result: result)
+                    summary.count(event)
+                    onEvent(event)
+                }
+            } catch {
+                group.cancelAll()
+                return .failure(error)
+            }
+        }
+    }
+
+    /// Renews the leases of the claims held, every third of the lease, until cancelled.
+    private func renewLeases(of held: HeldClaims) -> Task<Void, Never> {
+        let repository = self.repository
+        let options = self.options
+        return Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: options.lease / 3)
+                if Task.isCancelled { return }
+                _ = try? await repository.renewLeases(held.all, holder: options.holder, lease: options.lease)
+            }
+        }
+    }
+
+    /// Reads, hashes and processes a claimed file as an import does; nil when interrupted before a result.
+    static func examine(_ claim: WorkClaim, host: String, repository: any CatalogStore, processor: PhotoProcessor) async -> WorkResult? {
+        switch await Importer.examine(path: claim.source.path, repository: repository, processor: processor) {
+        case .skipped:
+            return nil
+        case .processed(let photo, let sha256, let source, _):
+            return .processed(photo, sha256: sha256, source: source)
+        case .known(let existing, let source):
+            return .known(id: existing.id, source: source)
+        case .failed(nil, let source, let format, _, _, let code, let message, _):
+            // Not read at all: the file may be there for other machines (a mount missing here).
+            let text = "cannot be read on host \(host): \(message)"
+            if !EscapedPath.exists(source.path) { return .unreadable(message: "\(text) [\(code)]") }
+            return .failed(sha256: nil, source: source, format: format, facts: nil, code: code, message: text)
+        case .failed(let sha256, let source, let format, let facts, _, let code, let message, _):
+            return .failed(sha256: sha256, source: source, format: format, facts: facts, code: code, message: message)
+        }
+    }
+
+    static func event(_ commit: WorkCommit, claim: WorkClaim, result: WorkResult) -> WorkEvent {
+        let path = claim.source.path
+        switch (commit, result) {
+        case (.fenced, _):
+            return .lost(path: path)
+        case (.committed(.imported(let id)), _):
+            return .file(.imported(id: id, path: path))
+        case (.committed(.duplicate(let id, let moved)), _):
+            return .file(.duplicate(id: id, path: path, moved: moved))
+        case (.committed(.failed(let id)), .failed(_, _, _, _, let code, let message)):
+            return .file(.failed(id: id, path: path, code: code, message: message))
+        case (.committed(let outcome), .unreadable(let message)):
+            return .file(.failed(id: outcome?.id, path: path, code: "unreadable", message: message))
+        case (.committed(let outcome), _):
+            return .file(.failed(id: outcome?.id, path: path, code: "failed", message: "not imported"))
+        }
+    }
+}
+
+/// The claims a worker holds, shared by its loop and its lease renewal.
+final class HeldClaims: Sendable {
+    private let claims = Mutex<[Int64: WorkClaim]>([:])
+
+    func add(_ claim: WorkClaim) { claims.withLock { $0[claim.id] = claim } }
+    func remove(_ claim: WorkClaim) { claims.withLock { $0[claim.id] = nil } }
+    var all: [WorkClaim] { claims.withLock { Array($0.values) }.sorted { $0.id < $1.id } }
+}

@@ -1,0 +1,87 @@
+import ArgumentParser
+import Catalog
+import Foundation
+
+extension CatalogCommand {
+    /// `catalog copy --to ADDRESS`: copies the whole catalog into a new one, resumably.
+    struct CopyCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "copy",
+            abstract: "Copy the whole catalog into a new catalog (a SQLite file or a PostgreSQL database).",
+            discussion: """
+                Copies every entry (with its id, source, EXIF, sticker and palette, failed ones too), every pack with its items in order, and the settings, from the catalog (--catalog) to --to: a file path or a postgres:// URL, in either direction.
+
+                The target must be new (a file that does not exist, an empty database). Entries go in batches in id order, each batch one transaction; the target remembers which catalog it is a copy of and how far it got, and stays marked incomplete until packs and settings are copied last. Ctrl-C / SIGTERM stop after the batch under way (exit 130 / 143); run the same command again to continue. Any other non-empty target is refused (74) and its content left as it was.
+
+                Then `catalog verify` on both catalogs reports the same counts and checksums. Progress goes to stderr; --json prints one JSON object per step on stdout.
+
+                Exit: 0 copied, 74 the target is not empty (or cannot be written), 65 the source is not a catalog this version reads, 69 a server cannot be reached, 75 busy, 130/143 interrupted.
+                """
+        )
+
+        @OptionGroup var catalog: CatalogOptions
+
+        @Option(name: .customLong("to"), help: ArgumentHelp("The new catalog: a file path or a postgres:// URL.", valueName: "address"))
+        var target: String
+
+        @Option(help: "Entries per transaction on the target, 1 to 10000.", transform: OptionValue.whole("--batch-size", 1...10_000))
+        var batchSize: Int = 200
+
+        @Flag(help: "Print one JSON object per step (started, batch, finished), then a summary object.")
+        var json = false
+
+        @Flag(name: .shortAndLong, help: "No progress on stderr (problems are still reported).")
+        var quiet = false
+
+        func validate() throws {
+            if target.isEmpty { throw ValidationError("--to '' names no catalog (an unset variable?)") }
+        }
+
+        func run() async throws {
+            let trap = SignalTrap()
+            let source = try await catalog.open(.readOnly)
+            let targetOptions = CatalogOptions.parseOrExit(["--catalog", target])
+            let destination = try await targetOptions.open(.readWrite)
+            let copier = CatalogCopier(source: source, target: destination, batchSize: batchSize)
+            let json = self.json
+            let quiet = self.quiet
+            let delay = Self.testBatchDelay
+            let (summary, _) = try await InterruptibleWork.run(progress: nil, trap: trap) { () throws(CatalogError) in
+                try await copier.run { event in
+                    Self.report(event, json: json, quiet: quiet)
+                    if let delay { Thread.sleep(forTimeInterval: delay) }
+                }
+            }
+            if json { Terminal.standardOutput.write(JSONOutput.line(summary)) }
+            let resume = "run `catalog copy --to \(targetOptions.displayName)` again to continue"
+            OutputFailure.exitIfFailed(done: "\(summary.copied) entries copied; \(resume)")
+            if summary.interrupted {
+                Diagnostics.report("interrupted by \(trap.signalName): \(summary.copied) entries copied, the copy is incomplete; \(resume)")
+                throw ExitCode(trap.exitCode)
+            }
+            if !quiet && !json {
+                Terminal.standardOutput.write("Copied \(summary.copied) entries to \(targetOptions.displayName); `catalog verify` on both reports the same checksums.\n")
+            }
+        }
+
+        /// Test hook (README, "Reliability tests"): $STICKER_TEST_COPY_BATCH_DELAY seconds after each step,
+        /// so a test can interrupt a small copy in the middle.
+        private static var testBatchDelay: Double? {
+            ProcessInfo.processInfo.environment["STICKER_TEST_COPY_BATCH_DELAY"].flatMap(Double.init).flatMap { $0 > 0 ? $0 : nil }
+        }
+
+        private static func report(_ event: CopyEvent, json: Bool, quiet: Bool) {
+            if json { Terminal.standardOutput.write(JSONOutput.line(event)) }
+            guard !quiet else { return }
+            switch event {
+            case .started(let source, let target, let entries, let resumedAfter):
+                let resumed = resumedAfter.map { ", continuing after entry \($0)" } ?? ""
+                Terminal.standardError.write("catalog: copying \(entries) entries from \(source) to \(target)\(resumed)\n")
+            case .batch(let copied, let lastID):
+                Terminal.standardError.write("catalog: \(copied) entries copied (up to entry \(lastID))\n")
+            case .finished(_, let packs, let settings):
+                Terminal.standardError.write("catalog: copied \(packs) packs and \(settings) settings; the copy is complete\n")
+            }
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import ArgumentParser
+import Catalog
+import Foundation
+import Processing
+
+extension CatalogCommand {
+    /// `catalog work`: processes the shared queue that `import --enqueue` fills, with any number of workers.
+    struct WorkCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "work",
+            abstract: "Process the files enqueued with `catalog import --enqueue` (run it on as many machines as you like).",
+            discussion: """
+                Claims pending files under a lease (held as HOST:PID, renewed every third of --lease while the work runs), processes each as `catalog import` does and commits each result in one transaction, only if the claim is still this worker's (a fencing token): a worker whose lease ran out cannot commit over the one that took the file over. A worker that dies loses its files when its lease runs out, and another worker takes them. A file this machine cannot read is recorded as failed, with the host name in the message.
+
+                Stops when nothing is pending or claimed; with --follow it waits for more. On a SQLite catalog a waiting worker looks at the queue again every second; on PostgreSQL it is woken as soon as files are enqueued. Ctrl-C / SIGTERM: claims nothing more, commits what finished, gives back what it holds, exits 130 / 143.
+
+                --status shows pending, claimed (by holder, with the lease), done and failed files, and exits.
+
+                Exit: 0 done, 1 some files failed, 69 no segmentation model installed, 74/75 catalog not writable/busy, 130/143 interrupted. --json prints one JSON object per file, then a summary object.
+                """
+        )
+
+        @OptionGroup var catalog: CatalogOptions
+
+        @Option(parsing: .unconditional, help: "How many photos to process at once, 1 to 256 (the default is the number of cores).", transform: OptionValue.whole("--jobs", 1...256))
+        var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+        @Flag(help: "Wait for more work when the queue is drained, until interrupted.")
+        var follow = false
+
+        @Option(help: ArgumentHelp("How long a claim lasts unless renewed: seconds, or a number with s, m or h (1s to 24h).", valueName: "duration"), transform: WorkCommand.lease)
+        var lease: Duration = .seconds(60)
+
+        @Flag(help: "Show the queue (pending, claimed by whom until when, done, failed) and exit.")
+        var status = false
+
+        @Flag(help: "Print one JSON object per file, then a summary object (with --status: the queue as one JSON object).")
+        var json = false
+
+        @Flag(name: .shortAndLong, help: "No progress line and no summary; problems are still reported on stderr.")
+        var quiet = false
+
+        func run() async throws {
+            if status { return try await showStatus() }
+            let trap = SignalTrap()
+            let predictor = try SegmentationModel.required()
+            let repository = try await catalog.open(.readWrite)
+            let host = Self.hostName
+            let options = WorkOptions(
+                jobs: jobs, lease: lease, follow: follow, host: host, holder: "\(host):\(getpid())",
+                settings: try await catalog.settings(of: repository), predictor: predictor)
+            let worker = Worker(repository: repository, options: options)
+            let json = self.json
+            let quiet = self.quiet
+            let (summary, _) = try await InterruptibleWork.run(progress: nil, trap: trap) { () throws(CatalogError) in
+                try await worker.run { event in Self.report(event, json: json, quiet: quiet) }
+            }
+            if json {
+                Terminal.standardOutput.write(JSONOutput.line(summary))
+            } else if !quiet {
+                Terminal.standardOutput.write(
+                    "Imported \(summary.imported), \(summary.duplicates) already catalogued, \(summary.failed) failed"
+                        + (summary.lost > 0 ? ", \(summary.lost) taken over by other workers" : "") + ".\n")
+            }
+            OutputFailure.exitIfFailed(done: "finished files are kept; unfinished ones were given back to the queue")
+            if summary.interrupted {
+                Diagnostics.report("interrupted by \(trap.signalName): \(summary.released) unfinished files given back to the queue")
+                throw ExitCode(trap.exitCode)
+            }
+            if summary.failed > 0 { throw ExitStatus.someFailed }
+        }
+
+        private func showStatus() async throws {
+            let repository = try await catalog.open(.readOnly)
+            let work: WorkStatus
+            do {
+                work = try await repository.workStatus()
+            } catch {
+                throw Diagnostics.exit(for: error)
+            }
+            if json {
+                Terminal.standardOutput.write(JSONOutput.document(work))
+            } else {
+                Terminal.standardOutput.write(Self.describe(work, label: "Work        ").joined(separator: "\n") + "\n")
+            }
+        }
+
+        /// The queue as text lines (also a section of `catalog stats`).
+        static func describe(_ work: WorkStatus, label: String) -> [String] {
+            var lines = ["\(label)\(work.pending) pending, \(work.claimed) claimed, \(work.done) done, \(work.failed) failed"]
+            for holder in work.holders {
+                lines.append("  \(holder.holder): \(holder.claimed) claimed, lease until \(holder.leaseUntil)\(holder.expired ? " (expired)" : "")")
+            }
+            for failure in work.failures.prefix(10) {
+                lines.append("  failed: \(failure.path): \(failure.message)")
+            }
+            return lines
+        }
+
+        private static func report(_ event: WorkEvent, json: Bool, quiet: Bool) {
+            if json {
+                Terminal.standardOutput.write(JSONOutput.line(event))
+                return
+            }
+            switch event {
+            case .file(.failed(_, let path, let code, let message)):
+                Terminal.standardError.write("catalog: \(path): \(message) [\(code)]\n")
+            case .lost(let path):
+                Terminal.standardError.write("catalog: \(path): the claim was taken over by another worker (lease expired); result discarded\n")
+            case .file(let event) where !quiet:
+                if case .imported(let id?, let path) = event { Terminal.standardError.write("catalog: imported \(path) as entry \(id)\n") }
+            default:
+                break
+            }
+        }
+
+        /// This machine's name (gethostname(2)), as claims and failure messages name it.
+        static var hostName: String {
+            var buffer = [CChar](repeating: 0, count: 256)
+            guard gethostname(&buffer, buffer.count - 1) == 0 else { return "unknown-host" }
+            return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+
+        /// `--lease`: `90`, `90s`, `500ms`, `5m`, `1h`; from 1 s to 24 h (tests use a few seconds).
+        static func lease(_ text: String) throws -> Duration {
+            let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
+            let unit = units.first { text.hasSuffix($0.0) && Double(text.dropLast($0.0.count)) != nil }
+            let number = Double(unit.map { String(text.dropLast($0.0.count)) } ?? text)
+            guard let number, number.isFinite else { throw ValidationError("--lease must be a duration such as 60s or 5m, not '\(text)'") }
+            let seconds = number * (unit?.1 ?? 1)
+            guard (1...86_400).contains(seconds) else { throw ValidationError("--lease must be from 1s to 24h, not '\(text)'") }
+            return .milliseconds(Int(seconds * 1000))
+        }
+    }
+}

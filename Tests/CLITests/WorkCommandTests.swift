@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+
+/// `catalog import --enqueue` and `catalog work` on the real binary, on one SQLite catalog.
+@Suite struct EnqueueCommandTests {
+    @Test func enqueueCountsFilesOnceAndReadsNothing() throws {
+        let folder = try TemporaryFolder()
+        let photos = try Reliability.writeVariants(5, in: folder)
+        try folder.write(Array("x".utf8), to: "many/.hidden.jpg")
+        let first = try CLI.run(["--catalog", "c.sqlite", "import", "--enqueue", photos, "--json"], in: folder)
+        #expect(first.status == 0, "\(first.stderr)")
+        let summary = try #require(first.jsonLines.last)
+        #expect(summary["enqueued"] as? Int == 5 && summary["skipped"] as? Int == 1)
+        let again = try CLI.run(["--catalog", "c.sqlite", "import", "--enqueue", photos, "--json"], in: folder)
+        #expect(again.jsonLines.last?["enqueued"] as? Int == 0 && again.jsonLines.last?["unchanged"] as? Int == 5)
+        let status = try CLI.run(["--catalog", "c.sqlite", "work", "--status", "--json"], in: folder)
+        let queue = try #require(status.json as? [String: Any])
+        #expect(queue["pending"] as? Int == 5 && queue["claimed"] as? Int == 0)
+        let stats = try #require(try CLI.run(["--catalog", "c.sqlite", "stats", "--json"], in: folder).json as? [String: Any])
+        #expect((stats["work"] as? [String: Any])?["pending"] as? Int == 5)
+        #expect(stats["total"] as? Int == 0)
+        #expect(try CLI.run(["--catalog", "c.sqlite", "import", "--enqueue", "--dry-run", photos], in: folder).status == 64)
+    }
+}
+
+@Suite(.needsModel) struct WorkCommandTests {
+    /// Starts `catalog work` with its stdout in `name`.
+    private func startWorker(_ arguments: [String], in folder: TemporaryFolder, output name: String) throws -> Process {
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.arguments = ["--catalog", "c.sqlite", "work", "--json"] + arguments
+        process.currentDirectoryURL = folder.url
+        process.environment = CLI.environment(in: folder)
+        let url = folder.url.appendingPathComponent(name)
+        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: url)
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    private func lines(_ name: String, in folder: TemporaryFolder) -> [[String: Any]] {
+        let text = (try? String(contentsOf: folder.url.appendingPathComponent(name), encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+
+    private func waitForFirstImport(_ process: Process, _ name: String, in folder: TemporaryFolder) {
+        let deadline = Date().addingTimeInterval(120)
+        while Date() < deadline, process.isRunning, !lines(name, in: folder).contains(where: { $0["event"] as? String == "imported" }) {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+    }
+
+    private func queue(in folder: TemporaryFolder) throws -> [String: Any] {
+        try #require(try CLI.run(["--catalog", "c.sqlite", "work", "--status", "--json"], in: folder).json as? [String: Any])
+    }
+
+    @Test func twoWorkersProcessEveryPhotoExactlyOnce() throws {
+        let folder = try TemporaryFolder()
+        let photos = try Reliability.writeVariants(8, in: folder)
+        #expect(try CLI.run(["--catalog", "c.sqlite", "import", "--enqueue", photos], in: folder).status == 0)
+        let workers = try ["a", "b"].map { try startWorker(["--jobs", "1"], in: folder, output: ".\($0)") }
+        workers.forEach { $0.waitUntilExit() }
+        #expect(workers.map(\.terminationStatus) == [0, 0])
+        let imported = ["a", "b"].flatMap { lines(".\($0)", in: folder) }.filter { $0["event"] as? String == "imported" }
+        let paths = imported.compactMap { $0["path"] as? String }
+        #expect(paths.count == 8 && Set(paths).count == 8, "\(paths)")
+        let list = try CLI.run(["--catalog", "c.sqlite", "list", "--json"], in: folder)
+        #expect((list.json as? [Any])?.count == 8)
+        let status = try queue(in: folder)
+        #expect(status["done"] as? Int == 8 && status["pending"] as? Int == 0 && status["claimed"] as? Int == 0)
+        #expect(try Reliability.verify("c.sqlite", in: folder).status == 0)
+    }
+
+    @Test func aKilledWorkersFilesAreTakenOverWhenItsLeaseExpires() throws {
+        let folder = try TemporaryFolder()
+        let photos = try Reliability.writeVariants(6, in: folder)
+        #expect(try CLI.run(["--catalog", "c.sqlite", "import", "--enqueue", photos], in: folder).status == 0)
+        let doomed = try startWorker(["--jobs", "1", "--lease", "3s"], in: folder, output: ".doomed")
+        waitForFirstImport(doomed, ".doomed", in: folder)
+        kill(doomed.processIdentifier, SIGKILL)
+        doomed.waitUntilExit()
+        let held = try queue(in: folder)
+        #expect((held["claimed"] as? Int ?? 0) <= 1)
+
+        let rescue = try CLI.run(["--catalog", "c.sqlite", "work", "--jobs", "2", "--json"], in: folder)
+        #expect(rescue.status == 0, "\(rescue.stderr)")
+        let status = try queue(in: folder)
+        #expect(status["done"] as? Int == 6 && status["claimed"] as? Int == 0 && status["pending"] as? Int == 0)
+        let list = try CLI.run(["--catalog", "c.sqlite", "list", "--json"], in: folder)
+        #expect((list.json as? [Any])?.count == 6)
+        #expect(try Reliability.verify("c.sqlite", in: folder).status == 0)
+    }
+
+    @Test func sigtermReleasesEveryClaim() throws {
+        let folder = try TemporaryFolder()
+        let photos = try Reliability.writeVariants(8, in: folder)
+        #expect(try CLI.run(["--catalog", "c.sqlite", "import", "--enqueue", photos], in: folder).status == 0)
+        let worker = try startWorker(["--jobs", "2"], in: folder, output: ".w")
+        waitForFirstImport(worker, ".w", in: folder)
+        kill(worker.processIdentifier, SIGTERM)
+        worker.waitUntilExit()
+        #expect(worker.terminationStatus == 143)
+        let summary = try #require(lines(".w", in: folder).last)
+        #expect(summary["interrupted"] as? Bool == true)
+        let status = try queue(in: folder)
+        #expect(status["claimed"] as? Int == 0)
+        #expect((status["pending"] as? Int ?? 0) + (status["done"] as? Int ?? 0) == 8)
+    }
+
+    @Test func aFileTheWorkerCannotReadFailsWithTheHostName() throws {
+        let folder = try TemporaryFolder()
+        let photos = try Reliability.writeVariants(2, in: folder)
+        #expect(try CLI.run(["--catalog", "c.sqlite", "import", "--enqueue", photos], in: folder).status == 0)
+        try FileManager.default.removeItem(atPath: folder.path("many/photo-1.jpg"))
+        let run = try CLI.run(["--catalog", "c.sqlite", "work", "--json"], in: folder)
+        #expect(run.status == 1)
+        let status = try queue(in: folder)
+        #expect(status["done"] as? Int == 1 && status["failed"] as? Int == 1)
+        let failure = try #require((status["failures"] as? [[String: Any]])?.first)
+        #expect((failure["message"] as? String)?.contains("on host ") == true, "\(failure)")
+        #expect((failure["path"] as? String)?.hasSuffix("photo-1.jpg") == true)
+    }
+}
