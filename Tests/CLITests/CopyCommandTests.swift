@@ -10,9 +10,9 @@ import Testing
         let photos = try Reliability.writeVariants(count, in: folder)
         try folder.write(Array("not a photo".utf8), to: "many/broken.jpg")
         let run = try CLI.run(["--catalog", "c.sqlite", "import", photos], in: folder)
-        try #require(run.status == 1, "\(run.stderr)")  // the broken file failed, the rest was imported
+        try #require(run.status == 1, "\(run.stderr)")  // the broken file (entry 1) failed, the rest was imported
         for arguments in [
-            ["pack", "create", "beach", "--title", "Beach days", "--author", "Ana"], ["pack", "add", "beach", "3", "1", "--emoji", "🌊"],
+            ["pack", "create", "beach", "--title", "Beach days", "--author", "Ana"], ["pack", "add", "beach", "4", "2", "--emoji", "🌊"],
             ["config", "set", "palette.colors", "4"],
         ] {
             let step = try CLI.run(["--catalog", "c.sqlite"] + arguments, in: folder)
@@ -44,7 +44,7 @@ import Testing
         }
         // Ids, packs in order with their emoji, settings and failures as in the original.
         let pack = try #require(try CLI.run(["--catalog", "copy.sqlite", "pack", "show", "beach", "--json"], in: folder).json as? [String: Any])
-        #expect((pack["items"] as? [[String: Any]])?.map { $0["id"] as? Int } == [3, 1])
+        #expect((pack["items"] as? [[String: Any]])?.map { $0["id"] as? Int } == [4, 2])
         #expect(pack["author"] as? String == "Ana")
         let setting = try CLI.run(["--catalog", "copy.sqlite", "config", "get", "palette.colors"], in: folder)
         #expect(setting.stdout.contains("4"))
@@ -55,7 +55,7 @@ import Testing
     }
 
     @Test func aNonEmptyTargetIsRefused() throws {
-        let folder = try sourceCatalog(2)
+        let folder = try sourceCatalog(3)
         try Reliability.writeVariants(1, in: folder, to: "other", first: 10)
         #expect(try CLI.run(["--catalog", "other.sqlite", "import", folder.path("other")], in: folder).status == 0)
         let refused = try CLI.run(["--catalog", "c.sqlite", "copy", "--to", "other.sqlite"], in: folder)

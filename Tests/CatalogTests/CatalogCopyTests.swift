@@ -52,7 +52,8 @@ import Testing
             let copy = try await openStore(kind, in: directory, name: "copy")
             _ = try await CatalogCopier(source: source, target: copy).run { _ in }
             await #expect(throws: CatalogError.self) { try await CatalogCopier(source: source, target: copy).run { _ in } }
-            await #expect(throws: CatalogError.self) { try await copy.writeCopiedEntries([], from: "elsewhere") }
+            let more = try await source.storedEntries(after: nil, limit: 1)
+            await #expect(throws: CatalogError.self) { try await copy.writeCopiedEntries(more, from: "elsewhere") }
         }
     }
 
