@@ -59,10 +59,13 @@ import Testing
         let folder = try TemporaryFolder()
         let photos = try Reliability.writeVariants(8, in: folder)
         #expect(try CLI.run(["--catalog", "c.sqlite", "import", "--enqueue", photos], in: folder).status == 0)
-        let workers = try ["a", "b"].map { try startWorker(["--jobs", "1"], in: folder, output: ".\($0)") }
+        // A lease shorter than a photo's processing: only its renewal keeps the claims.
+        let workers = try ["a", "b"].map { try startWorker(["--jobs", "1", "--lease", "1s"], in: folder, output: ".\($0)") }
         workers.forEach { $0.waitUntilExit() }
         #expect(workers.map(\.terminationStatus) == [0, 0])
-        let imported = ["a", "b"].flatMap { lines(".\($0)", in: folder) }.filter { $0["event"] as? String == "imported" }
+        let events = ["a", "b"].flatMap { lines(".\($0)", in: folder) }
+        #expect(!events.contains { $0["event"] as? String == "lost" }, "\(events)")
+        let imported = events.filter { $0["event"] as? String == "imported" }
         let paths = imported.compactMap { $0["path"] as? String }
         #expect(paths.count == 8 && Set(paths).count == 8, "\(paths)")
         let list = try CLI.run(["--catalog", "c.sqlite", "list", "--json"], in: folder)
