@@ -26,14 +26,17 @@ public enum CatalogError: Error, LocalizedError, Sendable, Equatable {
     case io(path: String, reason: String)
     /// No entry has this id.
     case entryNotFound(id: Int64)
+    /// The catalog's database cannot be reached, or this binary cannot open that kind of catalog.
+    case unavailable(catalog: String, reason: String)
     /// Any other SQLite error (a constraint failed, a damaged file, ...): SQLite's message.
     case database(path: String, message: String)
 
-    /// The process exit code for this error: 75 busy, 74 I/O (including not writable, disk full,
+    /// The process exit code for this error: 75 busy, 69 unavailable, 74 I/O (including not writable, disk full,
     /// cannot create, missing, other database errors), 65 bad data (newer/older/not a catalog, unknown entry).
     public var exitCode: Int32 {
         switch self {
         case .busy: 75
+        case .unavailable: 69
         case .io, .readOnly, .diskFull, .cannotCreate, .missing, .database: 74
         case .newerCatalog, .needsMigration, .notACatalog, .entryNotFound: 65
         }
@@ -69,6 +72,8 @@ public enum CatalogError: Error, LocalizedError, Sendable, Equatable {
             "I/O error on the catalog \(path): \(reason). Check the disk and the file's permissions, then retry."
         case .entryNotFound(let id):
             "There is no entry with id \(id) in the catalog; `catalog list` shows the ids."
+        case .unavailable(let catalog, let reason):
+            "The catalog \(catalog) cannot be opened: \(reason)."
         case .database(let path, let message):
             "Database error on the catalog \(path): \(message). `catalog verify` checks the catalog's integrity."
         }
