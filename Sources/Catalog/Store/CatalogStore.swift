@@ -165,6 +165,8 @@ public protocol CatalogStore: Sendable {
     //   wait for each other nor take the same row.
     // - `renewLeases`: pushes `lease_until` of the rows still held with these fences; returns the ids lost.
     // - `releaseWork`: rows still held with these fences go back to pending (holder and lease cleared).
+    //   It is called by a worker that was interrupted (its task cancelled): it must not give up because
+    //   of that cancellation, nor must `completeWork` for the files that finished.
     // - `completeWork`, one transaction: when the row is claimed by `holder` with the claim's fence, records
     //   the result exactly as the matching import method would and marks the row done (failed for a
     //   failure or an unreadable file, with its message); otherwise writes nothing and returns `.fenced`.

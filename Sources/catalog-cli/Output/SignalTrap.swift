@@ -13,23 +13,34 @@ final class SignalTrap {
         let signal = Atomic<Int32>(0)
         /// Called on the first signal; set once the work exists (a signal before that is kept and acted on then).
         let cancel = Mutex<(@Sendable () -> Void)?>(nil)
+        /// Whether the first signal also ends waits for the catalog's lock (see ``SignalTrap/init(interruptingLockWaits:)``).
+        let interruptsLockWaits: Bool
+
+        init(interruptsLockWaits: Bool) {
+            self.interruptsLockWaits = interruptsLockWaits
+        }
 
         func signalled(_ signalNumber: Int32) {
             let (first, _) = signal.compareExchange(expected: 0, desired: signalNumber, ordering: .sequentiallyConsistent)
             guard first else { _exit(128 + signalNumber) }
             // A wait for another process's lock on the catalog ends now, too.
-            BusyWait.interrupt(signal: signalNumber)
+            if interruptsLockWaits { BusyWait.interrupt(signal: signalNumber) }
             cancel.withLock { $0 }?()
         }
     }
 
-    private let state = State()
+    private let state: State
     private let sources: [any DispatchSourceSignal]
 
     /// Traps the signals now; what they cancel is given later with ``cancelOnSignal(_:)``, so a command
     /// can trap them before its slow set-up (opening the catalog, scanning it).
-    init() {
-        let state = self.state
+    ///
+    /// `interruptingLockWaits: false` keeps waiting for the catalog's lock after the first signal: for
+    /// `catalog work`, whose last writes (committing finished files, giving claims back) must reach a
+    /// catalog that other workers keep locking for short moments. A second signal still ends it at once.
+    init(interruptingLockWaits: Bool = true) {
+        let state = State(interruptsLockWaits: interruptingLockWaits)
+        self.state = state
         sources = [SIGINT, SIGTERM].map { signalNumber in
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())

@@ -42,7 +42,7 @@ extension CatalogCommand {
 
         func run() async throws {
             if status { return try await showStatus() }
-            let trap = SignalTrap()
+            let trap = SignalTrap(interruptingLockWaits: false)
             let predictor = try SegmentationModel.required()
             let repository = try await catalog.open(.readWrite)
             let host = Self.hostName
