@@ -124,4 +124,26 @@ import Testing
         #expect((failure["message"] as? String)?.contains("on host ") == true, "\(failure)")
         #expect((failure["path"] as? String)?.hasSuffix("photo-1.jpg") == true)
     }
+
+    @Test func staleEntriesAreReprocessedOnceTheQueueIsDrained() throws {
+        let folder = try TemporaryFolder()
+        let photos = try Reliability.writeVariants(3, in: folder)
+        #expect(try CLI.run(["--catalog", "c.sqlite", "import", photos], in: folder).status == 0)
+        #expect(try CLI.run(["--catalog", "c.sqlite", "config", "set", "palette.colors", "3"], in: folder).status == 0)
+        let stale = try CLI.run(["--catalog", "c.sqlite", "list", "--stale", "--json"], in: folder)
+        #expect((stale.json as? [Any])?.count == 3)
+        // One more file enqueued: imported first, then the three stale entries.
+        try Reliability.writeVariants(1, in: folder, to: "more", first: 10)
+        #expect(try CLI.run(["--catalog", "c.sqlite", "import", "--enqueue", folder.path("more")], in: folder).status == 0)
+        let run = try CLI.run(["--catalog", "c.sqlite", "work", "--json"], in: folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        let events = run.jsonLines.compactMap { $0["event"] as? String }
+        #expect(events == ["imported", "reprocessed", "reprocessed", "reprocessed", "summary"], "\(run.stdout)")
+        #expect(run.jsonLines.last?["reprocessed"] as? Int == 3)
+        let after = try CLI.run(["--catalog", "c.sqlite", "list", "--stale", "--json"], in: folder)
+        #expect((after.json as? [Any])?.isEmpty == true, "\(after.stdout)")
+        let again = try CLI.run(["--catalog", "c.sqlite", "work", "--json"], in: folder)
+        #expect(again.jsonLines.compactMap { $0["event"] as? String } == ["summary"])
+        #expect(try Reliability.verify("c.sqlite", in: folder).status == 0)
+    }
 }

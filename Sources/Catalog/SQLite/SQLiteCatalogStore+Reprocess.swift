@@ -10,13 +10,9 @@ extension SQLiteCatalogStore {
     public func replace(
         id: Int64, expectedSHA256: String?, with photo: ProcessedPhoto, sha256: String, source: SourceFile
     ) throws(CatalogError) -> ReprocessOutcome {
-        try rewrite(id: id, expectedSHA256: expectedSHA256, sha256: sha256, source: source, content: photo, exif: nil, outcome: .replaced) { record in
-            record.format = photo.format.rawValue
-            record.width = photo.width
-            record.height = photo.height
-            record.status = EntryStatus.ok.rawValue
-            record.failureCode = nil
-            record.failureMessage = nil
+        let now = Timestamp.now()
+        return try write { db in
+            try Self.replace(id: id, expectedSHA256: expectedSHA256, with: photo, sha256: sha256, source: source, now: now, db)
         }
     }
 
@@ -27,7 +23,39 @@ extension SQLiteCatalogStore {
         id: Int64, expectedSHA256: String?, sha256: String, source: SourceFile, format: ImageFormat?, facts: PhotoFacts?,
         code: String, message: String
     ) throws(CatalogError) -> ReprocessOutcome {
-        try rewrite(id: id, expectedSHA256: expectedSHA256, sha256: sha256, source: source, content: nil, exif: facts?.exif, outcome: .failed) { record in
+        let now = Timestamp.now()
+        return try write { db in
+            try Self.replaceWithFailure(
+                id: id, expectedSHA256: expectedSHA256, sha256: sha256, source: source, format: format, facts: facts, code: code,
+                message: message, now: now, db)
+        }
+    }
+
+    /// ``replace(id:expectedSHA256:with:sha256:source:)`` inside the caller's write transaction.
+    static func replace(
+        id: Int64, expectedSHA256: String?, with photo: ProcessedPhoto, sha256: String, source: SourceFile, now: String, _ db: Database
+    ) throws -> ReprocessOutcome {
+        try rewrite(
+            id: id, expectedSHA256: expectedSHA256, sha256: sha256, source: source, content: photo, exif: nil, outcome: .replaced, now: now, db
+        ) { record in
+            record.format = photo.format.rawValue
+            record.width = photo.width
+            record.height = photo.height
+            record.status = EntryStatus.ok.rawValue
+            record.failureCode = nil
+            record.failureMessage = nil
+        }
+    }
+
+    /// ``replaceWithFailure(id:expectedSHA256:sha256:source:format:facts:code:message:)`` inside the caller's write transaction.
+    static func replaceWithFailure(
+        id: Int64, expectedSHA256: String?, sha256: String, source: SourceFile, format: ImageFormat?, facts: PhotoFacts?,
+        code: String, message: String, now: String, _ db: Database
+    ) throws -> ReprocessOutcome {
+        try rewrite(
+            id: id, expectedSHA256: expectedSHA256, sha256: sha256, source: source, content: nil, exif: facts?.exif, outcome: .failed,
+            now: now, db
+        ) { record in
             record.format = (facts?.format ?? format)?.rawValue
             record.width = facts?.width
             record.height = facts?.height
@@ -37,31 +65,28 @@ extension SQLiteCatalogStore {
         }
     }
 
-    /// One transaction: the entry's content is deleted, its photo row gets the new bytes' hash, size,
-    /// time and `fields`, and `content` (if any) is inserted, or else `exif` alone.
-    private func rewrite(
+    /// Inside a write transaction: the entry's content is deleted, its photo row gets the new bytes' hash,
+    /// size, time and `fields`, and `content` (if any) is inserted, or else `exif` alone.
+    static func rewrite(
         id: Int64, expectedSHA256: String?, sha256: String, source: SourceFile, content: ProcessedPhoto?, exif: ExifMetadata?,
-        outcome: ReprocessOutcome, fields: @escaping (inout PhotoRecord) -> Void
-    ) throws(CatalogError) -> ReprocessOutcome {
-        let now = Timestamp.now()
-        return try write { db in
-            guard var record = try Self.unchangedRecord(id: id, expectedSHA256: expectedSHA256, db) else { return .changedMeanwhile }
-            if let duplicate = try Self.duplicate(of: record, newSHA256: sha256, db) { return duplicate }
-            try Self.deleteContent(of: id, db)
-            record.sha256 = sha256
-            record.fileSize = source.size
-            record.fileMtime = source.modificationTime
-            record.updatedAt = now
-            record.decoderVersion = PhotoDecoder.decoderVersion
-            fields(&record)
-            try record.update(db)
-            if let content {
-                try Self.insertContent(of: content, id: id, now: now, db)
-            } else if let exif {
-                try ExifRecord(photoId: id, exif: exif).insert(db)
-            }
-            return outcome
+        outcome: ReprocessOutcome, now: String, _ db: Database, fields: (inout PhotoRecord) -> Void
+    ) throws -> ReprocessOutcome {
+        guard var record = try Self.unchangedRecord(id: id, expectedSHA256: expectedSHA256, db) else { return .changedMeanwhile }
+        if let duplicate = try Self.duplicate(of: record, newSHA256: sha256, db) { return duplicate }
+        try Self.deleteContent(of: id, db)
+        record.sha256 = sha256
+        record.fileSize = source.size
+        record.fileMtime = source.modificationTime
+        record.updatedAt = now
+        record.decoderVersion = PhotoDecoder.decoderVersion
+        fields(&record)
+        try record.update(db)
+        if let content {
+            try Self.insertContent(of: content, id: id, now: now, db)
+        } else if let exif {
+            try ExifRecord(photoId: id, exif: exif).insert(db)
         }
+        return outcome
     }
 
     /// Records the size and modification time of entry `id`'s source, whose bytes were found unchanged,
@@ -69,22 +94,32 @@ extension SQLiteCatalogStore {
     public func refreshSource(id: Int64, expectedSHA256: String?, source: SourceFile) throws(CatalogError) -> ReprocessOutcome {
         let now = Timestamp.now()
         return try write { db in
-            guard var record = try Self.unchangedRecord(id: id, expectedSHA256: expectedSHA256, db) else { return .changedMeanwhile }
-            record.fileSize = source.size
-            record.fileMtime = source.modificationTime
-            record.updatedAt = now
-            try record.update(db)
-            return .sourceRefreshed
+            try Self.refreshSource(id: id, expectedSHA256: expectedSHA256, source: source, now: now, db)
         }
+    }
+
+    /// ``refreshSource(id:expectedSHA256:source:)`` inside the caller's write transaction.
+    static func refreshSource(id: Int64, expectedSHA256: String?, source: SourceFile, now: String, _ db: Database) throws -> ReprocessOutcome {
+        guard var record = try Self.unchangedRecord(id: id, expectedSHA256: expectedSHA256, db) else { return .changedMeanwhile }
+        record.fileSize = source.size
+        record.fileMtime = source.modificationTime
+        record.updatedAt = now
+        try record.update(db)
+        return .sourceRefreshed
     }
 
     /// Notes that entry `id`'s source now holds the bytes `sha256`, which another entry has: a
     /// placeholder for an unreadable file is removed, any other entry is left as it was.
     public func resolveDuplicate(id: Int64, expectedSHA256: String?, sha256: String) throws(CatalogError) -> ReprocessOutcome {
         try write { db in
-            guard let record = try Self.unchangedRecord(id: id, expectedSHA256: expectedSHA256, db) else { return .changedMeanwhile }
-            return try Self.duplicate(of: record, newSHA256: sha256, db) ?? .changedMeanwhile
+            try Self.resolveDuplicate(id: id, expectedSHA256: expectedSHA256, sha256: sha256, db)
         }
+    }
+
+    /// ``resolveDuplicate(id:expectedSHA256:sha256:)`` inside the caller's write transaction.
+    static func resolveDuplicate(id: Int64, expectedSHA256: String?, sha256: String, _ db: Database) throws -> ReprocessOutcome {
+        guard let record = try Self.unchangedRecord(id: id, expectedSHA256: expectedSHA256, db) else { return .changedMeanwhile }
+        return try Self.duplicate(of: record, newSHA256: sha256, db) ?? .changedMeanwhile
     }
 
     // MARK: - Inside a write transaction

@@ -35,6 +35,26 @@ extension SQLiteCatalogStore {
         }
     }
 
+    public func enqueueStale(_ candidates: [ReprocessCandidate]) throws(CatalogError) -> Int {
+        guard !candidates.isEmpty else { return 0 }
+        let now = Timestamp.now()
+        return try write { db in
+            let upsert = try db.cachedStatement(sql: """
+                INSERT INTO work_item (kind, entry_id, path, file_size, file_mtime, state, enqueued_at)
+                VALUES ('reprocess', ?, ?, 0, 0, 'pending', ?)
+                ON CONFLICT (kind, entry_id, path) DO UPDATE SET
+                    state = 'pending', result_id = NULL, message = NULL, finished_at = NULL, enqueued_at = excluded.enqueued_at
+                WHERE work_item.state IN ('done', 'failed')
+                """)
+            var added = 0
+            for candidate in candidates {
+                try upsert.execute(arguments: [candidate.id, candidate.path, now])
+                added += db.changesCount
+            }
+            return added
+        }
+    }
+
     public func claimWork(limit: Int, holder: String, lease: Duration) throws(CatalogError) -> [WorkClaim] {
         let now = Date().timeIntervalSince1970
         return try write { db in
@@ -48,10 +68,12 @@ extension SQLiteCatalogStore {
                 try db.execute(
                     sql: "UPDATE work_item SET state = 'claimed', holder = ?, lease_until = ?, fence = fence + 1 WHERE id = ?",
                     arguments: [holder, now + lease.timeInterval, id])
-                if let row = try Row.fetchOne(db, sql: "SELECT path, file_size, file_mtime, fence FROM work_item WHERE id = ?", arguments: [id]) {
+                if let row = try Row.fetchOne(
+                    db, sql: "SELECT kind, entry_id, path, file_size, file_mtime, fence FROM work_item WHERE id = ?", arguments: [id])
+                {
                     claims.append(WorkClaim(
                         id: id, source: SourceFile(path: row["path"], size: row["file_size"], modificationTime: row["file_mtime"]),
-                        fence: row["fence"]))
+                        entryID: (row["kind"] as String) == "reprocess" ? row["entry_id"] : nil, fence: row["fence"]))
                 }
             }
             return claims
@@ -95,6 +117,11 @@ extension SQLiteCatalogStore {
                     db, sql: "SELECT 1 FROM work_item WHERE id = ? AND state = 'claimed' AND holder = ? AND fence = ?",
                     arguments: [claim.id, holder, claim.fence]) == true
                 guard held else { return .fenced }
+                if case .reprocess(let step) = result {
+                    let (outcome, failure) = try Self.apply(step, now: now, db)
+                    try Self.finish(claim, failure: failure, resultID: step.entryID, now: now, db)
+                    return .reprocessed(outcome)
+                }
                 let outcome: ImportOutcome?
                 let failure: String?
                 switch result {
@@ -111,15 +138,42 @@ extension SQLiteCatalogStore {
                 case .unreadable(let message):
                     outcome = nil
                     failure = message
+                case .reprocess:
+                    return .fenced  // handled above
                 }
-                try db.execute(
-                    sql: """
-                        UPDATE work_item SET state = ?, holder = NULL, lease_until = NULL, result_id = ?, message = ?, finished_at = ?
-                        WHERE id = ?
-                        """,
-                    arguments: [failure == nil ? "done" : "failed", outcome?.id, failure, now, claim.id])
+                try Self.finish(claim, failure: failure, resultID: outcome?.id, now: now, db)
                 return .committed(outcome)
             }
+        }
+    }
+
+    /// Marks a claimed row done (or failed, with `failure`), in the caller's transaction.
+    private static func finish(_ claim: WorkClaim, failure: String?, resultID: Int64?, now: String, _ db: Database) throws {
+        try db.execute(
+            sql: """
+                UPDATE work_item SET state = ?, holder = NULL, lease_until = NULL, result_id = ?, message = ?, finished_at = ?
+                WHERE id = ?
+                """,
+            arguments: [failure == nil ? "done" : "failed", resultID, failure, now, claim.id])
+    }
+
+    /// Applies a stale entry's result as the reprocess methods do; the outcome and, for a failure, its message.
+    private static func apply(_ step: ReprocessStep, now: String, _ db: Database) throws -> (ReprocessOutcome, String?) {
+        let (id, expected) = (step.entryID, step.expectedSHA256)
+        switch step.change {
+        case .replace(let photo, let sha256, let source):
+            return (try replace(id: id, expectedSHA256: expected, with: photo, sha256: sha256, source: source, now: now, db), nil)
+        case .fail(let sha256, let source, let format, let facts, let code, let message):
+            let outcome = try replaceWithFailure(
+                id: id, expectedSHA256: expected, sha256: sha256, source: source, format: format, facts: facts, code: code, message: message,
+                now: now, db)
+            return (outcome, "\(message) [\(code)]")
+        case .refreshSource(let source):
+            return (try refreshSource(id: id, expectedSHA256: expected, source: source, now: now, db), nil)
+        case .resolveDuplicate(let sha256):
+            return (try resolveDuplicate(id: id, expectedSHA256: expected, sha256: sha256, db), nil)
+        case .keep(let message):
+            return (.failed, message)
         }
     }
 

@@ -158,6 +158,8 @@ public protocol CatalogStore: Sendable {
     // - `enqueue`, one transaction per call: a file already pending or claimed, or whose path an entry
     //   has with the same size and modification time, is left alone (`unchanged`); a done or failed row
     //   whose file changed goes back to pending; any other file is inserted as pending.
+    // - `enqueueStale`, one transaction: a 'reprocess' row per entry (kind 'reprocess', entry_id, path,
+    //   size and time 0) unless one is pending or claimed; a done or failed one goes back to pending.
     // - `claimWork`: takes up to `limit` rows, oldest first, that are pending or claimed with a lease that
     //   ran out, and in the same transaction sets holder, `lease_until = now + lease` and `fence = fence + 1`.
     //   SQLite: one IMMEDIATE transaction (one writer at a time). PostgreSQL: `SELECT id … WHERE … ORDER BY
@@ -177,6 +179,8 @@ public protocol CatalogStore: Sendable {
 
     /// Records files as pending work, without reading them.
     func enqueue(_ files: [SourceFile]) async throws(CatalogError) -> EnqueueCount
+    /// Records stale entries as pending work (after the files: claims take rows in id order); the number added.
+    func enqueueStale(_ candidates: [ReprocessCandidate]) async throws(CatalogError) -> Int
     /// Claims up to `limit` files for `holder` ("host:pid") for `lease`.
     func claimWork(limit: Int, holder: String, lease: Duration) async throws(CatalogError) -> [WorkClaim]
     /// Renews the leases of `claims` still held by `holder`; returns the ids of those no longer held.

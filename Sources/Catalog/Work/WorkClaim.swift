@@ -1,18 +1,22 @@
 import Processing
 
-/// One file of the shared work queue (`catalog import --enqueue`) that a worker holds under a lease.
+/// One file of the shared work queue (`catalog import --enqueue`) or one stale entry, that a worker
+/// holds under a lease.
 public struct WorkClaim: Sendable, Equatable {
     /// The queue row.
     public var id: Int64
-    /// The file as it was enqueued (path, size, modification time).
+    /// The file as it was enqueued (path, size, modification time; for a stale entry its path only).
     public var source: SourceFile
+    /// The stale entry to reprocess; nil for a file to import.
+    public var entryID: Int64? = nil
     /// The fencing token: the row's claim counter when this claim was made. A result commits only while
     /// the row still carries it (no other worker has claimed the file since).
     public var fence: Int64
 
-    public init(id: Int64, source: SourceFile, fence: Int64) {
+    public init(id: Int64, source: SourceFile, entryID: Int64? = nil, fence: Int64) {
         self.id = id
         self.source = source
+        self.entryID = entryID
         self.fence = fence
     }
 }
@@ -26,6 +30,9 @@ public enum WorkResult: Sendable {
     case known(id: Int64, source: SourceFile)
     /// Bytes that could not be processed: recorded as ``CatalogStore/recordFailure(sha256:source:format:facts:code:message:)``.
     case failed(sha256: String?, source: SourceFile, format: ImageFormat?, facts: PhotoFacts?, code: String, message: String)
+    /// A stale entry re-made: committed as the matching reprocess method does, checked against the hash
+    /// the entry had when it was read.
+    case reprocess(ReprocessStep)
     /// A file this worker cannot read (missing on its mount, no permission): only the queue row records
     /// it, as failed with `message` (which names the host).
     case unreadable(message: String)
@@ -35,6 +42,8 @@ public enum WorkResult: Sendable {
 public enum WorkCommit: Sendable, Equatable {
     /// The result is recorded (`outcome` nil for an unreadable file) and the queue row is done or failed.
     case committed(ImportOutcome?)
+    /// A stale entry's result is recorded (or found changed meanwhile), and the queue row is done.
+    case reprocessed(ReprocessOutcome)
     /// The claim is no longer this worker's (its lease ran out and another worker claimed the file, or it
     /// was released): nothing was written.
     case fenced
@@ -50,5 +59,29 @@ public struct EnqueueCount: Sendable, Equatable {
     public init(added: Int = 0, unchanged: Int = 0) {
         self.added = added
         self.unchanged = unchanged
+    }
+}
+
+/// What reprocessing one stale entry changes, as ``CatalogStore/replace(id:expectedSHA256:with:sha256:source:)`` and
+/// its siblings would, unless the entry's hash is no longer `expectedSHA256`.
+public struct ReprocessStep: Sendable {
+    /// The change itself.
+    public enum Change: Sendable {
+        case replace(ProcessedPhoto, sha256: String, source: SourceFile)
+        case fail(sha256: String, source: SourceFile, format: ImageFormat?, facts: PhotoFacts?, code: String, message: String)
+        case refreshSource(SourceFile)
+        case resolveDuplicate(sha256: String)
+        /// Nothing to write on the entry (a failed re-run keeps the sticker it has): only the queue row, as failed.
+        case keep(message: String)
+    }
+
+    public var entryID: Int64
+    public var expectedSHA256: String?
+    public var change: Change
+
+    public init(entryID: Int64, expectedSHA256: String?, change: Change) {
+        self.entryID = entryID
+        self.expectedSHA256 = expectedSHA256
+        self.change = change
     }
 }

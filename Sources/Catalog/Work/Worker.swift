@@ -37,6 +37,9 @@ public struct WorkOptions: Sendable {
 /// and commits each result in one transaction that checks the claim's fencing token. Written once over
 /// ``CatalogStore``; any number of workers, on any number of machines, may run on one catalog.
 ///
+/// When the queue is drained, the worker enqueues the stale entries (as `reprocess` would run them; not
+/// those whose source is missing) and processes them the same way, claimed and fenced. It does so once
+/// per drain: an entry still stale after its re-run (a failure worth retrying) waits for the next one.
 /// Stops when nothing is pending or claimed (unless `follow`). When its task is cancelled it claims
 /// nothing more, commits what finished, and gives back every claim it still holds.
 public struct Worker: Sendable {
@@ -51,10 +54,11 @@ public struct Worker: Sendable {
     public func run(onEvent: @Sendable (WorkEvent) -> Void) async throws(CatalogError) -> WorkSummary {
         let processor = PhotoProcessor(settings: options.settings, maxPixels: options.maxPixels, predictor: options.predictor)
         let held = HeldClaims()
+        let stale = StaleCandidates()
         let renewal = renewLeases(of: held)
         defer { renewal.cancel() }
         var summary = WorkSummary()
-        let outcome = await loop(processor: processor, held: held, summary: &summary, onEvent: onEvent)
+        let outcome = await loop(processor: processor, held: held, stale: stale, summary: &summary, onEvent: onEvent)
         renewal.cancel()
         // Whatever is still held (a file interrupted mid-way, or everything after a failed commit) goes back.
         let left = held.all
@@ -68,12 +72,16 @@ public struct Worker: Sendable {
     }
 
     private func loop(
-        processor: PhotoProcessor, held: HeldClaims, summary: inout WorkSummary, onEvent: @Sendable (WorkEvent) -> Void
+        processor: PhotoProcessor, held: HeldClaims, stale: StaleCandidates, summary: inout WorkSummary,
+        onEvent: @Sendable (WorkEvent) -> Void
     ) async -> Result<Void, CatalogError> {
         let repository = self.repository
         let host = options.host
+        let reprocessOptions = ReprocessOptions(
+            jobs: options.jobs, settings: options.settings, maxPixels: options.maxPixels, predictor: options.predictor)
         return await withTaskGroup(of: (WorkClaim, WorkResult?).self) { group in
             var inFlight = 0
+            var staleEnqueued = false
             do throws(CatalogError) {
                 while true {
                     if !Task.isCancelled, inFlight < options.jobs {
@@ -81,12 +89,23 @@ public struct Worker: Sendable {
                         for claim in claims {
                             held.add(claim)
                             inFlight += 1
-                            group.addTask { (claim, await Self.examine(claim, host: host, repository: repository, processor: processor)) }
+                            if let entryID = claim.entryID {
+                                let candidate = try await stale.candidate(entryID, repository: repository, settings: options.settings)
+                                group.addTask {
+                                    (claim, await Self.reexamine(claim, candidate, host: host, repository: repository, processor: processor, options: reprocessOptions))
+                                }
+                            } else {
+                                group.addTask { (claim, await Self.examine(claim, host: host, repository: repository, processor: processor)) }
+                            }
                         }
                     }
                     if inFlight == 0 {
                         if Task.isCancelled { return .success(()) }
                         let status = try await repository.workStatus()
+                        if status.isDrained && !staleEnqueued {
+                            staleEnqueued = true
+                            if try await stale.enqueue(repository: repository, settings: options.settings) > 0 { continue }
+                        }
                         if status.isDrained && !options.follow { return .success(()) }
                         // Claims held by others (perhaps by a worker that died: its lease runs out) or nothing yet.
                         try await repository.waitForWork(timeout: options.follow ? .seconds(30) : .seconds(1))
@@ -97,7 +116,9 @@ public struct Worker: Sendable {
                     guard let result else { continue }  // interrupted before a result: released at the end
                     let commit = try await repository.completeWork(claim, holder: options.holder, with: result)
                     held.remove(claim)
-                    let event = Self.event(commit, claim: claim, result: result)
+                    let event = Self.event(commit, claim: claim, result: result, reasons: stale.reasons(of: claim.entryID))
+                    // New imports may make entries stale (or be stale themselves): look again at the next drain.
+                    if claim.entryID == nil { staleEnqueued = false }
                     summary.count(event)
                     onEvent(event)
                 }
@@ -140,10 +161,14 @@ public struct Worker: Sendable {
         }
     }
 
-    static func event(_ commit: WorkCommit, claim: WorkClaim, result: WorkResult) -> WorkEvent {
+    static func event(_ commit: WorkCommit, claim: WorkClaim, result: WorkResult, reasons: [StaleReason]) -> WorkEvent {
         let path = claim.source.path
         switch (commit, result) {
         case (.fenced, _):
+            return .lost(path: path)
+        case (.reprocessed(let outcome), .reprocess(let step)):
+            return .reprocess(reprocessEvent(outcome, step: step, path: path, reasons: reasons))
+        case (.reprocessed, _):
             return .lost(path: path)
         case (.committed(.imported(let id)), _):
             return .file(.imported(id: id, path: path))

@@ -12,7 +12,7 @@ extension CatalogCommand {
             discussion: """
                 Claims pending files under a lease (held as HOST:PID, renewed every third of --lease while the work runs), processes each as `catalog import` does and commits each result in one transaction, only if the claim is still this worker's (a fencing token): a worker whose lease ran out cannot commit over the one that took the file over. A worker that dies loses its files when its lease runs out, and another worker takes them. A file this machine cannot read is recorded as failed, with the host name in the message.
 
-                Stops when nothing is pending or claimed; with --follow it waits for more. On a SQLite catalog a waiting worker looks at the queue again every second; on PostgreSQL it is woken as soon as files are enqueued. Ctrl-C / SIGTERM: claims nothing more, commits what finished, gives back what it holds, exits 130 / 143.
+                When nothing is pending, it enqueues the stale entries (those `catalog reprocess` would run, whose source is there) and processes them the same way, claimed and fenced. Stops when nothing is pending or claimed; with --follow it waits for more. On a SQLite catalog a waiting worker looks at the queue again every second; on PostgreSQL it is woken as soon as files are enqueued. Ctrl-C / SIGTERM: claims nothing more, commits what finished, gives back what it holds, exits 130 / 143.
 
                 --status shows pending, claimed (by holder, with the lease), done and failed files, and exits.
 
@@ -59,7 +59,7 @@ extension CatalogCommand {
                 Terminal.standardOutput.write(JSONOutput.line(summary))
             } else if !quiet {
                 Terminal.standardOutput.write(
-                    "Imported \(summary.imported), \(summary.duplicates) already catalogued, \(summary.failed) failed"
+                    "Imported \(summary.imported), \(summary.duplicates) already catalogued, \(summary.reprocessed) stale entries brought up to date, \(summary.failed) failed"
                         + (summary.lost > 0 ? ", \(summary.lost) taken over by other workers" : "") + ".\n")
             }
             OutputFailure.exitIfFailed(done: "finished files are kept; unfinished ones were given back to the queue")
@@ -105,6 +105,8 @@ extension CatalogCommand {
             switch event {
             case .file(.failed(_, let path, let code, let message)):
                 Terminal.standardError.write("catalog: \(path): \(message) [\(code)]\n")
+            case .reprocess(.failed(let id, let path, _, let code, let message)):
+                Terminal.standardError.write("catalog: \(path) (entry \(id)): \(message) [\(code)]\n")
             case .lost(let path):
                 Terminal.standardError.write("catalog: \(path): the claim was taken over by another worker (lease expired); result discarded\n")
             case .file(let event) where !quiet:

@@ -1,0 +1,89 @@
+import Processing
+import Synchronization
+
+extension Worker {
+    /// Reads and re-makes a claimed stale entry as `reprocess` does; nil when interrupted before a result.
+    static func reexamine(
+        _ claim: WorkClaim, _ candidate: ReprocessCandidate?, host: String, repository: any CatalogStore, processor: PhotoProcessor,
+        options: ReprocessOptions
+    ) async -> WorkResult? {
+        guard let candidate else {
+            return .unreadable(message: "entry \(claim.entryID ?? 0) is no longer stale or no longer there")
+        }
+        let step = { (change: ReprocessStep.Change) in
+            WorkResult.reprocess(ReprocessStep(entryID: candidate.id, expectedSHA256: candidate.sha256, change: change))
+        }
+        switch await Reprocessor.examine(candidate, repository: repository, processor: processor, options: options) {
+        case .skipped, .wouldProcess:
+            return nil
+        case .missing:
+            return .unreadable(message: "source missing on host \(host) [source-missing]")
+        case .readFailed(_, let code, let message):
+            return .unreadable(message: "cannot be read on host \(host): \(message) [\(code)]")
+        case .touched(_, let source):
+            return step(.refreshSource(source))
+        case .duplicate(_, let sha256, _, _):
+            return step(.resolveDuplicate(sha256: sha256))
+        case .processed(_, let photo, let sha256, let source, _):
+            return step(.replace(photo, sha256: sha256, source: source))
+        case .processingFailed(_, let sha256, let source, let format, let facts, _, let code, let message):
+            // As `reprocess`: a sticker made from these very bytes stays when a re-run fails.
+            if candidate.hasSticker && sha256 == candidate.sha256 { return step(.keep(message: "\(message) [\(code)]")) }
+            return step(.fail(sha256: sha256, source: source, format: format, facts: facts, code: code, message: message))
+        }
+    }
+
+    static func reprocessEvent(_ outcome: ReprocessOutcome, step: ReprocessStep, path: String, reasons: [StaleReason]) -> ReprocessEvent {
+        let id = step.entryID
+        switch (outcome, step.change) {
+        case (.replaced, _):
+            return .reprocessed(id: id, path: path, reasons: reasons)
+        case (.sourceRefreshed, _):
+            return .refreshed(id: id, path: path)
+        case (.duplicate(let other, let removed), _):
+            return .duplicate(id: id, path: path, reasons: reasons, duplicateOf: other, removed: removed)
+        case (.failed, .fail(_, _, _, _, let code, let message)):
+            return .failed(id: id, path: path, reasons: reasons, code: code, message: message)
+        case (.failed, .keep(let message)):
+            return .failed(id: id, path: path, reasons: reasons, code: "failed", message: message)
+        case (.failed, _):
+            return .failed(id: id, path: path, reasons: reasons, code: "failed", message: "not reprocessed")
+        case (.changedMeanwhile, _):
+            return .failed(
+                id: id, path: path, reasons: reasons, code: "changed-meanwhile",
+                message: "another process changed this entry during the run; it is looked at again next time")
+        }
+    }
+}
+
+/// The stale entries a worker knows, by id: what it enqueued, and what it looks up when it claims an
+/// entry another worker enqueued.
+final class StaleCandidates: Sendable {
+    private let known = Mutex<[Int64: ReprocessCandidate]>([:])
+
+    /// Enqueues the catalog's stale entries whose source is there; the number of rows made pending.
+    func enqueue(repository: any CatalogStore, settings: StickerSettings) async throws(CatalogError) -> Int {
+        let candidates = try await refresh(repository: repository, settings: settings).filter { $0.source != .missing }
+        return try await repository.enqueueStale(candidates)
+    }
+
+    /// The candidate for entry `id`, looking at the catalog again when it is not known; nil when the
+    /// entry is not stale (any more).
+    func candidate(_ id: Int64, repository: any CatalogStore, settings: StickerSettings) async throws(CatalogError) -> ReprocessCandidate? {
+        if let candidate = known.withLock({ $0[id] }) { return candidate }
+        return try await refresh(repository: repository, settings: settings).first { $0.id == id }
+    }
+
+    func reasons(of id: Int64?) -> [StaleReason] {
+        guard let id else { return [] }
+        return known.withLock { $0[id]?.reasons ?? [] }
+    }
+
+    private func refresh(repository: any CatalogStore, settings: StickerSettings) async throws(CatalogError) -> [ReprocessCandidate] {
+        let candidates = try await repository.reprocessCandidates(settings: settings, all: false)
+        known.withLock { known in
+            for candidate in candidates { known[candidate.id] = candidate }
+        }
+        return candidates
+    }
+}
