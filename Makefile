@@ -77,7 +77,9 @@ test: test-deps corpus test-model
 	$(SWIFT) build --build-tests 2>&1 | tee .build/test-build.log
 	@if grep -E '^/[^ ]*/(Sources|Tests|Plugins)/[^ ]*: warning:' .build/test-build.log | grep -v '/\.build'; then \
 	  echo "error: warnings in our code (above); the build must be clean"; exit 1; fi
-	STICKER_CORPUS="$(abspath $(CORPUS))" STICKER_U2NETP_DIR="$(TEST_MODEL)" $(SWIFT) test
+	@# On failure the issues are printed again at the end, where a log's tail shows them.
+	STICKER_CORPUS="$(abspath $(CORPUS))" STICKER_U2NETP_DIR="$(TEST_MODEL)" $(SWIFT) test 2>&1 | tee .build/test-run.log \
+	  || { echo "== failed tests, repeated from above:"; grep -E -A4 'recorded an issue|✘ Test .* failed' .build/test-run.log | tail -60; exit 1; }
 	$(MAKE) test-browser
 	@if [ -s "$(PKG_MODEL)/u2netp.bin" ]; then $(MAKE) test-package CONFIG=debug; \
 	else echo "note: no segmentation model to package; the install and package tests are skipped"; fi

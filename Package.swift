@@ -144,6 +144,7 @@ let package = Package(
             dependencies: [
                 "Catalog", "SampleImages", "PostgresTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],

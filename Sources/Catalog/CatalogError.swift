@@ -39,16 +39,19 @@ public enum CatalogError: Error, LocalizedError, Sendable, Equatable {
     /// create databases (that needs rights a catalog's role should not have), so this is exit 74,
     /// as a catalog that cannot be created.
     case databaseMissing(address: String, database: String)
+    /// The catalog's database cannot be reached, or this binary cannot open that kind of catalog.
+    case unavailable(catalog: String, reason: String)
     /// Any other SQLite error (a constraint failed, a damaged file, ...): SQLite's message.
     case database(path: String, message: String)
 
-    /// The process exit code for this error: 75 busy, 74 I/O (including not writable, disk full,
+    /// The process exit code for this error: 75 busy, 69 unavailable, 74 I/O (including not writable, disk full,
     /// cannot create, missing, other database errors, a missing PostgreSQL database), 65 bad data
     /// (newer/older/not a catalog, unknown entry), 64 a malformed `postgres://` address, 69 a PostgreSQL
     /// server that cannot be reached, 77 credentials it refused.
     public var exitCode: Int32 {
         switch self {
         case .busy: 75
+        case .unavailable: 69
         case .invalidAddress: 64
         case .serverUnreachable: 69
         case .accessDenied: 77
@@ -100,6 +103,8 @@ public enum CatalogError: Error, LocalizedError, Sendable, Equatable {
         case .databaseMissing(let address, let database):
             "The PostgreSQL server of the catalog \(address) has no database \(database). "
                 + "Create it first (createdb \(database), by a role allowed to), then retry."
+        case .unavailable(let catalog, let reason):
+            "The catalog \(catalog) cannot be opened: \(reason)."
         case .database(let path, let message):
             "Database error on the catalog \(path): \(message). `catalog verify` checks the catalog's integrity."
         }

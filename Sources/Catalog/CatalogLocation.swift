@@ -1,14 +1,16 @@
 import Foundation
 
-/// Where the catalog file is: `--catalog PATH`, else `$CATALOG_PATH`,
+/// Where the catalog is: `--catalog PATH|URL`, else `$CATALOG_PATH`,
 /// else `$XDG_DATA_HOME/sticker-catalog/catalog.sqlite`, else `~/.local/share/sticker-catalog/catalog.sqlite`.
+/// A `postgres://` or `postgresql://` URL names a PostgreSQL catalog; anything else a SQLite file.
 public enum CatalogLocation {
-    /// The catalog file for these arguments and environment. Empty values count as unset;
+    /// The catalog for these arguments and environment. Empty values count as unset;
     /// a relative `XDG_DATA_HOME` is ignored, as the XDG Base Directory specification says.
-    public static func resolve(explicitPath: String?, environment: [String: String]) -> URL {
+    public static func resolve(explicitPath: String?, environment: [String: String]) -> CatalogAddress {
         let home = nonEmpty(environment["HOME"]) ?? FileManager.default.homeDirectoryForCurrentUser.path
         if let path = nonEmpty(explicitPath) ?? nonEmpty(environment["CATALOG_PATH"]) {
-            return fileURL(expandingTilde(in: path, home: home))
+            if CatalogAddress.isPostgresURL(path) { return .postgres(path) }
+            return .sqlite(fileURL(expandingTilde(in: path, home: home)))
         }
         let dataHome: String
         if let xdg = nonEmpty(environment["XDG_DATA_HOME"]), xdg.hasPrefix("/") {
@@ -16,7 +18,7 @@ public enum CatalogLocation {
         } else {
             dataHome = (home as NSString).appendingPathComponent(".local/share")
         }
-        return fileURL((dataHome as NSString).appendingPathComponent("sticker-catalog/catalog.sqlite"))
+        return .sqlite(fileURL((dataHome as NSString).appendingPathComponent("sticker-catalog/catalog.sqlite")))
     }
 
     private static func nonEmpty(_ value: String?) -> String? {

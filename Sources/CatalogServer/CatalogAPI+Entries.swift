@@ -17,8 +17,8 @@ extension CatalogAPI {
             }
             let stale = try request.flag("stale")
             let query = EntryPageQuery(limit: limit, offset: offset, status: status, staleOnly: stale)
-            let page = try catalog { () throws(CatalogError) in
-                try repository.entryPage(query, settings: try repository.settings())
+            let page = try await catalog { () async throws(CatalogError) in
+                try await repository.entryPage(query, settings: try await repository.settings())
             }
             return JSONBody.response(page)
         }
@@ -26,7 +26,7 @@ extension CatalogAPI {
         // One entry in full: `catalog show ID --json`.
         router.get("/api/entries/{id}") { _, context in
             let id = try context.entryId()
-            guard let entry = try catalog({ () throws(CatalogError) in try repository.entry(id: id) }) else {
+            guard let entry = try await catalog({ () async throws(CatalogError) in try await repository.entry(id: id) }) else {
                 throw APIError.notFound("no entry with id \(id)")
             }
             return JSONBody.response(entry)
@@ -35,12 +35,12 @@ extension CatalogAPI {
         // Colour search: `catalog search --json`.
         router.get("/api/search") { request, _ in
             let query = try Self.colorQuery(request)
-            let results = try catalog { () throws(CatalogError) in try repository.search(query) }
+            let results = try await catalog { () async throws(CatalogError) in try await repository.search(query) }
             return JSONBody.response(results.map(ColorSearchHit.init))
         }
 
         router.get("/api/stats") { _, _ in
-            JSONBody.response(try catalog { () throws(CatalogError) in try repository.stats() })
+            JSONBody.response(try await catalog { () async throws(CatalogError) in try await repository.stats() })
         }
     }
 

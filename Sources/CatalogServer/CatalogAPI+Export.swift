@@ -23,7 +23,7 @@ extension CatalogAPI {
             let dryRun = try request.flag("dry-run")
             let source: PackSource
             do throws(PackError) {
-                source = try repository.packSource(named: name)
+                source = try await repository.packSource(named: name)
             } catch {
                 throw APIError(error)
             }

@@ -23,7 +23,7 @@ extension CatalogAPI {
                 throw APIError(.conflict, "job-running", "a \(job.kind) is running (job \(job.id)); wait for it to finish")
             }
             let predictor = try loadPredictor()
-            let settings = try catalog { () throws(CatalogError) in try repository.settings() }
+            let settings = try await catalog { () async throws(CatalogError) in try await repository.settings() }
             let files = try await UploadStore(directory: configuration.uploadsDirectory, maxFileBytes: configuration.maxUploadBytes).save(request)
             let options = ImportOptions(jobs: configuration.jobs, settings: settings, predictor: predictor)
             let importer = Importer(repository: repository, options: options)
@@ -47,12 +47,12 @@ extension CatalogAPI {
                 throw APIError(.conflict, "job-running", "a \(job.kind) is running (job \(job.id)); wait for it to finish")
             }
             let predictor = try loadPredictor()
-            let settings = try catalog { () throws(CatalogError) in try repository.settings() }
+            let settings = try await catalog { () async throws(CatalogError) in try await repository.settings() }
             let reprocessor = Reprocessor(
                 repository: repository,
                 options: ReprocessOptions(jobs: configuration.jobs, all: all, recordsTouched: true, settings: settings, predictor: predictor)
             )
-            let candidates = try catalog { () throws(CatalogError) in try reprocessor.candidates() }
+            let candidates = try await catalog { () async throws(CatalogError) in try await reprocessor.candidates() }
             let job = try await jobs.start(kind: "reprocess", total: candidates.count) { progress in
                 let summary: ReprocessSummary
                 do throws(CatalogError) {

@@ -12,7 +12,7 @@ extension CatalogAPI {
         // and ask again cheaply (`no-cache` + `If-None-Match` → 304).
         router.get("/api/stickers/{id}.png") { request, context in
             let id = try context.entryId()
-            guard let version = try catalog({ () throws(CatalogError) in try repository.stickerVersion(id: id) }) else {
+            guard let version = try await catalog({ () async throws(CatalogError) in try await repository.stickerVersion(id: id) }) else {
                 throw APIError.notFound("entry \(id) has no sticker (no such entry, or its processing failed)")
             }
             let etag = "\"" + SHA256.hash(data: Data(version.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
@@ -20,7 +20,7 @@ extension CatalogAPI {
             if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag }) {
                 return Response(status: .notModified, headers: headers)
             }
-            guard let png = try catalog({ () throws(CatalogError) in try repository.stickerPNG(id: id) }) else {
+            guard let png = try await catalog({ () async throws(CatalogError) in try await repository.stickerPNG(id: id) }) else {
                 throw APIError.notFound("entry \(id) has no sticker")
             }
             headers[.contentType] = "image/png"
@@ -31,7 +31,7 @@ extension CatalogAPI {
         router.get("/api/photos/{id}/preview.jpg") { request, context in
             let id = try context.entryId()
             let size = try request.integer("size", in: SourcePreview.sizes, default: SourcePreview.defaultSize)
-            guard let path = try catalog({ () throws(CatalogError) in try repository.sourcePath(id: id) }) else {
+            guard let path = try await catalog({ () async throws(CatalogError) in try await repository.sourcePath(id: id) }) else {
                 throw APIError.notFound("no entry with id \(id)")
             }
             let jpeg: [UInt8]

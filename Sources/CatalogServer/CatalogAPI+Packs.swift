@@ -35,7 +35,7 @@ extension CatalogAPI {
 
     func registerPacks(on router: Router<ServerRequestContext>) {
         router.get("/api/packs") { _, _ in
-            JSONBody.response(try await packs { () throws(PackError) in try repository.packs() })
+            JSONBody.response(try await packs { () async throws(PackError) in try await repository.packs() })
         }
         router.post("/api/packs") { request, context in
             let body = try await JSONBody.decode(NewPack.self, from: request, context: context)
@@ -46,7 +46,7 @@ extension CatalogAPI {
         }
         router.get("/api/packs/{name}") { _, context in
             let name = try context.text("name")
-            return JSONBody.response(try await packs { () throws(PackError) in try repository.pack(named: name) })
+            return JSONBody.response(try await packs { () async throws(PackError) in try await repository.pack(named: name) })
         }
         router.patch("/api/packs/{name}") { request, context in
             var name = try context.text("name")
@@ -61,7 +61,7 @@ extension CatalogAPI {
                 }
             }
             let current = name
-            return JSONBody.response(try await packs { () throws(PackError) in try repository.pack(named: current) })
+            return JSONBody.response(try await packs { () async throws(PackError) in try await repository.pack(named: current) })
         }
         router.delete("/api/packs/{name}") { _, context in
             let name = try context.text("name")
@@ -80,19 +80,19 @@ extension CatalogAPI {
             let name = try context.text("name")
             let body = try await JSONBody.decode(ItemIds.self, from: request, context: context)
             _ = try await packs { () async throws(PackError) in try await repository.removeFromPack(name, ids: body.ids) }
-            return JSONBody.response(try await packs { () throws(PackError) in try repository.pack(named: name) })
+            return JSONBody.response(try await packs { () async throws(PackError) in try await repository.pack(named: name) })
         }
         router.delete("/api/packs/{name}/items/{id}") { _, context in
             let name = try context.text("name")
             let id = try context.entryId()
             _ = try await packs { () async throws(PackError) in try await repository.removeFromPack(name, ids: [id]) }
-            return JSONBody.response(try await packs { () throws(PackError) in try repository.pack(named: name) })
+            return JSONBody.response(try await packs { () async throws(PackError) in try await repository.pack(named: name) })
         }
         router.put("/api/packs/{name}/order") { request, context in
             let name = try context.text("name")
             let body = try await JSONBody.decode(Order.self, from: request, context: context)
             try await packs { () async throws(PackError) in try await repository.reorderPack(name, ids: body.ids) }
-            return JSONBody.response(try await packs { () throws(PackError) in try repository.pack(named: name) })
+            return JSONBody.response(try await packs { () async throws(PackError) in try await repository.pack(named: name) })
         }
         router.patch("/api/packs/{name}/items/{id}") { request, context in
             let name = try context.text("name")
@@ -107,7 +107,7 @@ extension CatalogAPI {
             if let position = body.position {
                 try await packs { () async throws(PackError) in try await repository.movePackItem(name, id: id, to: position) }
             }
-            return JSONBody.response(try await packs { () throws(PackError) in try repository.pack(named: name) })
+            return JSONBody.response(try await packs { () async throws(PackError) in try await repository.pack(named: name) })
         }
     }
 }

@@ -3,18 +3,18 @@ import Foundation
 import Hummingbird
 
 /// What every route works with: the catalog, the run's configuration, the event hub and the job runner.
-/// Reads use the repository's concurrent readers; writes go through its actor, as the CLI's do, so
-/// the server and CLI processes share the catalog file (WAL, busy timeout).
+/// Reads and writes go through the catalog store, as the CLI's do, so the server and CLI processes
+/// share the catalog (for SQLite: WAL, busy timeout).
 struct CatalogAPI: Sendable {
-    let repository: CatalogRepository
+    let repository: any CatalogStore
     let configuration: ServerConfiguration
     let hub: ProgressHub
     let jobs: JobRunner
 
     /// Runs a catalog read or write, answering its failure as JSON.
-    func catalog<T>(_ body: () throws(CatalogError) -> T) throws(APIError) -> T {
+    func catalog<T>(_ body: () async throws(CatalogError) -> T) async throws(APIError) -> T {
         do {
-            return try body()
+            return try await body()
         } catch {
             throw APIError(error)
         }

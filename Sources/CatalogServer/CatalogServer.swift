@@ -13,7 +13,7 @@ public struct CatalogServer: Sendable {
     let api: CatalogAPI
     let port: ServingPort
 
-    public init(repository: CatalogRepository, configuration: ServerConfiguration) {
+    public init(repository: any CatalogStore, configuration: ServerConfiguration) {
         self.configuration = configuration
         let hub = ProgressHub()
         api = CatalogAPI(repository: repository, configuration: configuration, hub: hub, jobs: JobRunner(hub: hub))

@@ -10,8 +10,24 @@ struct CatalogOptions: ParsableArguments {
     )
     var path: String?
 
-    var location: URL {
+    /// The catalog these options name: a SQLite file, or a PostgreSQL URL.
+    var address: CatalogAddress {
         CatalogLocation.resolve(explicitPath: path, environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// The catalog as messages name it (a path, or a URL without its password).
+    var displayName: String { address.displayName }
+
+    /// Whether the catalog may exist already: a SQLite file that is there, or any server catalog (its
+    /// server answers that when it is opened).
+    var mayExist: Bool {
+        guard let file = address.fileURL else { return true }
+        return FileManager.default.fileExists(atPath: file.path)
+    }
+
+    /// How the catalog is opened, per back end.
+    var storeOptions: CatalogStoreOptions {
+        CatalogStoreOptions(sqlite: SQLiteStoreOptions(busyTimeout: busyTimeout))
     }
 
     /// How long a write waits for another process's lock: $CATALOG_BUSY_TIMEOUT seconds, else 10
@@ -44,7 +60,7 @@ struct CatalogOptions: ParsableArguments {
     /// there is refused (74, naming the folder), never created. The default location is created as needed.
     func requireChosenFolder() throws {
         let chosen = path ?? ProcessInfo.processInfo.environment["CATALOG_PATH"]
-        guard chosen != nil else { return }
+        guard chosen != nil, let location = address.fileURL else { return }
         let folder = location.deletingLastPathComponent().path
         switch FileKind.of(folder) {
         case .folder: return
@@ -57,10 +73,10 @@ struct CatalogOptions: ParsableArguments {
 
     /// Opens the catalog, or prints why not and exits with the matching code. Says so when the open
     /// upgraded the catalog's schema and kept a copy of it.
-    func open(_ access: CatalogAccess) throws -> CatalogRepository {
+    func open(_ access: CatalogAccess) async throws -> any CatalogStore {
         try requireChosenFolder()
         do {
-            let repository = try CatalogRepository(url: location, access: access, busyTimeout: busyTimeout)
+            let repository = try await CatalogStores.open(address, access: access, options: storeOptions)
             if let copy = repository.preMigrationCopy {
                 Diagnostics.report("upgraded the catalog's schema from \(copy.fromVersion) (applied \(copy.appliedMigrations.joined(separator: ", "))); the catalog as it was is kept at \(copy.url.path)")
             }

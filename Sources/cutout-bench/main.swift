@@ -14,7 +14,7 @@ if arguments.first == "--model", arguments.count >= 2 {
     arguments = arguments.dropFirst(2)
 }
 guard arguments.isEmpty else {
-    FileHandle.standardError.write(Data("usage: cutout-bench [--model DIR] < lines of INPUT<TAB>OUTPUT\n".utf8))
+    try? FileHandle.standardError.write(contentsOf: Data("usage: cutout-bench [--model DIR] < lines of INPUT<TAB>OUTPUT\n".utf8))
     exit(64)
 }
 
@@ -31,16 +31,17 @@ func wallSeconds() -> Double {
     return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }
 
+/// One JSON line to the driver. When the driver has gone (closed pipe), there is no one left to work for.
 func reply(_ object: [String: Any]) {
     let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
-    FileHandle.standardOutput.write(data + Data("\n".utf8))
+    do { try FileHandle.standardOutput.write(contentsOf: data + Data("\n".utf8)) } catch { exit(74) }
 }
 
 let segmenter: SubjectSegmenter
 do {
     segmenter = SubjectSegmenter(predictor: try NetworkMaskPredictor.installed(in: modelDirectory))
 } catch {
-    FileHandle.standardError.write(Data("cutout-bench: \(error.errorDescription ?? error.code)\n".utf8))
+    try? FileHandle.standardError.write(contentsOf: Data("cutout-bench: \(error.errorDescription ?? error.code)\n".utf8))
     exit(69)
 }
 let job = CutoutJob()

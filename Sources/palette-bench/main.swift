@@ -6,7 +6,7 @@ import Processing
 /// `ms` is the CPU time of PaletteExtractor alone (decoding excluded). Used by Benchmarks/palette/run.sh.
 let arguments = CommandLine.arguments.dropFirst()
 guard let first = arguments.first, let k = Int(first), arguments.count > 1 else {
-    FileHandle.standardError.write(Data("usage: palette-bench K FILE.png...\n".utf8))
+    try? FileHandle.standardError.write(contentsOf: Data("usage: palette-bench K FILE.png...\n".utf8))
     exit(64)
 }
 
@@ -41,7 +41,7 @@ for file in arguments.dropFirst() {
         let line = Line(file: file, colors: palette.colors.map(\.hex), shares: palette.colors.map(\.share), ms: best)
         print(String(decoding: try encoder.encode(line), as: UTF8.self))
     } catch {
-        FileHandle.standardError.write(Data("palette-bench: \(file): \(error)\n".utf8))
+        try? FileHandle.standardError.write(contentsOf: Data("palette-bench: \(file): \(error)\n".utf8))
         exit(65)
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 import Processing
 
 /// `search-bench CATALOG [--count N] [--runs R]`: fills CATALOG (when it does not hold N stickers yet) with
-/// N synthetic stickers of 5 palette colours each, through `CatalogRepository.recordProcessed(batch:)`,
+/// N synthetic stickers of 5 palette colours each, through `CatalogStore.recordProcessed(batch:)`,
 /// then times `search` (the R*Tree) and `searchByFullScan` in this process on the same queries, and
 /// prints one JSON object with the figures. Used by Benchmarks/search/run.sh, which adds the
 /// whole-process timings of the `catalog` binary.
@@ -112,7 +112,7 @@ struct Report: Encodable {
 do {
     let url = URL(fileURLWithPath: path)
     var report = Report()
-    let repository = try CatalogRepository(url: url, access: .readWrite)
+    let repository = try SQLiteCatalogStore(url: url, access: .readWrite)  // the SQLite back end: its R*Tree is what is measured
     let present = try repository.stats().ok
     if present != count {
         guard present < count else {

@@ -9,7 +9,7 @@ import Testing
     /// repository so no segmentation model is needed.
     private func catalogWithStickers(_ count: Int) async throws -> TemporaryFolder {
         let folder = try TemporaryFolder()
-        let repository = try CatalogRepository(url: URL(fileURLWithPath: folder.path("c.sqlite")), access: .readWrite)
+        let repository = try SQLiteCatalogStore(url: URL(fileURLWithPath: folder.path("c.sqlite")), access: .readWrite)
         for index in 0..<count {
             var image = RGBAImage(width: 200, height: 150, red: 0, green: 0, blue: 0, alpha: 0)
             for y in 20..<130 {

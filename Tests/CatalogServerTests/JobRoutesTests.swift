@@ -29,7 +29,7 @@ struct JobRoutesTests {
 
     @Test func anUploadIsSavedByHashImportedAndReportedAsEvents() async throws {
         try await withServer { fixture, client in
-            let before = try fixture.repository.entries(.all).count
+            let before = try await fixture.repository.entries(.all).count
             let photo = try Self.newPhoto(7)
             // Listen first: the event stream ends when the hub closes, so the router client gets it whole.
             let events = Task {
@@ -61,7 +61,7 @@ struct JobRoutesTests {
             #expect(text.contains("event: job\ndata: {\"id\":1,\"kind\":\"import\",\"state\":\"started\",\"total\":2}"))
             #expect(text.contains("event: progress\ndata: "))
             #expect(text.contains("\"state\":\"finished\""))
-            #expect(try fixture.repository.entries(.all).count == before + 2)
+            await #expect(try fixture.repository.entries(.all).count == before + 2)
             try await client.execute(uri: "/api/entries?limit=2", method: .get) { response in
                 let entries = (response.json as? [String: Any])?["entries"] as? [[String: Any]]
                 #expect(entries?.allSatisfy { ($0["path"] as? String)?.hasPrefix(fixture.uploadsDirectory.path) == true } == true)

@@ -90,7 +90,7 @@ struct PackRoutesTests {
             _ = try await fixture.repository.addToPack("demo", ids: fixture.stickerIds, createIfMissing: true)
             // The same export written the CLI's way, to compare bytes.
             let out = fixture.directory.appending(path: "cli-export")
-            let source = try fixture.repository.packSource(named: "demo")
+            let source = try await fixture.repository.packSource(named: "demo")
             let written = try await Exporter(options: ExportOptions(format: .whatsapp, outputDirectory: out, jobs: 2)).run(source)
             let cliBytes = try Data(contentsOf: URL(fileURLWithPath: written.parts[0].path))
             try await client.execute(uri: "/api/packs/demo/export?format=whatsapp", method: .get) { response in

@@ -15,7 +15,7 @@ let testToken = "test-token-0123456789abcdef"
 /// cut-out, plus one file that is not an image (a failed entry), in a folder removed afterwards.
 struct ServerFixture: Sendable {
     let directory: URL
-    let repository: CatalogRepository
+    let repository: any CatalogStore
     let server: CatalogServer
     /// The ids of the entries with a sticker, and of the failed one.
     let stickerIds: [Int64]
@@ -38,7 +38,7 @@ struct ServerFixture: Sendable {
             try Data(photo.bytes).write(to: photos.appending(path: photo.name))
         }
         try Data("not an image".utf8).write(to: photos.appending(path: "broken.jpg"))
-        let repository = try CatalogRepository(url: directory.appending(path: "catalog.sqlite"), access: .readWrite)
+        let repository = try SQLiteCatalogStore(url: directory.appending(path: "catalog.sqlite"), access: .readWrite)
         let importer = Importer(repository: repository, options: ImportOptions(jobs: 2, predictor: CentredEllipsePredictor()))
         _ = try await importer.run([photos.path]) { _ in }
         let entries = try repository.entries(.all)

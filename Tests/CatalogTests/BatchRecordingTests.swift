@@ -43,8 +43,8 @@ import Testing
 
     @Test func batchWritesWhatSingleRecordsWrite() async throws {
         try await withTemporaryDirectory { directory in
-            let single = try CatalogRepository(url: directory.appending(path: "single.sqlite"), access: .readWrite)
-            let batched = try CatalogRepository(url: directory.appending(path: "batch.sqlite"), access: .readWrite)
+            let single = try SQLiteCatalogStore(url: directory.appending(path: "single.sqlite"), access: .readWrite)
+            let batched = try SQLiteCatalogStore(url: directory.appending(path: "batch.sqlite"), access: .readWrite)
             for repository in [single, batched] {
                 // An unreadable file, read at last in the batch: its failed entry is replaced.
                 _ = try await repository.recordFailure(sha256: nil, source: source("/3"), format: nil, code: "unreadable", message: "gone")

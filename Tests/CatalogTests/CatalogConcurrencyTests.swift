@@ -10,8 +10,8 @@ import Testing
     @Test func twoRepositoriesRecordingTheSameBytesMakeOneEntry() async throws {
         try await withTemporaryDirectory { directory in
             let url = directory.appending(path: "c.sqlite")
-            let first = try CatalogRepository(url: url, access: .readWrite)
-            let second = try CatalogRepository(url: url, access: .readWrite)
+            let first = try SQLiteCatalogStore(url: url, access: .readWrite)
+            let second = try SQLiteCatalogStore(url: url, access: .readWrite)
             let photo = sampleProcessedPhoto()
             let count = 40
 
@@ -37,9 +37,9 @@ import Testing
     @Test func repositoriesCreatingTheSameCatalogAtOnceAllSucceed() async throws {
         try await withTemporaryDirectory { directory in
             let url = directory.appending(path: "new/c.sqlite")
-            let repositories = try await withThrowingTaskGroup(of: CatalogRepository.self) { group in
+            let repositories = try await withThrowingTaskGroup(of: SQLiteCatalogStore.self) { group in
                 for _ in 0..<6 {
-                    group.addTask { try CatalogRepository(url: url, access: .readWrite) }
+                    group.addTask { try SQLiteCatalogStore(url: url, access: .readWrite) }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
@@ -51,7 +51,7 @@ import Testing
     @Test func aWriteBlockedPastTheBusyTimeoutFailsWithBusy() async throws {
         try await withTemporaryDirectory { directory in
             let url = directory.appending(path: "c.sqlite")
-            let repository = try CatalogRepository(url: url, access: .readWrite, busyTimeout: .milliseconds(200))
+            let repository = try SQLiteCatalogStore(url: url, access: .readWrite, busyTimeout: .milliseconds(200))
             _ = try await repository.recordProcessed(sampleProcessedPhoto(), sha256: sha(1), source: source("/1"))
 
             var configuration = Configuration()

@@ -10,7 +10,7 @@ import Testing
     @Test func recordsAndReadsBackAFullEntry() async throws {
         try await withTemporaryDirectory { directory in
             let url = directory.appending(path: "catalog.sqlite")
-            let repository = try CatalogRepository(url: url, access: .readWrite)
+            let repository = try SQLiteCatalogStore(url: url, access: .readWrite)
             let outcome = try await repository.recordProcessed(
                 sampleProcessedPhoto(), sha256: sha(0xC0FFEE), source: source("/photos/cat.jpg"))
             #expect(outcome == .imported(id: 1))
@@ -54,60 +54,60 @@ import Testing
         }
     }
 
-    @Test func entryWithoutExifHasAnExifObjectOfNulls() async throws {
+    @Test(arguments: StoreKind.allCases) func entryWithoutExifHasAnExifObjectOfNulls(kind: StoreKind) async throws {
         try await withTemporaryDirectory { directory in
-            let repository = try CatalogRepository(url: directory.appending(path: "c.sqlite"), access: .readWrite)
+            let repository = try await openStore(kind, in: directory)
             _ = try await repository.recordProcessed(
                 sampleProcessedPhoto(exif: nil), sha256: sha(1), source: source("/p.png"))
-            let json = try sortedJSON(try #require(try repository.entry(id: 1)))
+            let json = try await sortedJSON(try #require(try repository.entry(id: 1)))
             #expect(json.contains(#""exif":{"exposureTime":null,"fNumber":null,"focalLength":null,"gpsAltitude":null,"#
                 + #""gpsLatitude":null,"gpsLongitude":null,"iso":null,"lensModel":null,"make":null,"model":null,"#
                 + #""orientation":null,"takenAt":null}"#))
-            #expect(try repository.entry(id: 1)?.allTags == [:])
+            await #expect(try repository.entry(id: 1)?.allTags == [:])
         }
     }
 
-    @Test func damagedExifValuesAreStoredAsNull() async throws {
+    @Test(arguments: StoreKind.allCases) func damagedExifValuesAreStoredAsNull(kind: StoreKind) async throws {
         try await withTemporaryDirectory { directory in
-            let repository = try CatalogRepository(url: directory.appending(path: "c.sqlite"), access: .readWrite)
+            let repository = try await openStore(kind, in: directory)
             var exif = sampleExif
             exif.orientation = 9
             exif.gpsLatitude = 123
             exif.gpsLongitude = .nan
             exif.exposureTime = .infinity
             _ = try await repository.recordProcessed(sampleProcessedPhoto(exif: exif), sha256: sha(1), source: source("/p"))
-            let stored = try #require(try repository.entry(id: 1)?.exif)
+            let stored = try await #require(try repository.entry(id: 1)?.exif)
             #expect(stored.orientation == nil && stored.gpsLatitude == nil && stored.gpsLongitude == nil)
             #expect(stored.exposureTime == nil && stored.make == "Canon")
         }
     }
 
-    @Test func sameBytesAgainIsADuplicateAndAMoveUpdatesThePath() async throws {
+    @Test(arguments: StoreKind.allCases) func sameBytesAgainIsADuplicateAndAMoveUpdatesThePath(kind: StoreKind) async throws {
         try await withTemporaryDirectory { directory in
-            let repository = try CatalogRepository(url: directory.appending(path: "c.sqlite"), access: .readWrite)
+            let repository = try await openStore(kind, in: directory)
             let photo = sampleProcessedPhoto()
             #expect(try await repository.recordProcessed(photo, sha256: sha(7), source: source("/a/x.jpg"))
                 == .imported(id: 1))
-            let first = try #require(try repository.entry(id: 1))
+            let first = try await #require(try repository.entry(id: 1))
 
             // Same place, same file: nothing changes.
             #expect(try await repository.recordProcessed(photo, sha256: sha(7), source: source("/a/x.jpg"))
                 == .duplicate(id: 1, pathUpdated: false))
-            #expect(try repository.entry(id: 1)?.updatedAt == first.updatedAt)
+            await #expect(try repository.entry(id: 1)?.updatedAt == first.updatedAt)
 
             // Moved: the path follows the bytes.
             #expect(try await repository.recordProcessed(photo, sha256: sha(7), source: source("/b/y.jpg"))
                 == .duplicate(id: 1, pathUpdated: true))
-            #expect(try repository.existingEntry(sha256: sha(7))
+            await #expect(try repository.existingEntry(sha256: sha(7))
                 == ExistingEntry(id: 1, path: "/b/y.jpg", status: .ok, fileSize: 1234, modificationTime: 1_714_559_696))
 
             // Touched in place: size and time refreshed, path unchanged.
             #expect(try await repository.noteDuplicate(id: 1, source: source("/b/y.jpg", modificationTime: 1_800_000_000))
                 == .duplicate(id: 1, pathUpdated: false))
-            #expect(try repository.existingEntry(sha256: sha(7))?.modificationTime == 1_800_000_000)
+            await #expect(try repository.existingEntry(sha256: sha(7))?.modificationTime == 1_800_000_000)
 
-            #expect(try repository.entries(.all).count == 1)
-            #expect(try repository.existingEntry(sha256: sha(8)) == nil)
+            await #expect(try repository.entries(.all).count == 1)
+            await #expect(try repository.existingEntry(sha256: sha(8)) == nil)
             let error = await catalogError { try await repository.noteDuplicate(id: 99, source: source("/z")) }
             #expect(error == .entryNotFound(id: 99))
             #expect(error?.exitCode == 65)
@@ -117,7 +117,7 @@ import Testing
     @Test func failedEntries() async throws {
         try await withTemporaryDirectory { directory in
             let url = directory.appending(path: "c.sqlite")
-            let repository = try CatalogRepository(url: url, access: .readWrite)
+            let repository = try SQLiteCatalogStore(url: url, access: .readWrite)
             _ = try await repository.recordProcessed(sampleProcessedPhoto(), sha256: sha(1), source: source("/ok.jpg"))
 
             // Hashed failure.
@@ -161,10 +161,10 @@ import Testing
         }
     }
 
-    @Test func stats() async throws {
+    @Test(arguments: StoreKind.allCases) func stats(kind: StoreKind) async throws {
         try await withTemporaryDirectory { directory in
-            let repository = try CatalogRepository(url: directory.appending(path: "c.sqlite"), access: .readWrite)
-            let empty = try repository.stats()
+            let repository = try await openStore(kind, in: directory)
+            let empty = try await repository.stats()
             #expect(empty.total == 0 && empty.stickerBytes == 0 && empty.failuresByCode.isEmpty)
 
             _ = try await repository.recordProcessed(sampleProcessedPhoto(), sha256: sha(1), source: source("/1"))
@@ -176,7 +176,7 @@ import Testing
             _ = try await repository.recordFailure(
                 sha256: nil, source: source("/5"), format: nil, code: "unreadable", message: "EIO")
 
-            var stats = try repository.stats()
+            var stats = try await repository.stats()
             #expect(stats.fileSize > 0)
             stats.fileSize = 0
             #expect(stats == CatalogStats(
@@ -193,7 +193,7 @@ import Testing
     @Test func foreignKeysCascadeAndAreEnforced() async throws {
         try await withTemporaryDirectory { directory in
             let url = directory.appending(path: "c.sqlite")
-            let repository = try CatalogRepository(url: url, access: .readWrite)
+            let repository = try SQLiteCatalogStore(url: url, access: .readWrite)
             _ = try await repository.recordProcessed(sampleProcessedPhoto(), sha256: sha(1), source: source("/1"))
             _ = try await repository.recordProcessed(sampleProcessedPhoto(), sha256: sha(2), source: source("/2"))
 

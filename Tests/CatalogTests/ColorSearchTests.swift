@@ -32,54 +32,54 @@ import Testing
         ColorQuery(colors: colors.map { ColorName.parse($0)!.oklab }, within: within, limit: limit)
     }
 
-    @Test func mostlyOrangeComesBeforeAnOrangeSpeck() async throws {
+    @Test(arguments: StoreKind.allCases) func mostlyOrangeComesBeforeAnOrangeSpeck(kind: StoreKind) async throws {
         try await withTemporaryDirectory { directory in
-            let repository = try CatalogRepository(url: directory.appending(path: "c.sqlite"), access: .readWrite)
+            let repository = try await openStore(kind, in: directory)
             // 1: an orange speck on blue; 2: mostly orange, a little off; 3: no orange at all.
             _ = try await repository.recordProcessed(photo([("#0000ff", 0.95), ("#ff8800", 0.05)]), sha256: sha(1), source: source("/speck"))
             _ = try await repository.recordProcessed(photo([("#f08a10", 0.8), ("#ffffff", 0.2)]), sha256: sha(2), source: source("/mostly"))
             _ = try await repository.recordProcessed(photo([("#008080", 1)]), sha256: sha(3), source: source("/teal"))
-            let results = try repository.search(query("#ff8800"))
+            let results = try await repository.search(query("#ff8800"))
             #expect(results.map(\.id) == [2, 1])
             #expect(results[0].path == "/mostly")
             #expect(results[0].matches[0].hex == "#f08a10")
             #expect(results[0].matches[0].share == 0.8)
             #expect(results[0].matches[0].distance > 0 && results[0].matches[0].distance < 5)
             #expect(abs(results[1].matches[0].distance) < 1e-6)
-            #expect(try repository.search(query("teal")).map(\.id) == [3])
-            #expect(try repository.search(query("#ff8800", limit: 1)).map(\.id) == [2])
+            await #expect(try repository.search(query("teal")).map(\.id) == [3])
+            await #expect(try repository.search(query("#ff8800", limit: 1)).map(\.id) == [2])
         }
     }
 
-    @Test func everyColourMustMatch() async throws {
+    @Test(arguments: StoreKind.allCases) func everyColourMustMatch(kind: StoreKind) async throws {
         try await withTemporaryDirectory { directory in
-            let repository = try CatalogRepository(url: directory.appending(path: "c.sqlite"), access: .readWrite)
+            let repository = try await openStore(kind, in: directory)
             _ = try await repository.recordProcessed(photo([("#ff8800", 0.6), ("#0044cc", 0.4)]), sha256: sha(1), source: source("/both"))
             _ = try await repository.recordProcessed(photo([("#ff8800", 1)]), sha256: sha(2), source: source("/orange"))
             _ = try await repository.recordProcessed(photo([("#0044cc", 0.9), ("#ff8800", 0.1)]), sha256: sha(3), source: source("/blue"))
-            let both = try repository.search(query("#ff8800", "#0044cc"))
+            let both = try await repository.search(query("#ff8800", "#0044cc"))
             // The score is the weakest colour's: 0.4 for entry 1, 0.1 for entry 3.
             #expect(both.map(\.id) == [1, 3])
             #expect(both[0].matches.map(\.hex) == ["#ff8800", "#0044cc"])
             #expect(both[0].deciding.hex == "#0044cc")
-            #expect(try repository.search(query("#0044cc", "#ff8800")).map(\.id) == [1, 3])
-            #expect(try repository.search(query("#ff8800", "#00ff00")).isEmpty)
+            await #expect(try repository.search(query("#0044cc", "#ff8800")).map(\.id) == [1, 3])
+            await #expect(try repository.search(query("#ff8800", "#00ff00")).isEmpty)
         }
     }
 
-    @Test func withinIsTheThreshold() async throws {
+    @Test(arguments: StoreKind.allCases) func withinIsTheThreshold(kind: StoreKind) async throws {
         try await withTemporaryDirectory { directory in
-            let repository = try CatalogRepository(url: directory.appending(path: "c.sqlite"), access: .readWrite)
+            let repository = try await openStore(kind, in: directory)
             _ = try await repository.recordProcessed(photo([("#cc8400", 1)]), sha256: sha(1), source: source("/dark"))
             // orange #ffa500 to #cc8400 is ΔE 12.4.
-            #expect(try repository.search(query("orange", within: 12)).isEmpty)
-            #expect(try repository.search(query("orange", within: 13)).map(\.id) == [1])
+            await #expect(try repository.search(query("orange", within: 12)).isEmpty)
+            await #expect(try repository.search(query("orange", within: 13)).map(\.id) == [1])
         }
     }
 
-    @Test func exifFilters() async throws {
+    @Test(arguments: StoreKind.allCases) func exifFilters(kind: StoreKind) async throws {
         try await withTemporaryDirectory { directory in
-            let repository = try CatalogRepository(url: directory.appending(path: "c.sqlite"), access: .readWrite)
+            let repository = try await openStore(kind, in: directory)
             _ = try await repository.recordProcessed(
                 photo([("#ff8800", 1)], exif: exif(make: "Canon", model: "EOS R5", taken: "2024-05-01T12:00:00+02:00")),
                 sha256: sha(1), source: source("/canon"))
@@ -89,19 +89,19 @@ import Testing
             _ = try await repository.recordProcessed(photo([("#ff8800", 0.8)]), sha256: sha(3), source: source("/none"))
             var q = query("#ff8800")
             q.camera = "eos r"
-            #expect(try repository.search(q).map(\.id) == [1])
+            await #expect(try repository.search(q).map(\.id) == [1])
             q.camera = "fuji"
-            #expect(try repository.search(q).map(\.id) == [2])
+            await #expect(try repository.search(q).map(\.id) == [2])
             q.camera = "%"
-            #expect(try repository.search(q).isEmpty, "LIKE wildcards in the text are literal")
+            await #expect(try repository.search(q).isEmpty, "LIKE wildcards in the text are literal")
             q.camera = nil
             q.takenAfter = "2025-01-01"
-            #expect(try repository.search(q).map(\.id) == [2])
+            await #expect(try repository.search(q).map(\.id) == [2])
             q.takenAfter = nil
             q.takenBefore = "2024-05-01T10:00:01"
-            #expect(try repository.search(q).map(\.id) == [1], "12:00+02:00 is 10:00 UTC")
+            await #expect(try repository.search(q).map(\.id) == [1], "12:00+02:00 is 10:00 UTC")
             q.takenBefore = "2024-05-01T10:00:00"
-            #expect(try repository.search(q).isEmpty)
+            await #expect(try repository.search(q).isEmpty)
         }
     }
 
@@ -109,7 +109,7 @@ import Testing
     @Test func indexFollowsThePaletteTable() async throws {
         try await withTemporaryDirectory { directory in
             let url = directory.appending(path: "c.sqlite")
-            let repository = try CatalogRepository(url: url, access: .readWrite)
+            let repository = try SQLiteCatalogStore(url: url, access: .readWrite)
             _ = try await repository.recordProcessed(photo([("#ff8800", 0.7), ("#0044cc", 0.3)]), sha256: sha(1), source: source("/1"))
             _ = try await repository.recordProcessed(photo([("#ff8800", 1)]), sha256: sha(2), source: source("/2"))
             let queue = try DatabaseQueue(path: url.path)
@@ -140,7 +140,7 @@ import Testing
     @Test func migrationIndexesExistingPalettes() async throws {
         try await withTemporaryDirectory { directory in
             let url = directory.appending(path: "c.sqlite")
-            let repository = try CatalogRepository(url: url, access: .readWrite)
+            let repository = try SQLiteCatalogStore(url: url, access: .readWrite)
             _ = try await repository.recordProcessed(photo([("#ff8800", 1)]), sha256: sha(1), source: source("/1"))
             let queue = try DatabaseQueue(path: url.path)
             try await queue.write { db in
@@ -149,15 +149,15 @@ import Testing
                 for name in ["insert", "delete", "update"] { try db.execute(sql: "DROP TRIGGER palette_index_\(name)") }
                 try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = '0002_palette_index'")
             }
-            let reopened = try CatalogRepository(url: url, access: .readWrite)
+            let reopened = try SQLiteCatalogStore(url: url, access: .readWrite)
             #expect(try reopened.search(query("#ff8800")).map(\.id) == [1])
         }
     }
 
     /// On many random palettes, the indexed search returns what reading every colour returns.
-    @Test func indexedSearchEqualsTheFullScan() async throws {
+    @Test(arguments: StoreKind.allCases) func indexedSearchEqualsTheFullScan(kind: StoreKind) async throws {
         try await withTemporaryDirectory { directory in
-            let repository = try CatalogRepository(url: directory.appending(path: "c.sqlite"), access: .readWrite)
+            let repository = try await openStore(kind, in: directory)
             var seed: UInt64 = 42
             func next() -> Double {
                 seed = seed &* 6364136223846793005 &+ 1442695040888963407
@@ -181,8 +181,8 @@ import Testing
             for (colors, within, camera) in [(["orange"], 12.0, nil), (["teal"], 20.0, "canon"), (["#336699", "#eeeeee"], 25.0, nil), (["red"], 5.0, nil)] {
                 var q = ColorQuery(colors: colors.map { ColorName.parse($0)!.oklab }, within: within, limit: 15, camera: camera)
                 if camera != nil { q.takenAfter = "2024-06" }
-                let indexed = try repository.search(q)
-                let scanned = try repository.searchByFullScan(q)
+                let indexed = try await repository.search(q)
+                let scanned = try await repository.searchByFullScan(q)
                 #expect(!scanned.isEmpty)
                 #expect(indexed.map(\.id) == scanned.map(\.id), "\(colors)")
                 for (a, b) in zip(indexed, scanned) {
@@ -196,9 +196,9 @@ import Testing
     /// Each path of the best-first search gives what the full scan gives: one colour, several colours
     /// driven by the rarest one (in either order, three at once), the camera filter on the stream, a
     /// wide date window (stream) and a narrow one (the photos it lets through, scored one by one).
-    @Test func everySearchPathEqualsTheFullScan() async throws {
+    @Test(arguments: StoreKind.allCases) func everySearchPathEqualsTheFullScan(kind: StoreKind) async throws {
         try await withTemporaryDirectory { directory in
-            let repository = try CatalogRepository(url: directory.appending(path: "c.sqlite"), access: .readWrite)
+            let repository = try await openStore(kind, in: directory)
             var seed: UInt64 = 7
             func next() -> Double {
                 seed = seed &* 6364136223846793005 &+ 1442695040888963407
@@ -237,8 +237,8 @@ import Testing
                     let q = ColorQuery(
                         colors: test.colors.map { ColorName.parse($0)!.oklab }, within: 15, limit: limit,
                         camera: test.camera, takenAfter: test.after, takenBefore: test.before)
-                    let indexed = try repository.search(q)
-                    let scanned = try repository.searchByFullScan(q)
+                    let indexed = try await repository.search(q)
+                    let scanned = try await repository.searchByFullScan(q)
                     #expect(indexed.map(\.id) == scanned.map(\.id), "\(test) limit \(limit)")
                     #expect(zip(indexed, scanned).allSatisfy { abs($0.score - $1.score) < 1e-9 && $0.matches.map(\.hex) == $1.matches.map(\.hex) })
                 }
@@ -250,9 +250,9 @@ import Testing
     /// shares (so many scores tie exactly and ids decide), two palette colours near the same query
     /// colour, the same colour asked twice, limits beyond every match (the index read to its end),
     /// a camera filter, and a wide threshold.
-    @Test func severalColoursEqualTheFullScan() async throws {
+    @Test(arguments: StoreKind.allCases) func severalColoursEqualTheFullScan(kind: StoreKind) async throws {
         try await withTemporaryDirectory { directory in
-            let repository = try CatalogRepository(url: directory.appending(path: "c.sqlite"), access: .readWrite)
+            let repository = try await openStore(kind, in: directory)
             var seed: UInt64 = 11
             func next() -> Double {
                 seed = seed &* 6364136223846793005 &+ 1442695040888963407
@@ -282,8 +282,8 @@ import Testing
                 for limit in [1, 20, 3000] {
                     var q = ColorQuery(colors: test.colors.map { ColorName.parse($0)!.oklab }, within: test.within, limit: limit)
                     q.camera = test.camera
-                    let indexed = try repository.search(q)
-                    let scanned = try repository.searchByFullScan(q)
+                    let indexed = try await repository.search(q)
+                    let scanned = try await repository.searchByFullScan(q)
                     #expect(indexed.map(\.id) == scanned.map(\.id), "\(test) limit \(limit)")
                     #expect(zip(indexed, scanned).allSatisfy { abs($0.score - $1.score) < 1e-9 && $0.matches.map(\.hex) == $1.matches.map(\.hex) })
                 }

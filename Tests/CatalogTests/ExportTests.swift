@@ -64,14 +64,14 @@ func pixelSize(_ bytes: [UInt8]) -> (width: Int, height: Int, type: String)? {
 
 @Suite("Export: every format re-opened and checked against its limits")
 struct ExportTests {
-    func export(_ repository: CatalogRepository, _ pack: String, _ format: ExportFormat, to folder: URL, force: Bool = false, dryRun: Bool = false) async throws -> ExportReport {
-        let source = try repository.packSource(named: pack)
+    func export(_ repository: any CatalogStore, _ pack: String, _ format: ExportFormat, to folder: URL, force: Bool = false, dryRun: Bool = false) async throws -> ExportReport {
+        let source = try await repository.packSource(named: pack)
         return try await Exporter(options: ExportOptions(format: format, outputDirectory: folder, force: force, dryRun: dryRun)).run(source)
     }
 
     @discardableResult
     /// A pack of `count` stickers of assorted shapes (wide, tall, small, large).
-    func makePack(_ repository: CatalogRepository, name: String = "beach", count: Int) async throws -> [Int64] {
+    func makePack(_ repository: any CatalogStore, name: String = "beach", count: Int) async throws -> [Int64] {
         var ids: [Int64] = []
         let sizes = [(512, 384), (300, 600), (64, 64), (512, 512), (700, 200)]
         for index in 0..<count {
@@ -83,10 +83,10 @@ struct ExportTests {
         return ids
     }
 
-    @Test("telegram: one side 512, the other at most 512, ≤ 512 KB, a 100×100 thumbnail ≤ 128 KB, emoji list")
-    func telegram() async throws {
+    @Test("telegram: one side 512, the other at most 512, ≤ 512 KB, a 100×100 thumbnail ≤ 128 KB, emoji list", arguments: StoreKind.allCases)
+    func telegram(kind: StoreKind) async throws {
         try await withTemporaryDirectory { directory in
-            let repository = try newCatalog(directory)
+            let repository = try await newCatalog(kind, directory)
             let ids = try await makePack(repository, count: 5)
             let report = try await export(repository, "beach", .telegram, to: directory.appending(path: "out"))
             #expect(report.ok && report.parts.count == 1)
@@ -109,10 +109,10 @@ struct ExportTests {
         }
     }
 
-    @Test("whatsapp: a .wastickers zip of 512×512 WebP ≤ 100 KB, a 96×96 PNG tray ≤ 50 KB, title, author, 1-3 emoji")
-    func whatsapp() async throws {
+    @Test("whatsapp: a .wastickers zip of 512×512 WebP ≤ 100 KB, a 96×96 PNG tray ≤ 50 KB, title, author, 1-3 emoji", arguments: StoreKind.allCases)
+    func whatsapp(kind: StoreKind) async throws {
         try await withTemporaryDirectory { directory in
-            let repository = try newCatalog(directory)
+            let repository = try await newCatalog(kind, directory)
             try await makePack(repository, count: 4)
             // One incompressible sticker, so the lossy quality search has to run.
             let noisy = try await record(repository, png: try noisePNG(width: 512, height: 512, seed: 7), width: 512, height: 512, seed: 77)
@@ -140,10 +140,10 @@ struct ExportTests {
         }
     }
 
-    @Test("signal: 512×512 ≤ 300 KB, a manifest with title, author, cover and one emoji each")
-    func signal() async throws {
+    @Test("signal: 512×512 ≤ 300 KB, a manifest with title, author, cover and one emoji each", arguments: StoreKind.allCases)
+    func signal(kind: StoreKind) async throws {
         try await withTemporaryDirectory { directory in
-            let repository = try newCatalog(directory)
+            let repository = try await newCatalog(kind, directory)
             try await makePack(repository, count: 3)
             _ = try await export(repository, "beach", .signal, to: directory.appending(path: "out"))
             let files = try exportedFiles(at: directory.appending(path: "out/beach.signal"))
@@ -160,10 +160,10 @@ struct ExportTests {
         }
     }
 
-    @Test("imessage: Stickers.xcstickers/NAME.stickerpack with Contents.json for the pack and each sticker, square PNG < 500 KB")
-    func imessage() async throws {
+    @Test("imessage: Stickers.xcstickers/NAME.stickerpack with Contents.json for the pack and each sticker, square PNG < 500 KB", arguments: StoreKind.allCases)
+    func imessage(kind: StoreKind) async throws {
         try await withTemporaryDirectory { directory in
-            let repository = try newCatalog(directory)
+            let repository = try await newCatalog(kind, directory)
             try await makePack(repository, count: 3)
             for size in PlatformLimits.iMessageSizes {
                 let out = directory.appending(path: "out-\(size)")
@@ -186,12 +186,12 @@ struct ExportTests {
         }
     }
 
-    @Test("png and zip: the stored PNGs byte for byte, with the manifest")
-    func plain() async throws {
+    @Test("png and zip: the stored PNGs byte for byte, with the manifest", arguments: StoreKind.allCases)
+    func plain(kind: StoreKind) async throws {
         try await withTemporaryDirectory { directory in
-            let repository = try newCatalog(directory)
+            let repository = try await newCatalog(kind, directory)
             try await makePack(repository, count: 3)
-            let source = try repository.packSource(named: "beach")
+            let source = try await repository.packSource(named: "beach")
             _ = try await export(repository, "beach", .png, to: directory.appending(path: "out"))
             _ = try await export(repository, "beach", .zip, to: directory.appending(path: "out"))
             let folder = try exportedFiles(at: directory.appending(path: "out/beach"))
@@ -206,10 +206,10 @@ struct ExportTests {
         }
     }
 
-    @Test("the same pack exported twice gives byte-identical output, in every format")
-    func reproducible() async throws {
+    @Test("the same pack exported twice gives byte-identical output, in every format", arguments: StoreKind.allCases)
+    func reproducible(kind: StoreKind) async throws {
         try await withTemporaryDirectory { directory in
-            let repository = try newCatalog(directory)
+            let repository = try await newCatalog(kind, directory)
             try await makePack(repository, count: 3)
             for format in ExportFormat.allCases {
                 let first = try await export(repository, "beach", format, to: directory.appending(path: "a"))
@@ -224,14 +224,14 @@ struct ExportTests {
         }
     }
 
-    @Test("a pack over the platform maximum is split evenly into NAME-1, NAME-2; WhatsApp under 3 is refused")
-    func splitAndMinimum() async throws {
+    @Test("a pack over the platform maximum is split evenly into NAME-1, NAME-2; WhatsApp under 3 is refused", arguments: StoreKind.allCases)
+    func splitAndMinimum(kind: StoreKind) async throws {
         #expect(Exporter.split(count: 31, maximum: 30) == [0..<16, 16..<31])
         #expect(Exporter.split(count: 60, maximum: 30) == [0..<30, 30..<60])
         #expect(Exporter.split(count: 121, maximum: 120).map(\.count) == [61, 60])
         #expect(Exporter.split(count: 5, maximum: nil) == [0..<5])
         try await withTemporaryDirectory { directory in
-            let repository = try newCatalog(directory)
+            let repository = try await newCatalog(kind, directory)
             let ids = try await addStickers(repository, count: 31, width: 24, height: 24)
             _ = try await repository.createPack(name: "big")
             _ = try await repository.addToPack("big", ids: ids)
@@ -259,15 +259,15 @@ struct ExportTests {
                 _ = try await export(repository, "empty", .png, to: directory.appending(path: "out"))
             }
             await #expect(throws: ExportError.pack(.notFound(name: "nope"))) {
-                _ = try await Exporter(options: ExportOptions(format: .png, outputDirectory: directory)).run(try sourceOrExportError(repository, "nope"))
+                _ = try await Exporter(options: ExportOptions(format: .png, outputDirectory: directory)).run(try await sourceOrExportError(repository, "nope"))
             }
         }
     }
 
-    @Test("a sticker that cannot fit fails the export, naming it, its size and the limit; nothing is written")
-    func doesNotFit() async throws {
+    @Test("a sticker that cannot fit fails the export, naming it, its size and the limit; nothing is written", arguments: StoreKind.allCases)
+    func doesNotFit(kind: StoreKind) async throws {
         try await withTemporaryDirectory { directory in
-            let repository = try newCatalog(directory)
+            let repository = try await newCatalog(kind, directory)
             let ids = try await addStickers(repository, count: 2, width: 64, height: 64)
             let noisy = try await record(repository, png: try noisePNG(width: 300, height: 300, seed: 3), width: 300, height: 300, seed: 55)
             _ = try await repository.createPack(name: "p")
@@ -299,10 +299,10 @@ struct ExportTests {
         }
     }
 
-    @Test("nothing is overwritten without force; force replaces; dry runs write nothing; no temporary files are left")
-    func forceAndDryRun() async throws {
+    @Test("nothing is overwritten without force; force replaces; dry runs write nothing; no temporary files are left", arguments: StoreKind.allCases)
+    func forceAndDryRun(kind: StoreKind) async throws {
         try await withTemporaryDirectory { directory in
-            let repository = try newCatalog(directory)
+            let repository = try await newCatalog(kind, directory)
             try await makePack(repository, count: 3)
             let out = directory.appending(path: "out")
             let dry = try await export(repository, "beach", .signal, to: out, dryRun: true)
@@ -324,8 +324,8 @@ struct ExportTests {
         }
     }
 
-    @Test("no pack name can put a file outside the output folder")
-    func pathSafety() async throws {
+    @Test("no pack name can put a file outside the output folder", arguments: StoreKind.allCases)
+    func pathSafety(kind: StoreKind) async throws {
         let cases = ["../x", "/abs", "a/b", "a\u{0}b", String(repeating: "n", count: 300), "\u{2215}etc\u{2215}passwd", "．．／x", "..", ".", ""]
         for name in cases {
             let component = ExportPath.component(name)
@@ -339,24 +339,20 @@ struct ExportTests {
 
         // Names stored by an older or tampered catalog, past the validation: still confined.
         try await withTemporaryDirectory { directory in
-            let repository = try newCatalog(directory)
+            let repository = try await newCatalog(kind, directory)
             let ids = try await addStickers(repository, count: 3, width: 24, height: 24)
             _ = try await repository.createPack(name: "ok")
             _ = try await repository.addToPack("ok", ids: ids)
             let out = directory.appending(path: "deep/out")
             for evil in ["../escape", "/tmp/abs", "a/b", "x\u{0}y", String(repeating: "z", count: 300), "\u{2215}up"] {
-                _ = try await repository.write { db in
-                    try db.execute(sql: "UPDATE pack SET name = ? WHERE id = (SELECT min(id) FROM pack)", arguments: [evil])
-                }
+                try await executeRaw("UPDATE pack SET name = ? WHERE id = (SELECT min(id) FROM pack)", [evil], on: repository)
                 for format in [ExportFormat.png, .zip, .imessage] {
-                    let report = try await Exporter(options: ExportOptions(format: format, outputDirectory: out, force: true)).run(try repository.packSource(named: evil))
+                    let report = try await Exporter(options: ExportOptions(format: format, outputDirectory: out, force: true)).run(try await repository.packSource(named: evil))
                     for part in report.parts {
                         #expect(URL(fileURLWithPath: part.path).deletingLastPathComponent().path == out.path)
                     }
                 }
-                _ = try await repository.write { db in
-                    try db.execute(sql: "UPDATE pack SET name = 'ok' WHERE id = (SELECT min(id) FROM pack)")
-                }
+                try await executeRaw("UPDATE pack SET name = 'ok' WHERE id = (SELECT min(id) FROM pack)", on: repository)
             }
             #expect(try FileManager.default.contentsOfDirectory(atPath: directory.appending(path: "deep").path) == ["out"])
             #expect(Set(try FileManager.default.contentsOfDirectory(atPath: directory.path)) == ["catalog.sqlite", "catalog.sqlite-wal", "catalog.sqlite-shm", "deep"])
@@ -365,9 +361,9 @@ struct ExportTests {
 }
 
 /// `packSource`, with its error as an `ExportError` (as the CLI reports it).
-func sourceOrExportError(_ repository: CatalogRepository, _ name: String) throws(ExportError) -> PackSource {
+func sourceOrExportError(_ repository: any CatalogStore, _ name: String) async throws(ExportError) -> PackSource {
     do {
-        return try repository.packSource(named: name)
+        return try await repository.packSource(named: name)
     } catch {
         throw .pack(error)
     }

@@ -32,11 +32,11 @@ import Testing
         subjectColor: RGB(240, 120, 20), centerX: 0.5, centerY: 0.5, radius: 0.35, seed: 5
     )
 
-    private func importing(_ files: [String: [UInt8]], predictor: any MaskPredictor, in directory: URL) async throws -> (CatalogRepository, ImportSummary) {
+    private func importing(_ files: [String: [UInt8]], predictor: any MaskPredictor, in directory: URL) async throws -> (any CatalogStore, ImportSummary) {
         let folder = directory.appending(path: "photos")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for (name, bytes) in files { try Data(bytes).write(to: folder.appending(path: name)) }
-        let repository = try CatalogRepository(url: directory.appending(path: "catalog.sqlite"), access: .readWrite)
+        let repository = try SQLiteCatalogStore(url: directory.appending(path: "catalog.sqlite"), access: .readWrite)
         let importer = Importer(repository: repository, options: ImportOptions(jobs: 2, predictor: predictor))
         let summary = try await importer.run([folder.path]) { _ in }
         return (repository, summary)
@@ -47,11 +47,11 @@ import Testing
             let jpeg = try SamplePhotos.jpeg(Self.scene, exif: nil, quality: 92)
             let (repository, summary) = try await importing(["star.jpg": jpeg], predictor: SceneTruth(scene: Self.scene), in: directory)
             #expect(summary.imported == 1 && summary.failed == 0)
-            let sticker = try #require(try repository.entry(id: 1)?.sticker)
+            let sticker = try await #require(try repository.entry(id: 1)?.sticker)
             #expect(sticker.pipelineVersion == PhotoProcessor.pipelineVersion)
             #expect(sticker.settings == .default)
 
-            let image = try PNGCodec.decode(try #require(try repository.stickerPNG(id: 1)), maxPixels: 1_000_000)
+            let image = try await PNGCodec.decode(try #require(try repository.stickerPNG(id: 1)), maxPixels: 1_000_000)
             #expect((image.width, image.height) == (sticker.width, sticker.height))
             #expect(max(image.width, image.height) == 512)
             // Transparent around the subject, opaque orange inside, and cropped to it: opaque pixels
@@ -78,7 +78,7 @@ import Testing
             let png = try SamplePhotos.transparentPNG(scene)
             let (repository, summary) = try await importing(["cut.png": png], predictor: SceneTruth(scene: Self.scene), in: directory)
             #expect(summary.imported == 1)
-            let stored = try PNGCodec.decode(try #require(try repository.stickerPNG(id: 1)), maxPixels: 1_000_000)
+            let stored = try await PNGCodec.decode(try #require(try repository.stickerPNG(id: 1)), maxPixels: 1_000_000)
             let expected = try StickerRenderer.render(try PNGCodec.decode(png, maxPixels: 1_000_000), style: StickerSettings.default.style)
             #expect(stored == expected, "the PNG's own alpha, cropped and outlined, not a predicted mask")
         }
@@ -91,7 +91,7 @@ import Testing
             let jpeg = try SamplePhotos.jpeg(flat, exif: nil)
             let (repository, summary) = try await importing(["flat.jpg": jpeg], predictor: SceneTruth(scene: flat), in: directory)
             #expect(summary.failed == 1 && summary.imported == 0)
-            let failure = try #require(try repository.entry(id: 1)?.failure)
+            let failure = try await #require(try repository.entry(id: 1)?.failure)
             #expect(failure.code == "no-subject")
         }
     }

@@ -34,7 +34,7 @@ func noisePNG(width: Int, height: Int, seed: UInt64) throws -> [UInt8] {
 
 /// Records `count` stickers (ids 1...count in a new catalog) and returns their ids.
 @discardableResult
-func addStickers(_ repository: CatalogRepository, count: Int, firstSeed: Int = 0, width: Int = 160, height: Int = 120) async throws -> [Int64] {
+func addStickers(_ repository: any CatalogStore, count: Int, firstSeed: Int = 0, width: Int = 160, height: Int = 120) async throws -> [Int64] {
     var ids: [Int64] = []
     for index in 0..<count {
         let seed = firstSeed + index
@@ -45,7 +45,7 @@ func addStickers(_ repository: CatalogRepository, count: Int, firstSeed: Int = 0
 }
 
 /// Records one sticker with these PNG bytes; the palette has two colours for even seeds, none for odd.
-func record(_ repository: CatalogRepository, png: [UInt8], width: Int, height: Int, seed: Int) async throws -> Int64 {
+func record(_ repository: any CatalogStore, png: [UInt8], width: Int, height: Int, seed: Int) async throws -> Int64 {
     let palette = seed % 2 == 0
         ? Palette(colors: [
             PaletteColor(hex: "#ff8800", l: 0.75, a: 0.125, b: 0.15, share: 0.6),
@@ -63,7 +63,7 @@ func record(_ repository: CatalogRepository, png: [UInt8], width: Int, height: I
     }
 }
 
-/// A new read-write catalog in `directory`.
-func newCatalog(_ directory: URL) throws -> CatalogRepository {
-    try CatalogRepository(url: directory.appending(path: "catalog.sqlite"), access: .readWrite)
+/// A new read-write catalog of `kind` for a test that works in `directory`.
+func newCatalog(_ kind: StoreKind, _ directory: URL) async throws -> any CatalogStore {
+    try await openStore(kind, in: directory, name: "catalog")
 }

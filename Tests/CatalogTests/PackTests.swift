@@ -5,16 +5,16 @@ import Testing
 
 @Suite("Packs: order, emoji, names, refusals")
 struct PackTests {
-    @Test("a pack keeps its order and emoji through add, move and remove")
-    func orderAndEmoji() async throws {
+    @Test("a pack keeps its order and emoji through add, move and remove", arguments: StoreKind.allCases)
+    func orderAndEmoji(kind: StoreKind) async throws {
         try await withTemporaryDirectory { directory in
-            let repository = try newCatalog(directory)
+            let repository = try await newCatalog(kind, directory)
             let ids = try await addStickers(repository, count: 4, width: 32, height: 32)
             _ = try await repository.createPack(name: "beach", title: "Beach days", author: "Ana")
             let added = try await repository.addToPack("beach", ids: [ids[2], ids[0], ids[2]], emoji: nil)
             #expect(added.added == [ids[2], ids[0]])
             _ = try await repository.addToPack("beach", ids: [ids[1], ids[3]], emoji: "🌊 🐚")
-            var pack = try repository.pack(named: "beach")
+            var pack = try await repository.pack(named: "beach")
             #expect(pack.title == "Beach days" && pack.author == "Ana")
             #expect(pack.items.map(\.id) == [ids[2], ids[0], ids[1], ids[3]])
             #expect(pack.items.map(\.position) == [1, 2, 3, 4])
@@ -23,27 +23,27 @@ struct PackTests {
 
             let again = try await repository.addToPack("beach", ids: [ids[0]], emoji: "🏖")
             #expect(again.added.isEmpty && again.alreadyPresent == [ids[0]])
-            #expect(try repository.pack(named: "beach").items[1].emoji == ["🏖"])
+            await #expect(try repository.pack(named: "beach").items[1].emoji == ["🏖"])
 
             try await repository.movePackItem("beach", id: ids[3], to: 1)
-            #expect(try repository.pack(named: "beach").items.map(\.id) == [ids[3], ids[2], ids[0], ids[1]])
-            try await repository.removeFromPack("beach", ids: [ids[2]])
-            pack = try repository.pack(named: "beach")
+            await #expect(try repository.pack(named: "beach").items.map(\.id) == [ids[3], ids[2], ids[0], ids[1]])
+            _ = try await repository.removeFromPack("beach", ids: [ids[2]])
+            pack = try await repository.pack(named: "beach")
             #expect(pack.items.map(\.id) == [ids[3], ids[0], ids[1]])
             #expect(pack.items.map(\.position) == [1, 2, 3])
-            #expect(try repository.entries(inPack: "beach").map(\.id) == [ids[3], ids[0], ids[1]])
-            #expect(try repository.packs().map(\.count) == [3])
+            await #expect(try repository.entries(inPack: "beach").map(\.id) == [ids[3], ids[0], ids[1]])
+            await #expect(try repository.packs().map(\.count) == [3])
 
             try await repository.deletePack("beach")
-            #expect(try repository.packs().isEmpty)
-            #expect(try repository.entries(.all).count == 4)  // stickers stay
+            await #expect(try repository.packs().isEmpty)
+            await #expect(try repository.entries(.all).count == 4)  // stickers stay
         }
     }
 
-    @Test("bad names, unknown packs and ids, failed entries and bad positions are refused and change nothing")
-    func refusals() async throws {
+    @Test("bad names, unknown packs and ids, failed entries and bad positions are refused and change nothing", arguments: StoreKind.allCases)
+    func refusals(kind: StoreKind) async throws {
         try await withTemporaryDirectory { directory in
-            let repository = try newCatalog(directory)
+            let repository = try await newCatalog(kind, directory)
             let ids = try await addStickers(repository, count: 2, width: 32, height: 32)
             let failed = try await repository.recordFailure(
                 sha256: sha(99), source: source("/photos/bad.jpg"), format: .jpeg, code: "corrupt-image", message: "bad"
@@ -65,14 +65,14 @@ struct PackTests {
             await #expect(throws: PackError.notInPack(name: "p", ids: [ids[1]])) { try await repository.removeFromPack("p", ids: [ids[1]]) }
             await #expect(throws: PackError.invalidPosition(5, count: 1)) { try await repository.movePackItem("p", id: ids[0], to: 5) }
             await #expect(throws: PackError.self) { _ = try await repository.createPack(name: "q", title: "line\nbreak") }
-            #expect(try repository.pack(named: "p").items.map(\.id) == [ids[0]])
+            await #expect(try repository.pack(named: "p").items.map(\.id) == [ids[0]])
 
             // import --pack: failed entries are skipped, not refused; the pack is created.
             let skipped = try await repository.addToPack("imported", ids: [ids[1], failedId], createIfMissing: true, skipNonStickers: true)
             #expect(skipped.added == [ids[1]] && skipped.skipped == [failedId])
             // A sticker that went away later (a failed reprocess) is named by exports, not skipped.
-            _ = try await repository.write { db in try db.execute(sql: "DELETE FROM sticker WHERE photo_id = ?", arguments: [ids[1]]) }
-            #expect(throws: PackError.missingStickers(name: "imported", ids: [ids[1]])) { _ = try repository.packSource(named: "imported") }
+            try await executeRaw("DELETE FROM sticker WHERE photo_id = ?", [ids[1]], on: repository)
+            await #expect(throws: PackError.missingStickers(name: "imported", ids: [ids[1]])) { _ = try await repository.packSource(named: "imported") }
             #expect(PackError.unknownEntries(ids: [777]).exitCode == 65)
             #expect(PackError.invalidName("x/y", reason: "r").exitCode == 64)
             #expect(PackError.unknownEntries(ids: [777]).errorDescription!.contains("777"))

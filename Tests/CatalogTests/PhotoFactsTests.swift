@@ -25,11 +25,11 @@ import Testing
         }
     }
 
-    private func importing(_ name: String, _ bytes: [UInt8], in directory: URL) async throws -> (CatalogRepository, ImportSummary) {
+    private func importing(_ name: String, _ bytes: [UInt8], in directory: URL) async throws -> (any CatalogStore, ImportSummary) {
         let folder = directory.appending(path: "photos")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try Data(bytes).write(to: folder.appending(path: name))
-        let repository = try CatalogRepository(url: directory.appending(path: "catalog.sqlite"), access: .readWrite)
+        let repository = try SQLiteCatalogStore(url: directory.appending(path: "catalog.sqlite"), access: .readWrite)
         let importer = Importer(repository: repository, options: ImportOptions(jobs: 1, predictor: NothingPredictor()))
         let summary = try await importer.run([folder.path]) { _ in }
         return (repository, summary)
@@ -39,7 +39,7 @@ import Testing
         try await withTemporaryDirectory { directory in
             let (repository, summary) = try await importing("blank.jpg", try Self.blankPhoto(), in: directory)
             #expect(summary.failed == 1 && summary.imported == 0, "the failure and its code are unchanged")
-            let entry = try #require(try repository.entry(id: 1))
+            let entry = try await #require(try repository.entry(id: 1))
             #expect(entry.failure?.code == "no-subject")
             #expect(entry.format == "jpeg")
             #expect(entry.width == 320 && entry.height == 240, "upright: the stored pixels are turned, the scene is 320x240")
@@ -49,17 +49,17 @@ import Testing
 
             // Search by camera finds stickers, and this photo has none.
             let query = ColorQuery(colors: [OklabColor(l: 0.5, a: 0, b: 0)], within: 100, camera: "Blank One")
-            #expect(try repository.search(query).isEmpty)
+            await #expect(try repository.search(query).isEmpty)
         }
     }
 
     @Test func aReprocessThatFailsKeepsTheFactsToo() async throws {
         try await withTemporaryDirectory { directory in
             let (repository, _) = try await importing("blank.jpg", try Self.blankPhoto(), in: directory)
-            let candidates = try repository.reprocessCandidates(settings: .default, all: true)
+            let candidates = try await repository.reprocessCandidates(settings: .default, all: true)
             let reprocessor = Reprocessor(repository: repository, options: ReprocessOptions(jobs: 1, all: true, settings: .default, predictor: NothingPredictor()))
             _ = try await reprocessor.run(candidates) { _ in }
-            let entry = try #require(try repository.entry(id: 1))
+            let entry = try await #require(try repository.entry(id: 1))
             #expect(entry.failure?.code == "no-subject")
             #expect(entry.width == 320 && entry.height == 240)
             #expect(entry.exif?.make == "Sticker Labs")
@@ -69,7 +69,7 @@ import Testing
     @Test func undecodableBytesHaveNoFacts() async throws {
         try await withTemporaryDirectory { directory in
             let (repository, _) = try await importing("junk.gif", Array("GIF89a and nothing else".utf8), in: directory)
-            let entry = try #require(try repository.entry(id: 1))
+            let entry = try await #require(try repository.entry(id: 1))
             #expect(entry.failure?.code == "unsupported-format")
             #expect(entry.format == "gif" && entry.width == nil && entry.height == nil && entry.exif == nil)
         }
@@ -78,24 +78,24 @@ import Testing
     @Test func anEntryAnOlderBinaryCouldNotDecodeIsStaleWithReasonDecoder() async throws {
         try await withTemporaryDirectory { directory in
             let url = directory.appending(path: "c.sqlite")
-            let repository = try CatalogRepository(url: url, access: .readWrite)
+            let repository = try SQLiteCatalogStore(url: url, access: .readWrite)
             _ = try await repository.recordFailure(
                 sha256: sha(1), source: source("/photos/a.heic"), format: .heif, code: "unsupported-format", message: "unsupported format: HEIF")
             _ = try await repository.recordFailure(
                 sha256: sha(2), source: source("/photos/b.gif"), format: .gif, code: "unsupported-format", message: "unsupported format: GIF")
             // Recorded by this binary: nothing to retry.
-            #expect(try repository.reprocessCandidates(settings: .default, all: false).allSatisfy { !$0.reasons.contains(.decoder) })
+            await #expect(try repository.reprocessCandidates(settings: .default, all: false).allSatisfy { !$0.reasons.contains(.decoder) })
 
             // As a binary before decoder version 2 left them (the column did not exist: NULL).
             let queue = try DatabaseQueue(path: url.path)
             try await queue.write { db in try db.execute(sql: "UPDATE photo SET decoder_version = NULL") }
-            let stale = try repository.reprocessCandidates(settings: .default, all: false)
+            let stale = try await repository.reprocessCandidates(settings: .default, all: false)
             #expect(stale.map(\.reasons) == [[.decoder], [.decoder]])
             #expect(StaleReason.decoder.rawValue == "decoder")
 
             // A later binary with an even newer decoder set would look again.
             try await queue.write { db in try db.execute(sql: "UPDATE photo SET decoder_version = 2") }
-            #expect(try repository.reprocessCandidates(settings: .default, all: false, decoderVersion: 3).map(\.reasons) == [[.decoder], [.decoder]])
+            #expect(try repository.reprocessCandidates(settings: .default, all: false, pipelineVersion: PhotoProcessor.pipelineVersion, decoderVersion: 3).map(\.reasons) == [[.decoder], [.decoder]])
         }
     }
 }

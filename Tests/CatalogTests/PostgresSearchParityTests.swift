@@ -50,7 +50,7 @@ struct PostgresSearchParityTests {
         let postgres = try await PostgresCatalogStore.open(
             address: PostgresAddress(parsing: server.address(database: name)), access: .readWrite, environment: [:])
         try await withTemporaryDirectory { directory in
-            let sqlite = try CatalogRepository(url: directory.appending(path: "c.sqlite"), access: .readWrite)
+            let sqlite = try await CatalogStores.open(.sqlite(directory.appending(path: "c.sqlite")), access: .readWrite)
             var random = SplitMix(state: 18)
             for index in 1...400 {
                 let photo = randomPhoto(&random, index: index)
@@ -68,7 +68,7 @@ struct PostgresSearchParityTests {
             }
             queries.append(ColorQuery(colors: [ColorName.parse("#ff8800")!.oklab, ColorName.parse("#3366cc")!.oklab], within: 35, limit: 10))
             for query in queries {
-                let expected = try sqlite.search(query)
+                let expected = try await sqlite.search(query)
                 let indexed = try await postgres.search(query)
                 let scanned = try await postgres.searchByFullScan(query)
                 for actual in [indexed, scanned] {

@@ -24,7 +24,7 @@ import Testing
                         """)
                 }
             }
-            let repository = try CatalogRepository(url: url, access: .readWrite)
+            let repository = try SQLiteCatalogStore(url: url, access: .readWrite)
             let copy = try #require(repository.preMigrationCopy)
             let version = String(first.prefix { $0 != "_" })
             #expect(copy.url.path == url.path + ".pre-" + version)
@@ -42,7 +42,7 @@ import Testing
             #expect(names.filter { $0.contains(".tmp-") }.isEmpty)
 
             // Opening the migrated catalog again copies nothing more.
-            let again = try CatalogRepository(url: url, access: .readWrite)
+            let again = try SQLiteCatalogStore(url: url, access: .readWrite)
             #expect(again.preMigrationCopy == nil)
         }
     }
@@ -58,7 +58,7 @@ import Testing
             }
             let copies = try await withThrowingTaskGroup(of: PreMigrationCopy?.self) { group in
                 for _ in 0..<4 {
-                    group.addTask { try CatalogRepository(url: url, access: .readWrite).preMigrationCopy }
+                    group.addTask { try SQLiteCatalogStore(url: url, access: .readWrite).preMigrationCopy }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
@@ -76,8 +76,8 @@ import Testing
     @Test func newAndCurrentCatalogsAreNotCopied() async throws {
         try await withTemporaryDirectory { directory in
             let url = directory.appending(path: "catalog.sqlite")
-            #expect(try CatalogRepository(url: url, access: .readWrite).preMigrationCopy == nil)
-            #expect(try CatalogRepository(url: url, access: .readWrite).preMigrationCopy == nil)
+            #expect(try SQLiteCatalogStore(url: url, access: .readWrite).preMigrationCopy == nil)
+            #expect(try SQLiteCatalogStore(url: url, access: .readWrite).preMigrationCopy == nil)
             let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
             #expect(!names.contains { $0.contains(".pre-") })
         }
@@ -87,14 +87,14 @@ import Testing
         // The same copy as the pre-migration one: a missing destination folder fails and leaves nothing.
         try await withTemporaryDirectory { directory in
             let url = directory.appending(path: "catalog.sqlite")
-            let repository = try CatalogRepository(url: url, access: .readWrite)
+            let repository = try SQLiteCatalogStore(url: url, access: .readWrite)
             _ = try await repository.recordProcessed(sampleProcessedPhoto(), sha256: sha(1), source: source("/1"))
             let error = await catalogError {
                 try repository.backup(to: directory.appending(path: "missing/b.sqlite"), replacing: false)
             }
             #expect(error != nil)
             try repository.backup(to: directory.appending(path: "b.sqlite"), replacing: false)
-            let copy = try CatalogRepository(url: directory.appending(path: "b.sqlite"), access: .readOnly)
+            let copy = try SQLiteCatalogStore(url: directory.appending(path: "b.sqlite"), access: .readOnly)
             #expect(try copy.entries(.all).count == 1)
         }
     }

@@ -31,9 +31,9 @@ import Testing
         }
     }
 
-    @Test func anOlderPipelinesEntryIsStaleAndReplacedWhole() async throws {
+    @Test(arguments: StoreKind.allCases) func anOlderPipelinesEntryIsStaleAndReplacedWhole(kind: StoreKind) async throws {
         try await withTemporaryDirectory { directory in
-            let repository = try CatalogRepository(url: directory.appending(path: "c.sqlite"), access: .readWrite)
+            let repository = try await openStore(kind, in: directory)
             let photo = try #require(SamplePhotos.demo(width: 320, height: 240).first { $0.name.hasSuffix(".png") })
             let path = directory.appending(path: photo.name).path
             try Data(photo.bytes).write(to: URL(fileURLWithPath: path))
@@ -47,8 +47,8 @@ import Testing
             let outcome = try await repository.recordProcessed(old, sha256: Importer.hexDigest(read.bytes), source: read.source)
             guard case .imported(let id) = outcome else { Issue.record("not imported: \(outcome)"); return }
 
-            #expect(try repository.reprocessCandidates(settings: settings, all: false).isEmpty)
-            let candidates = try repository.reprocessCandidates(settings: settings, all: false, pipelineVersion: PhotoProcessor.pipelineVersion + 1)
+            await #expect(try repository.reprocessCandidates(settings: settings, all: false).isEmpty)
+            let candidates = try await repository.reprocessCandidates(settings: settings, all: false, pipelineVersion: PhotoProcessor.pipelineVersion + 1, decoderVersion: PhotoDecoder.decoderVersion)
             #expect(candidates.map(\.reasons) == [[.pipeline]])
 
             let reprocessor = Reprocessor(repository: repository, options: ReprocessOptions(jobs: 1, settings: settings, predictor: nil))  // the PNG has its own alpha
@@ -56,39 +56,39 @@ import Testing
                 #expect(event == .reprocessed(id: id, path: path, reasons: [.pipeline]))
             }
             #expect(summary.reprocessed == 1 && summary.left == 0 && !summary.interrupted)
-            let entry = try #require(try repository.entry(id: id))
+            let entry = try await #require(try repository.entry(id: id))
             #expect(entry.exif == nil)  // the PNG has none: the old EXIF row is gone
             #expect(entry.palette.count <= settings.paletteColors && entry.palette.map(\.hex) != old.palette.colors.map(\.hex))
-            let png = try #require(try repository.stickerPNG(id: id))
+            let png = try await #require(try repository.stickerPNG(id: id))
             #expect(png.count == entry.sticker?.bytes && png.count > 8)
         }
     }
 
-    @Test func nothingIsWrittenWhenTheEntryChangedMeanwhile() async throws {
+    @Test(arguments: StoreKind.allCases) func nothingIsWrittenWhenTheEntryChangedMeanwhile(kind: StoreKind) async throws {
         try await withTemporaryDirectory { directory in
-            let repository = try CatalogRepository(url: directory.appending(path: "c.sqlite"), access: .readWrite)
+            let repository = try await openStore(kind, in: directory)
             _ = try await repository.recordProcessed(sampleProcessedPhoto(), sha256: sha(1), source: source("/photos/a.jpg"))
-            let before = try repository.entry(id: 1)
+            let before = try await repository.entry(id: 1)
             let outcome = try await repository.replace(
                 id: 1, expectedSHA256: sha(9), with: sampleProcessedPhoto(exif: nil), sha256: sha(2), source: source("/photos/a.jpg")
             )
             #expect(outcome == .changedMeanwhile)
-            #expect(try repository.entry(id: 1) == before)
+            await #expect(try repository.entry(id: 1) == before)
             #expect(try await repository.refreshSource(id: 7, expectedSHA256: sha(1), source: source("/x")) == .changedMeanwhile)
         }
     }
 
-    @Test func newBytesAnotherEntryHasLeaveTheEntryAsItIs() async throws {
+    @Test(arguments: StoreKind.allCases) func newBytesAnotherEntryHasLeaveTheEntryAsItIs(kind: StoreKind) async throws {
         try await withTemporaryDirectory { directory in
-            let repository = try CatalogRepository(url: directory.appending(path: "c.sqlite"), access: .readWrite)
+            let repository = try await openStore(kind, in: directory)
             _ = try await repository.recordProcessed(sampleProcessedPhoto(), sha256: sha(1), source: source("/photos/a.jpg"))
             _ = try await repository.recordProcessed(sampleProcessedPhoto(), sha256: sha(2), source: source("/photos/b.jpg"))
-            let before = try repository.entry(id: 1)
+            let before = try await repository.entry(id: 1)
             let outcome = try await repository.replace(
                 id: 1, expectedSHA256: sha(1), with: sampleProcessedPhoto(exif: nil), sha256: sha(2), source: source("/photos/a.jpg")
             )
             #expect(outcome == .duplicate(of: 2, removed: false))
-            #expect(try repository.entry(id: 1) == before)
+            await #expect(try repository.entry(id: 1) == before)
         }
     }
 }

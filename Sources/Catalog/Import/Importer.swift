@@ -30,10 +30,10 @@ public struct ImportOptions: Sendable {
 /// and hands each finished result to the repository, which commits it in its own transaction.
 public struct Importer: Sendable {
     /// nil only for a dry run against a catalog that does not exist yet.
-    let repository: CatalogRepository?
+    let repository: (any CatalogStore)?
     let options: ImportOptions
 
-    public init(repository: CatalogRepository?, options: ImportOptions) {
+    public init(repository: (any CatalogStore)?, options: ImportOptions) {
         self.repository = repository
         self.options = options
     }
@@ -52,7 +52,7 @@ public struct Importer: Sendable {
         let processor = PhotoProcessor(settings: options.settings, maxPixels: options.maxPixels, predictor: options.predictor)
         let repository = self.repository
         var summary = ImportSummary()
-        var files = FileWalker(arguments: arguments, catalogPath: repository?.path).makeIterator()
+        var files = FileWalker(arguments: arguments, catalogPath: repository?.displayName).makeIterator()
 
         /// The next file to start; argument problems are reported inline.
         func nextFile() -> String? {
@@ -116,7 +116,7 @@ public struct Importer: Sendable {
     }
 
     /// Reads, hashes and (for new bytes) processes one file. Runs in a child task, off every actor.
-    static func examine(path: String, repository: CatalogRepository?, processor: PhotoProcessor) async -> Examined {
+    static func examine(path: String, repository: (any CatalogStore)?, processor: PhotoProcessor) async -> Examined {
         if Task.isCancelled { return .skipped }
         let read: SourceBytes
         switch StageClock.measure(.readAndHash, { SourceReader.read(path: path) }) {
@@ -125,10 +125,11 @@ public struct Importer: Sendable {
             return .failed(sha256: nil, source: SourceFile(path: path, size: 0, modificationTime: 0), format: nil, code: problem.code, message: problem.message)
         }
         let sha256 = StageClock.measure(.readAndHash) { hexDigest(read.bytes) }
-        if let repository, let existing = StageClock.measure(.commit, { try? repository.existingEntry(sha256: sha256) }) {
+        // Not on the stage clock: it measures one thread's CPU time, and an async lookup may resume on another.
+        if let repository, let existing = try? await repository.existingEntry(sha256: sha256) {
             return .known(existing, source: read.source)
         }
-        let edited = (try? repository?.entryClaiming(path: path, otherThan: sha256)) ?? nil
+        let edited = (try? await repository?.entryClaiming(path: path, otherThan: sha256)) ?? nil
         if Task.isCancelled { return .skipped }
         let attempt = await processor.attempt(read.bytes)
         switch attempt.result {
@@ -156,7 +157,7 @@ public struct Importer: Sendable {
         case .known(let existing, let source):
             let outcome = try await repository.noteDuplicate(id: existing.id, source: source)
             // Bytes that failed before fail again: said so, with the recorded reason (and the exit code).
-            if existing.status != .ok, let failure = try repository.failure(id: existing.id) {
+            if existing.status != .ok, let failure = try await repository.failure(id: existing.id) {
                 return .failed(id: existing.id, path: source.path, code: failure.code, message: failure.message)
             }
             return Self.event(outcome, path: source.path, failure: nil)

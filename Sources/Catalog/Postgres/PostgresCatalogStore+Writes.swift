@@ -14,18 +14,6 @@ extension PostgresCatalogStore {
         }
     }
 
-    /// Records several processed photos in one transaction, each as ``recordProcessed(_:sha256:source:)``.
-    public func recordProcessed(batch entries: [(photo: ProcessedPhoto, sha256: String, source: SourceFile)]) async throws(CatalogError) -> [ImportOutcome] {
-        let now = Timestamp.now()
-        return try await write { connection in
-            var outcomes: [ImportOutcome] = []
-            for entry in entries {
-                outcomes.append(try await Self.insertProcessed(entry.photo, sha256: entry.sha256, source: entry.source, now: now, connection))
-            }
-            return outcomes
-        }
-    }
-
     /// Records a file whose processing failed, keeping what was learnt of it (`facts`); keyed by hash, or
     /// by path when the file could not be read (updated in place, never duplicated).
     public func recordFailure(

@@ -14,6 +14,8 @@ public final class PostgresCatalogStore: Sendable {
     /// How the catalog was opened.
     public let access: CatalogAccess
     let pool: PostgresConnectionPool
+    /// Makes new connections; also gives PostgreSQL's programs (pg_dump) their environment.
+    let connector: PostgresConnector
     private let gate = PostgresWriteGate()
 
     /// The advisory lock every write transaction takes ("STICKWRT"): writers on other machines wait
@@ -28,13 +30,14 @@ public final class PostgresCatalogStore: Sendable {
     ) async throws(CatalogError) -> PostgresCatalogStore {
         let database = try await PostgresCatalogDatabase.open(address: address, access: access, environment: environment, warn: warn)
         return PostgresCatalogStore(
-            address: address, access: access,
+            address: address, access: access, connector: database.connector,
             pool: PostgresConnectionPool(connector: database.connector, first: database.connection))
     }
 
-    private init(address: PostgresAddress, access: CatalogAccess, pool: PostgresConnectionPool) {
+    private init(address: PostgresAddress, access: CatalogAccess, connector: PostgresConnector, pool: PostgresConnectionPool) {
         self.address = address
         self.access = access
+        self.connector = connector
         self.pool = pool
     }
 

@@ -13,6 +13,8 @@ struct PostgresConnector: Sendable {
     /// Kept only here, for the handshake; never printed (this type has no description of its own).
     private let password: String?
     private let tls: PostgresConnection.Configuration.TLS
+    /// Why the password file was ignored (group or world readable, not a plain file), told with a refusal.
+    private let passwordWarning: String?
 
     /// A logger that drops everything: postgres-nio's messages are not for users, and nothing about a
     /// connection (its password least of all) goes to a log.
@@ -25,6 +27,7 @@ struct PostgresConnector: Sendable {
         self.address = address
         let lookup = PostgresPassword.lookup(for: address, environment: environment)
         if let warning = lookup.warning { warn(warning) }
+        passwordWarning = lookup.warning
         password = lookup.password
         tls = try Self.tls(for: address, environment: environment)
     }
@@ -48,7 +51,11 @@ struct PostgresConnector: Sendable {
                 try await PostgresConnection.connect(configuration: finalConfiguration, id: 1, logger: Self.silentLogger)
             }
         } catch {
-            throw PostgresErrorMapping.catalogError(for: error, address: address)
+            let mapped = PostgresErrorMapping.catalogError(for: error, address: address)
+            if case .accessDenied(let name, let user, let reason) = mapped, let passwordWarning {
+                throw .accessDenied(address: name, user: user, reason: reason + " (\(passwordWarning))")
+            }
+            throw mapped
         }
     }
 
@@ -84,6 +91,21 @@ struct PostgresConnector: Sendable {
         while let result = await group.nextResult() {
             if case .success(let connection?) = result { try? await connection.close() }
         }
+    }
+
+    /// `base` with libpq's variables for this catalog, for a PostgreSQL program run on it (pg_dump): the
+    /// password goes to the child's environment only, never to its arguments (which `ps` shows).
+    func toolEnvironment(base: [String: String]) -> [String: String] {
+        var environment = base.filter { !$0.key.hasPrefix("PG") }
+        environment["PGHOST"] = address.socketFolder ?? address.host
+        environment["PGPORT"] = String(address.port)
+        environment["PGUSER"] = address.user
+        environment["PGDATABASE"] = address.database
+        environment["PGSSLMODE"] = address.sslMode.rawValue
+        environment["PGCONNECT_TIMEOUT"] = String(address.connectTimeout.components.seconds)
+        if let root = address.sslRootCertificate { environment["PGSSLROOTCERT"] = root }
+        if let password { environment["PGPASSWORD"] = password }
+        return environment
     }
 
     /// TLS as libpq's `sslmode` asks: none, unverified, verified against the trusted authorities, or that

@@ -1,30 +1,19 @@
 import Foundation
-import GRDB
 
 /// The copy of an existing catalog kept beside it (`catalog.sqlite.pre-0001`) before migrations changed
 /// its schema, so an upgrade that goes wrong, or a wish to go back to the older binary, loses nothing.
 public struct PreMigrationCopy: Sendable, Equatable {
     /// Where the copy is.
     public var url: URL
-    /// The schema version the catalog had (the number of its last migration, as in `Migrations/`).
+    /// The schema version the catalog had (the number of its last migration).
     public var fromVersion: String
     /// The migrations applied after the copy was made.
     public var appliedMigrations: [String]
 
-    /// Copies the catalog at `path` to `path.pre-N` when it is in state `.older`; nil for other states
-    /// (a new catalog has nothing to keep). A copy that cannot be made stops the upgrade.
-    static func makeIfNeeded(_ pool: DatabasePool, path: String, state: SchemaState) throws(CatalogError) -> PreMigrationCopy? {
-        guard case .older(let pending) = state else { return nil }
-        let applied = CatalogMigrations.identifiers.filter { !pending.contains($0) }
-        let last = applied.last ?? "0000"
-        let version = String(last.prefix { $0 != "_" })
-        let destination = path + ".pre-" + version
-        // Another process may migrate the catalog between the state read and the copy: a copy that is not
-        // in the state this process saw is dropped (that process kept the copy of the older catalog).
-        let copied = try ConsistentCopy.write(from: pool, path: path, to: destination) { copy in
-            try copy.read(SchemaState.read) == state
-        }
-        guard copied else { return nil }
-        return PreMigrationCopy(url: URL(fileURLWithPath: destination), fromVersion: version, appliedMigrations: pending)
+    /// Records a copy made at `url`.
+    public init(url: URL, fromVersion: String, appliedMigrations: [String]) {
+        self.url = url
+        self.fromVersion = fromVersion
+        self.appliedMigrations = appliedMigrations
     }
 }

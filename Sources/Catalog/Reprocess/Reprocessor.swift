@@ -38,17 +38,17 @@ public struct ReprocessOptions: Sendable {
 /// entries in parallel, and the repository commits each finished entry in its own transaction, replacing
 /// the old one whole. Finished entries are no longer stale, so an interrupted run is continued by running again.
 public struct Reprocessor: Sendable {
-    let repository: CatalogRepository
+    let repository: any CatalogStore
     let options: ReprocessOptions
 
-    public init(repository: CatalogRepository, options: ReprocessOptions) {
+    public init(repository: any CatalogStore, options: ReprocessOptions) {
         self.repository = repository
         self.options = options
     }
 
     /// The entries this run looks at (stale ones, or all), by id: for progress bars and `list --stale`.
-    public func candidates() throws(CatalogError) -> [ReprocessCandidate] {
-        try repository.reprocessCandidates(settings: options.settings, all: options.all)
+    public func candidates() async throws(CatalogError) -> [ReprocessCandidate] {
+        try await repository.reprocessCandidates(settings: options.settings, all: options.all)
     }
 
     /// Runs `candidates`, calling `onEvent` once per entry as results commit. Stops starting new entries
@@ -100,7 +100,7 @@ public struct Reprocessor: Sendable {
 
     /// Reads and hashes one entry's source and, when it is still stale, processes it. Runs in a child task.
     static func examine(
-        _ candidate: ReprocessCandidate, repository: CatalogRepository, processor: PhotoProcessor, options: ReprocessOptions
+        _ candidate: ReprocessCandidate, repository: any CatalogStore, processor: PhotoProcessor, options: ReprocessOptions
     ) async -> Examined {
         if Task.isCancelled { return .skipped }
         let read: SourceBytes
@@ -115,7 +115,7 @@ public struct Reprocessor: Sendable {
         if sha256 != candidate.sha256 {
             // An unreadable entry had no hash to compare: it is re-run for its `failed` reason.
             if candidate.sha256 != nil { reasons.append(.sourceChanged) }
-            if let existing = try? repository.existingEntry(sha256: sha256), existing.id != candidate.id {
+            if let existing = try? await repository.existingEntry(sha256: sha256), existing.id != candidate.id {
                 return .duplicate(candidate, sha256: sha256, of: existing.id, reasons: reasons.sorted())
             }
         }

@@ -28,15 +28,15 @@ extension CatalogCommand {
         }
 
         func run() async throws {
-            let repository = try catalog.open(.readOnly)
+            let repository = try await catalog.open(.readOnly)
             let target = URL(fileURLWithPath: destination).standardizedFileURL
-            if let problem = Self.refusal(target, catalog: catalog.location.standardizedFileURL, force: force) {
+            if let problem = Self.refusal(target, catalog: catalog.address.fileURL?.standardizedFileURL, force: force) {
                 Diagnostics.report("error: \(target.path): \(problem); nothing was written")
                 throw ExitStatus.ioError
             }
             let trap = SignalTrap { repository.interrupt() }
             do {
-                try repository.backup(to: target, replacing: force)
+                try await repository.backup(to: target, replacing: force)
             } catch {
                 if trap.signalNumber != nil {
                     Diagnostics.report("interrupted by \(trap.signalName): no backup written")
@@ -50,14 +50,14 @@ extension CatalogCommand {
                 throw ExitCode(trap.exitCode)
             }
             let size = (try? FileManager.default.attributesOfItem(atPath: target.path)[.size] as? Int64) ?? 0
-            Terminal.standardOutput.write("Backed up \(catalog.location.path) to \(target.path) (\(Format.bytes(size))).\n")
+            Terminal.standardOutput.write("Backed up \(catalog.displayName) to \(target.path) (\(Format.bytes(size))).\n")
         }
     
         /// Why DEST cannot be written, checked before the copy starts (the repository checks again).
-        static func refusal(_ target: URL, catalog: URL, force: Bool) -> String? {
+        static func refusal(_ target: URL, catalog: URL?, force: Bool) -> String? {
             var isDirectory: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: target.path, isDirectory: &isDirectory)
-            if ["", "-wal", "-shm"].contains(where: { catalog.path + $0 == target.path }) {
+            if let catalog, ["", "-wal", "-shm"].contains(where: { catalog.path + $0 == target.path }) {
                 return "it is the catalog itself; choose another destination"
             }
             if exists && isDirectory.boolValue { return "it is a folder; name the backup file" }

@@ -34,7 +34,7 @@ extension CatalogCommand.ConfigCommand {
 
         func run() async throws {
             let setting = try CatalogCommand.ConfigCommand.setting(named: key)
-            Terminal.standardOutput.write(setting.value(in: try catalog.currentSettings()) + "\n")
+            Terminal.standardOutput.write(setting.value(in: try await catalog.currentSettings()) + "\n")
         }
     }
 
@@ -67,9 +67,9 @@ extension CatalogCommand.ConfigCommand {
         func run() async throws {
             let setting = try CatalogCommand.ConfigCommand.setting(named: key)
             let value = try setting.canonical(value)
-            let repository = try catalog.open(.readWrite)
+            let repository = try await catalog.open(.readWrite)
             do {
-                let before = setting.value(in: try repository.settings())
+                let before = setting.value(in: try await repository.settings())
                 try await repository.store(setting, value: value)
                 if before != value {
                     Terminal.standardOutput.write(
@@ -96,7 +96,7 @@ extension CatalogCommand.ConfigCommand {
         @OptionGroup var output: OutputOptions
 
         func run() async throws {
-            let settings = try catalog.currentSettings()
+            let settings = try await catalog.currentSettings()
             if output.json {
                 Terminal.standardOutput.write(JSONOutput.document(SettingDescription.all(settings)))
                 return
@@ -121,16 +121,16 @@ extension CatalogCommand.ConfigCommand {
 
 extension CatalogOptions {
     /// The settings of the catalog, or the defaults when there is no catalog yet (nothing is created).
-    func currentSettings() throws -> StickerSettings {
-        guard FileManager.default.fileExists(atPath: location.path) else { return .default }
-        return try settings(of: open(.readOnly))
+    func currentSettings() async throws -> StickerSettings {
+        guard mayExist else { return .default }
+        return try await settings(of: open(.readOnly))
     }
 
     /// The settings of an open catalog (the defaults for none: a dry run without a catalog).
-    func settings(of repository: CatalogRepository?) throws -> StickerSettings {
+    func settings(of repository: (any CatalogStore)?) async throws -> StickerSettings {
         guard let repository else { return .default }
         do {
-            return try repository.settings()
+            return try await repository.settings()
         } catch {
             throw Diagnostics.exit(for: error)
         }

@@ -38,7 +38,7 @@ extension CatalogCommand {
         }
 
         func run() async throws {
-            let repository = try catalog.open(.readOnly)
+            let repository = try await catalog.open(.readOnly)
             let directory = URL(fileURLWithPath: output ?? FileManager.default.currentDirectoryPath)
             let exporter = Exporter(options: ExportOptions(
                 format: format, outputDirectory: directory, force: force, dryRun: dryRun,
@@ -46,7 +46,7 @@ extension CatalogCommand {
             ))
             let source: PackSource
             do {
-                source = try repository.packSource(named: pack)
+                source = try await repository.packSource(named: pack)
             } catch {
                 throw Diagnostics.exit(for: error)
             }
@@ -115,9 +115,9 @@ extension CatalogCommand {
         }
 
         func run() async throws {
-            let repository = try catalog.open(.readOnly)
+            let repository = try await catalog.open(.readOnly)
             do {
-                let source = try repository.packSource(named: pack)
+                let source = try await repository.packSource(named: pack)
                 let sheet = try await PreviewSheet.render(source, columns: columns)
                 let url = URL(fileURLWithPath: output)
                 try PreviewSheet.write(sheet.png, to: url, force: force)

@@ -65,14 +65,14 @@ extension CatalogCommand {
             let trap = SignalTrap()
             // Before touching the catalog: without the model nothing could be imported.
             let predictor = try SegmentationModel.required()
-            let repository: CatalogRepository?
+            let repository: (any CatalogStore)?
             if dryRun {
                 // A dry run never creates or migrates a catalog; it reads one if there is one.
-                repository = FileManager.default.fileExists(atPath: catalog.location.path) ? try catalog.open(.readOnly) : nil
+                repository = catalog.mayExist ? try await catalog.open(.readOnly) : nil
             } else {
-                repository = try catalog.open(.readWrite)
+                repository = try await catalog.open(.readWrite)
             }
-            var settings = try catalog.settings(of: repository)
+            var settings = try await catalog.settings(of: repository)
             if let colors { settings.paletteColors = colors }
             let importer = Importer(
                 repository: repository,

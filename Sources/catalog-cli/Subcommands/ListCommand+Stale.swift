@@ -14,7 +14,7 @@ extension CatalogCommand.ListCommand {
     /// The entries `reprocess` would run, by id: a dry run of it (sources whose size or time changed are
     /// hashed, so a merely touched file is not listed). When `repository` is writable, a touched file's
     /// new size and time are recorded, as reprocess does, so the next call does not hash it again.
-    static func staleEntries(in repository: CatalogRepository, settings: StickerSettings) async throws(CatalogError) -> [StaleEntry] {
+    static func staleEntries(in repository: any CatalogStore, settings: StickerSettings) async throws(CatalogError) -> [StaleEntry] {
         let reprocessor = Reprocessor(
             repository: repository,
             options: ReprocessOptions(
@@ -22,7 +22,7 @@ extension CatalogCommand.ListCommand {
             )
         )
         let found = Found()
-        _ = try await reprocessor.run(try reprocessor.candidates()) { event in
+        _ = try await reprocessor.run(try await reprocessor.candidates()) { event in
             switch event {
             case .reprocessed(let id, let path, let reasons), .failed(let id, let path, let reasons, _, _),
                 .missing(let id, let path, let reasons), .duplicate(let id, let path, let reasons, _, _):

@@ -29,24 +29,26 @@ extension CatalogCommand {
         }
 
         func run() async throws {
-            let repository = try catalog.open(.readOnly)
+            let repository = try await catalog.open(.readOnly)
             if stale {
                 // Opened read-only first, so an older schema is refused, never upgraded, by a listing. A
                 // writable catalog then takes the new times of touched-but-unchanged files (see staleEntries),
                 // without waiting for a lock: a busy catalog only means those files are hashed again next time.
-                let writable = try? CatalogRepository(url: catalog.location, access: .readWrite, busyTimeout: .zero)
+                var immediate = catalog.storeOptions
+                immediate.sqlite.busyTimeout = .zero
+                let writable = try? await CatalogStores.open(catalog.address, access: .readWrite, options: immediate)
                 return try await listStale(writable ?? repository)
             }
             let entries: [EntrySummary]
             if let pack {
                 do {
-                    entries = try repository.entries(inPack: pack).filter { !failed || $0.status == .failed }
+                    entries = try await repository.entries(inPack: pack).filter { !failed || $0.status == .failed }
                 } catch {
                     throw Diagnostics.exit(for: error)
                 }
             } else {
                 do {
-                    entries = try repository.entries(failed ? .failed : .all)
+                    entries = try await repository.entries(failed ? .failed : .all)
                 } catch {
                     throw Diagnostics.exit(for: error)
                 }
@@ -66,8 +68,8 @@ extension CatalogCommand {
             Terminal.standardOutput.write(entries.isEmpty ? (failed ? "No failed entries.\n" : "The catalog is empty.\n") : table.rendered())
         }
 
-        private func listStale(_ repository: CatalogRepository) async throws {
-            let settings = try catalog.settings(of: repository)
+        private func listStale(_ repository: any CatalogStore) async throws {
+            let settings = try await catalog.settings(of: repository)
             let entries: [StaleEntry]
             do {
                 entries = try await Self.staleEntries(in: repository, settings: settings)

@@ -61,7 +61,7 @@ extension CatalogCommand.PackCommand {
         func validate() throws { try validatePackName(name) }
 
         func run() async throws {
-            let repository = try catalog.open(.readWrite)
+            let repository = try await catalog.open(.readWrite)
             do {
                 let pack = try await repository.createPack(name: name, title: title, author: author)
                 Terminal.standardOutput.write("Created pack \(pack.name) (\"\(pack.title)\").\n")
@@ -92,7 +92,7 @@ extension CatalogCommand.PackCommand {
 
         func run() async throws {
             let ids = try parseIds(self.ids)
-            let repository = try catalog.open(.readWrite)
+            let repository = try await catalog.open(.readWrite)
             do {
                 let result = try await repository.addToPack(name, ids: ids, emoji: emoji)
                 var line = "Added \(result.added.count) to \(name)"
@@ -118,7 +118,7 @@ extension CatalogCommand.PackCommand {
 
         func run() async throws {
             let ids = try parseIds(self.ids)
-            let repository = try catalog.open(.readWrite)
+            let repository = try await catalog.open(.readWrite)
             do {
                 let removed = try await repository.removeFromPack(name, ids: ids)
                 Terminal.standardOutput.write("Removed \(removed) from \(name).\n")
@@ -143,7 +143,7 @@ extension CatalogCommand.PackCommand {
         }
 
         func run() async throws {
-            let repository = try catalog.open(.readWrite)
+            let repository = try await catalog.open(.readWrite)
             do {
                 try await repository.movePackItem(name, id: id, to: to)
                 Terminal.standardOutput.write("Moved \(id) to position \(to) in \(name).\n")
@@ -163,10 +163,10 @@ extension CatalogCommand.PackCommand {
         @OptionGroup var output: OutputOptions
 
         func run() async throws {
-            let repository = try catalog.open(.readOnly)
+            let repository = try await catalog.open(.readOnly)
             let packs: [PackSummary]
             do {
-                packs = try repository.packs()
+                packs = try await repository.packs()
             } catch {
                 throw Diagnostics.exit(for: error)
             }
@@ -199,10 +199,10 @@ extension CatalogCommand.PackCommand {
         func validate() throws { try validatePackName(name) }
 
         func run() async throws {
-            let repository = try catalog.open(.readOnly)
+            let repository = try await catalog.open(.readOnly)
             let pack: PackDetail
             do {
-                pack = try repository.pack(named: name)
+                pack = try await repository.pack(named: name)
             } catch {
                 throw Diagnostics.exit(for: error)
             }
@@ -231,7 +231,7 @@ extension CatalogCommand.PackCommand {
         func validate() throws { try validatePackName(name) }
 
         func run() async throws {
-            let repository = try catalog.open(.readWrite)
+            let repository = try await catalog.open(.readWrite)
             do {
                 try await repository.deletePack(name)
                 Terminal.standardOutput.write("Deleted pack \(name).\n")

@@ -31,7 +31,7 @@ extension CatalogCommand {
         }
 
         func run() async throws {
-            let entry = try catalog.requiredEntry(id)
+            let entry = try await catalog.requiredEntry(id)
             guard !entry.palette.isEmpty else {
                 Diagnostics.report("error: entry \(id) (\(entry.path)) has no palette: \(entry.sticker == nil ? "it has no sticker" : "it was made before palettes were computed")")
                 throw ExitStatus.dataError

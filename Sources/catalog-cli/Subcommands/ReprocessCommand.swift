@@ -45,10 +45,10 @@ extension CatalogCommand {
             // Before touching the catalog: without the model no photo could be re-made (a dry run makes none).
             let predictor = dryRun ? nil : try SegmentationModel.required()
             // A dry run never migrates the catalog, and no run creates one (a missing catalog is an error).
-            let exists = FileManager.default.fileExists(atPath: catalog.location.path)
-            let repository = try catalog.open(dryRun || !exists ? .readOnly : .readWrite)
+            let exists = catalog.mayExist
+            let repository = try await catalog.open(dryRun || !exists ? .readOnly : .readWrite)
             let options = ReprocessOptions(
-                jobs: jobs, all: all, dryRun: dryRun, settings: try catalog.settings(of: repository), predictor: predictor
+                jobs: jobs, all: all, dryRun: dryRun, settings: try await catalog.settings(of: repository), predictor: predictor
             )
             let reprocessor = Reprocessor(repository: repository, options: options)
             let json = self.json
@@ -57,7 +57,7 @@ extension CatalogCommand {
             // A signal before or during the scan for candidates lets the scan finish (it only reads the
             // catalog and stats files), then no entry starts and the summary says how many are left.
             let (summary, _) = try await InterruptibleWork.run(progress: nil, trap: trap) { () throws(CatalogError) in
-                let candidates = try reprocessor.candidates()
+                let candidates = try await reprocessor.candidates()
                 let progress = ProgressBar.forStandardError(total: candidates.count, label: "reprocessing", quiet: quiet)
                 defer { progress?.finish() }
                 return try await reprocessor.run(candidates) { event in

@@ -68,10 +68,10 @@ extension CatalogCommand {
                 colors: colors.compactMap { ColorName.parse($0)?.oklab }, within: within, limit: limit,
                 camera: camera, takenAfter: takenAfter, takenBefore: takenBefore
             )
-            let repository = try catalog.open(.readOnly)
+            let repository = try await catalog.open(.readOnly)
             let results: [ColorSearchResult]
             do {
-                results = try repository.search(query)
+                results = try await repository.search(query)
             } catch {
                 throw Diagnostics.exit(for: error)
             }

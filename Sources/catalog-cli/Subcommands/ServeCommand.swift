@@ -45,7 +45,7 @@ extension CatalogCommand {
         }
 
         func run() async throws {
-            let repository = try catalog.open(.readWrite)
+            let repository = try await catalog.open(.readWrite)
             if !ServerConfiguration.isLoopback(host) {
                 Diagnostics.report("warning: serving on \(host), not loopback: anyone who can reach this address and port can see the catalog (changes still need the page's token)")
             }
@@ -56,7 +56,7 @@ extension CatalogCommand {
                 jobs: jobs, makePredictor: { try Self.predictor(environment: environment) }
             )
             let server = CatalogServer(repository: repository, configuration: configuration)
-            let location = catalog.location.path
+            let location = catalog.displayName
             let (json, open, token) = (self.json, self.open, configuration.token)
             do {
                 try await server.run { url in

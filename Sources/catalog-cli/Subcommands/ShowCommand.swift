@@ -22,7 +22,7 @@ extension CatalogCommand {
         }
 
         func run() async throws {
-            let entry = try catalog.requiredEntry(id)
+            let entry = try await catalog.requiredEntry(id)
             if output.json {
                 Terminal.standardOutput.write(JSONOutput.document(entry))
             } else {

@@ -13,10 +13,10 @@ extension CatalogCommand {
         @OptionGroup var output: OutputOptions
 
         func run() async throws {
-            let repository = try catalog.open(.readOnly)
+            let repository = try await catalog.open(.readOnly)
             let stats: CatalogStats
             do {
-                stats = try repository.stats()
+                stats = try await repository.stats()
             } catch {
                 throw Diagnostics.exit(for: error)
             }
@@ -25,7 +25,7 @@ extension CatalogCommand {
                 return
             }
             var lines = [
-                "Catalog     \(catalog.location.path) (\(Format.bytes(stats.fileSize)))",
+                "Catalog     \(catalog.displayName) (\(Format.bytes(stats.fileSize)))",
                 "Entries     \(stats.total): \(stats.ok) ok, \(stats.failed) failed",
             ]
             for (code, count) in stats.failuresByCode.sorted(by: { $0.key < $1.key }) {

@@ -22,8 +22,8 @@ extension CatalogCommand {
             do {
                 // Opened here rather than by `catalog.open`, so a file damaged so badly that it does not
                 // even open is an answer (65), not an I/O failure.
-                let repository = try CatalogRepository(url: catalog.location, access: .readOnly, busyTimeout: catalog.busyTimeout)
-                report = try repository.verify()
+                let repository = try await CatalogStores.open(catalog.address, access: .readOnly, options: catalog.storeOptions)
+                report = try await repository.verify()
             } catch {
                 // A damaged file makes SQLite fail while reading (SQLITE_CORRUPT): that is the answer.
                 if case .database = error {
@@ -35,7 +35,7 @@ extension CatalogCommand {
             if output.json {
                 Terminal.standardOutput.write(JSONOutput.document(report))
             } else {
-                Terminal.standardOutput.write(Self.describe(report, path: catalog.location.path))
+                Terminal.standardOutput.write(Self.describe(report, path: catalog.displayName))
             }
             if !report.sound { throw ExitStatus.dataError }
         }

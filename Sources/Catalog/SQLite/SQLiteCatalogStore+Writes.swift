@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Processing
 
-extension CatalogRepository {
+extension SQLiteCatalogStore {
     /// Records a processed photo: its `photo`, `exif`, `sticker`, `sticker_png` and `palette_color` rows,
     /// in one transaction, so the entry is complete or absent.
     ///
@@ -49,7 +49,7 @@ extension CatalogRepository {
     /// `facts` (when the bytes decoded before the failure: no subject, a failed encode...) are kept:
     /// format, upright size and EXIF, as for a processed photo.
     public func recordFailure(
-        sha256: String?, source: SourceFile, format: ImageFormat?, facts: PhotoFacts? = nil, code: String, message: String
+        sha256: String?, source: SourceFile, format: ImageFormat?, facts: PhotoFacts?, code: String, message: String
     ) throws(CatalogError) -> ImportOutcome {
         let now = Timestamp.now()
         return try write { db in

@@ -2,7 +2,7 @@ import GRDB
 
 /// The pack edits the browser needs besides the CLI's: rename, retitle, a whole new order, one item's
 /// emoji. Each is one transaction, checked in full before anything changes.
-extension CatalogRepository {
+extension SQLiteCatalogStore {
     /// Renames the pack; its items, title and author stay.
     public func renamePack(_ name: String, to newName: String) throws(PackError) -> PackSummary {
         try PackName.validate(newName)

@@ -40,7 +40,7 @@ enum CatalogDatabase {
         return configuration
     }
 
-    /// Opens the catalog at `path`; see `CatalogRepository.init(url:access:busyTimeout:)` for the rules.
+    /// Opens the catalog at `path`; see `SQLiteCatalogStore.init(url:access:busyTimeout:)` for the rules.
     /// Also returns the copy kept of an existing catalog before migrations changed it, if any.
     static func open(path: String, access: CatalogAccess, busyTimeout: Duration) throws(CatalogError) -> (DatabasePool, PreMigrationCopy?) {
         switch access {

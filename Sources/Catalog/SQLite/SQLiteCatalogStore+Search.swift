@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Processing
 
-extension CatalogRepository {
+extension SQLiteCatalogStore {
     /// The stickers with every colour of `query`, best first (see ``ColorQuery`` for the score).
     ///
     /// Best-first over the `palette_index` R*Tree: SQLite's R*Tree hands out one query colour's palette
@@ -255,7 +255,7 @@ private struct ColorSearch {
     }
 }
 
-extension CatalogRepository {
+extension SQLiteCatalogStore {
     /// Bytes used by each table and index (SQLite's dbstat), for benchmarks' size figures.
     public nonisolated func tableSizes() throws(CatalogError) -> [String: Int64] {
         try read { db in

@@ -2,20 +2,7 @@ import Foundation
 import GRDB
 import Processing
 
-/// One processed photo for ``CatalogRepository/recordProcessed(batch:)``.
-public struct ProcessedEntry: Sendable {
-    public var photo: ProcessedPhoto
-    public var sha256: String
-    public var source: SourceFile
-
-    public init(photo: ProcessedPhoto, sha256: String, source: SourceFile) {
-        self.photo = photo
-        self.sha256 = sha256
-        self.source = source
-    }
-}
-
-extension CatalogRepository {
+extension SQLiteCatalogStore {
     /// Records many processed photos in ONE transaction, each exactly as ``recordProcessed(_:sha256:source:)``
     /// would: for bulk loads (benchmarks, migrations from other tools), where a transaction per entry
     /// would spend most of the time committing. All or nothing.
@@ -33,7 +20,7 @@ extension CatalogRepository {
 
 /// The rows of new entries, through statements prepared once per batch with their values bound
 /// directly: GRDB's record inserts (Codable encoding of each record, 8 per sticker) cost more than
-/// SQLite's own work. The same rows as ``CatalogRepository/insertProcessed(_:sha256:source:now:_:)``;
+/// SQLite's own work. The same rows as ``SQLiteCatalogStore/insertProcessed(_:sha256:source:now:_:)``;
 /// entries already catalogued (or replacing an unreadable one) go through that path.
 private struct BatchInserter {
     let db: Database
@@ -73,8 +60,8 @@ private struct BatchInserter {
     mutating func insert(_ entry: ProcessedEntry) throws -> ImportOutcome {
         let photo = entry.photo
         let source = entry.source
-        if try CatalogRepository.photo(sha256: entry.sha256, db) != nil || Bool.fetchOne(findUnreadable, arguments: [source.path]) == true {
-            return try CatalogRepository.insertProcessed(photo, sha256: entry.sha256, source: source, now: now, db)
+        if try SQLiteCatalogStore.photo(sha256: entry.sha256, db) != nil || Bool.fetchOne(findUnreadable, arguments: [source.path]) == true {
+            return try SQLiteCatalogStore.insertProcessed(photo, sha256: entry.sha256, source: source, now: now, db)
         }
         insertPhoto.setUncheckedArguments([
             entry.sha256, source.path, source.size, source.modificationTime, photo.format.rawValue,

@@ -1,19 +1,21 @@
 import Foundation
 import GRDB
 
-/// The catalog: the single owner of writes (one transaction per entry, on the actor) and a source of
+/// The SQLite back end of ``CatalogStore``: the single owner of writes (one transaction per entry, on the actor) and a source of
 /// concurrent reads (nonisolated, on the `DatabasePool`'s reader connections, never queued behind writes).
 ///
 /// Writes are synchronous on the actor: a write that waits for another process's lock blocks one thread
 /// for up to the busy timeout, and is not cancelled with its task, so a finished entry still commits
 /// when an import is interrupted.
-public actor CatalogRepository {
+public actor SQLiteCatalogStore: CatalogStore {
     /// The catalog file.
     public nonisolated let url: URL
     /// How the catalog was opened.
     public nonisolated let access: CatalogAccess
     /// The catalog file's path, as messages name it.
     nonisolated let path: String
+    /// The catalog file's path.
+    public nonisolated var displayName: String { path }
     /// The connections; never handed out.
     let pool: DatabasePool
     /// The copy kept of the catalog before this open upgraded its schema; nil when nothing was migrated

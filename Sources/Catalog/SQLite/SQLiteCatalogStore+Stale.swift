@@ -2,15 +2,15 @@ import Foundation
 import GRDB
 import Processing
 
-extension CatalogRepository {
+extension SQLiteCatalogStore {
     /// The entries a reprocess with `settings` looks at, by id: those with a recorded reason to run
     /// (or every entry when `all`), and those whose file's size or modification time changed (a possible
     /// new version of the source). Read a page at a time, so a large catalog is never read in one
     /// transaction; each candidate's file is checked with stat(2).
     /// `pipelineVersion` and `decoderVersion` are this binary's (tests pass other ones).
     public nonisolated func reprocessCandidates(
-        settings: StickerSettings, all: Bool, pipelineVersion: Int = PhotoProcessor.pipelineVersion,
-        decoderVersion: Int = PhotoDecoder.decoderVersion
+        settings: StickerSettings, all: Bool, pipelineVersion: Int,
+        decoderVersion: Int
     ) throws(CatalogError) -> [ReprocessCandidate] {
         var candidates: [ReprocessCandidate] = []
         var after: Int64 = 0

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-extension CatalogRepository {
+extension SQLiteCatalogStore {
     /// Checks the catalog without changing it, in one read transaction (one consistent snapshot, while
     /// other processes may write): SQLite's `integrity_check` and `foreign_key_check`, every ok entry
     /// complete (a sticker, its PNG, sizes that agree), palettes (ranks 0..n-1, shares in order and

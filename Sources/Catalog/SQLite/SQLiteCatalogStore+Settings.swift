@@ -1,7 +1,7 @@
 import GRDB
 import Processing
 
-extension CatalogRepository {
+extension SQLiteCatalogStore {
     /// The catalog's current settings: the `setting` rows over the defaults. Keys this binary does not
     /// know (written by a newer one) are ignored; a known key with a value it refuses is an error, since
     /// guessing would silently make stickers with other settings than the user chose.

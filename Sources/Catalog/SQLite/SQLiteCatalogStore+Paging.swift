@@ -1,7 +1,7 @@
 import GRDB
 import Processing
 
-extension CatalogRepository {
+extension SQLiteCatalogStore {
     /// A page of entries, newest (highest id) first, and the number matching in all, read in one
     /// transaction so the two agree. `settings` are the catalog's current ones (what `settings` staleness
     /// is measured against).

@@ -1,6 +1,6 @@
 import Foundation
 
-extension CatalogRepository {
+extension SQLiteCatalogStore {
     /// Writes a consistent copy of the catalog to `destination` while other processes may write to it
     /// (see `ConsistentCopy`). Refuses an existing destination unless `replacing`, and the catalog itself.
     public nonisolated func backup(to destination: URL, replacing: Bool) throws(CatalogError) {

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Processing
 
-extension CatalogRepository {
+extension SQLiteCatalogStore {
     /// Replaces entry `id` with `photo` made from the bytes `sha256` read at `source`, in one transaction:
     /// photo fields, EXIF, sticker, sticker PNG and palette together, so the entry is the old one or the
     /// new one, complete either way. `expectedSHA256` is the hash the entry had when it was read;
@@ -24,7 +24,7 @@ extension CatalogRepository {
     /// EXIF go (they described other bytes, or there were none), in one transaction.
     /// `facts` (when the bytes decoded before the failure) are kept: format, upright size and EXIF.
     public func replaceWithFailure(
-        id: Int64, expectedSHA256: String?, sha256: String, source: SourceFile, format: ImageFormat?, facts: PhotoFacts? = nil,
+        id: Int64, expectedSHA256: String?, sha256: String, source: SourceFile, format: ImageFormat?, facts: PhotoFacts?,
         code: String, message: String
     ) throws(CatalogError) -> ReprocessOutcome {
         try rewrite(id: id, expectedSHA256: expectedSHA256, sha256: sha256, source: source, content: nil, exif: facts?.exif, outcome: .failed) { record in

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Processing
 
-extension CatalogRepository {
+extension SQLiteCatalogStore {
     /// The entry holding these bytes, if any: what the import checks before processing a file.
     public nonisolated func existingEntry(sha256: String) throws(CatalogError) -> ExistingEntry? {
         try read { db in

@@ -1,16 +1,7 @@
 import Foundation
 import GRDB
 
-/// The entry a path belongs to, so that a file edited in place updates its entry instead of making a
-/// second one for the same path.
-public struct PathClaim: Sendable, Equatable {
-    /// The entry recorded at the path.
-    public var id: Int64
-    /// The hash of the bytes the entry was made from.
-    public var sha256: String
-}
-
-extension CatalogRepository {
+extension SQLiteCatalogStore {
     /// The entry (with a hash) recorded at `path` whose bytes are not `sha256`: the file there was edited
     /// in place since. nil when no entry claims the path, or it already holds those bytes.
     public nonisolated func entryClaiming(path: String, otherThan sha256: String) throws(CatalogError) -> PathClaim? {

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Processing
 
-extension CatalogRepository {
+extension SQLiteCatalogStore {
     /// The pack with everything an export or a preview needs, read in one transaction.
     public nonisolated func packSource(named name: String) throws(PackError) -> PackSource {
         try packRead { db in

@@ -4,12 +4,12 @@ import Processing
 
 /// Packs: named, ordered lists of stickers, each with its emoji. Every write is one transaction on
 /// the actor, checked in full before anything changes, so a refused command leaves the pack as it was.
-extension CatalogRepository {
+extension SQLiteCatalogStore {
     /// Longest title and author accepted (WhatsApp's limit for both, the largest of the platforms').
     public static let maxPackTextLength = 128
 
     /// Creates an empty pack. The title defaults to the name.
-    public func createPack(name: String, title: String? = nil, author: String = "") throws(PackError) -> PackSummary {
+    public func createPack(name: String, title: String?, author: String) throws(PackError) -> PackSummary {
         try PackName.validate(name)
         let title = title ?? name
         try Self.validateText(title, field: "title", allowEmpty: false)
@@ -27,7 +27,7 @@ extension CatalogRepository {
     /// entries without a sticker, refuse the whole call — unless `skipNonStickers`, which leaves
     /// failed entries out (for `import --pack`). `createIfMissing` makes the pack first.
     public func addToPack(
-        _ name: String, ids: [Int64], emoji: String? = nil, createIfMissing: Bool = false, skipNonStickers: Bool = false
+        _ name: String, ids: [Int64], emoji: String?, createIfMissing: Bool, skipNonStickers: Bool
     ) throws(PackError) -> PackAddResult {
         try PackName.validate(name)
         let emojiText = try emoji.map { text throws(PackError) in try StickerEmoji.parse(text).joined() }

@@ -1,0 +1,187 @@
+import Foundation
+import Processing
+
+/// The catalog as the workflows, the CLI and the server see it, whatever database holds it (a SQLite
+/// file, a PostgreSQL server). Every back end keeps the same contract: the same records in the same
+/// order, the same errors, one transaction per recorded photo. Open one with ``CatalogStores/open(_:access:options:)``.
+///
+/// Writes are serialised by the store (one writer at a time within a process); reads may run concurrently
+/// with writes and with each other. A write that has started is not cancelled with its task, so a finished
+/// entry still commits when an import is interrupted.
+public protocol CatalogStore: Sendable {
+    // MARK: What is open
+
+    /// The catalog as messages name it: a file's path, or a server's URL without its password.
+    var displayName: String { get }
+    /// How the catalog was opened.
+    var access: CatalogAccess { get }
+    /// The copy kept of the catalog before this open upgraded its schema; nil when nothing was migrated,
+    /// the catalog was new, or the back end keeps no such copy.
+    var preMigrationCopy: PreMigrationCopy? { get }
+
+    // MARK: Recording imports (one transaction per call)
+
+    /// Records a processed photo (entry, EXIF, sticker, palette), or updates the entry with these bytes.
+    func recordProcessed(_ photo: ProcessedPhoto, sha256: String, source: SourceFile) async throws(CatalogError) -> ImportOutcome
+    /// Records many processed photos in one transaction, each as ``recordProcessed(_:sha256:source:)`` would.
+    func recordProcessed(batch entries: [ProcessedEntry]) async throws(CatalogError) -> [ImportOutcome]
+    /// Records a photo that could not be processed (code and message), keeping what was learnt of it.
+    func recordFailure(
+        sha256: String?, source: SourceFile, format: ImageFormat?, facts: PhotoFacts?, code: String, message: String
+    ) async throws(CatalogError) -> ImportOutcome
+    /// Notes that `source` holds the same bytes as entry `id`.
+    func noteDuplicate(id: Int64, source: SourceFile) async throws(CatalogError) -> ImportOutcome
+
+    // MARK: Identity reads for import
+
+    /// The entry made from these bytes, if any.
+    func existingEntry(sha256: String) async throws(CatalogError) -> ExistingEntry?
+    /// The entry (with a hash) recorded at `path` whose bytes are not `sha256`; nil when none.
+    func entryClaiming(path: String, otherThan sha256: String) async throws(CatalogError) -> PathClaim?
+    /// The failure recorded for entry `id`, if it is a failed entry.
+    func failure(id: Int64) async throws(CatalogError) -> (code: String, message: String)?
+
+    // MARK: Reprocessing (each call one transaction, checked against the hash the candidate was read with)
+
+    /// Entries whose sticker is out of date for these settings and versions (every entry when `all`).
+    func reprocessCandidates(
+        settings: StickerSettings, all: Bool, pipelineVersion: Int, decoderVersion: Int
+    ) async throws(CatalogError) -> [ReprocessCandidate]
+    /// Replaces entry `id`'s results, unless its hash is no longer `expectedSHA256`.
+    func replace(
+        id: Int64, expectedSHA256: String?, with photo: ProcessedPhoto, sha256: String, source: SourceFile
+    ) async throws(CatalogError) -> ReprocessOutcome
+    /// Replaces entry `id`'s results with a failure, unless its hash is no longer `expectedSHA256`.
+    func replaceWithFailure(
+        id: Int64, expectedSHA256: String?, sha256: String, source: SourceFile, format: ImageFormat?, facts: PhotoFacts?,
+        code: String, message: String
+    ) async throws(CatalogError) -> ReprocessOutcome
+    /// Updates entry `id`'s source facts (path, size, time) only.
+    func refreshSource(id: Int64, expectedSHA256: String?, source: SourceFile) async throws(CatalogError) -> ReprocessOutcome
+    /// Entry `id` now holds the same bytes as another entry: resolves the duplicate.
+    func resolveDuplicate(id: Int64, expectedSHA256: String?, sha256: String) async throws(CatalogError) -> ReprocessOutcome
+
+    // MARK: Browsing
+
+    /// The entries that `filter` selects, in id order.
+    func entries(_ filter: EntryFilter) async throws(CatalogError) -> [EntrySummary]
+    /// One entry with everything known about it; nil when there is none.
+    func entry(id: Int64) async throws(CatalogError) -> EntryDetail?
+    /// Entry `id`'s sticker PNG; nil when it has none.
+    func stickerPNG(id: Int64) async throws(CatalogError) -> [UInt8]?
+    /// One page of entries, newest (highest id) first, by LIMIT/OFFSET, with the total.
+    func entryPage(_ query: EntryPageQuery, settings: StickerSettings) async throws(CatalogError) -> EntryPage
+    /// A short string that changes whenever entry `id`'s sticker changes (for HTTP caching); nil when none.
+    func stickerVersion(id: Int64) async throws(CatalogError) -> String?
+    /// The path entry `id` was last read from; nil when there is no such entry.
+    func sourcePath(id: Int64) async throws(CatalogError) -> String?
+    /// Counts, sizes and the schema migrations applied.
+    func stats() async throws(CatalogError) -> CatalogStats
+
+    // MARK: Colour search
+
+    /// Entries whose palettes are nearest `query`, best first, through the back end's spatial index.
+    func search(_ query: ColorQuery) async throws(CatalogError) -> [ColorSearchResult]
+    /// The same results as ``search(_:)`` by scanning every palette: the reference the index is tested against.
+    func searchByFullScan(_ query: ColorQuery) async throws(CatalogError) -> [ColorSearchResult]
+
+    // MARK: Settings
+
+    /// The catalog's sticker settings (defaults for unset ones).
+    func settings() async throws(CatalogError) -> StickerSettings
+    /// Stores one setting's value (already validated).
+    func store(_ setting: CatalogSetting, value: String) async throws(CatalogError)
+
+    // MARK: Packs
+
+    /// Creates an empty pack.
+    func createPack(name: String, title: String?, author: String) async throws(PackError) -> PackSummary
+    /// Adds entries to a pack, in the given order, after its items.
+    func addToPack(
+        _ name: String, ids: [Int64], emoji: String?, createIfMissing: Bool, skipNonStickers: Bool
+    ) async throws(PackError) -> PackAddResult
+    /// Removes entries from a pack; the number removed.
+    func removeFromPack(_ name: String, ids: [Int64]) async throws(PackError) -> Int
+    /// Moves one item to `position` (1-based).
+    func movePackItem(_ name: String, id: Int64, to position: Int) async throws(PackError)
+    /// Deletes a pack (not its entries).
+    func deletePack(_ name: String) async throws(PackError)
+    /// Renames a pack.
+    func renamePack(_ name: String, to newName: String) async throws(PackError) -> PackSummary
+    /// Changes a pack's title and author (nil leaves one unchanged).
+    func retitlePack(_ name: String, title: String?, author: String?) async throws(PackError) -> PackSummary
+    /// Puts a pack's items in exactly this order.
+    func reorderPack(_ name: String, ids: [Int64]) async throws(PackError)
+    /// Sets one item's emoji.
+    func setPackItemEmoji(_ name: String, id: Int64, emoji: String) async throws(PackError)
+    /// Every pack, by name.
+    func packs() async throws(PackError) -> [PackSummary]
+    /// One pack and its items in order.
+    func pack(named name: String) async throws(PackError) -> PackDetail
+    /// A pack's entries in pack order.
+    func entries(inPack name: String) async throws(PackError) -> [EntrySummary]
+    /// A pack with its stickers' PNGs, read in one consistent snapshot, for export.
+    func packSource(named name: String) async throws(PackError) -> PackSource
+
+    // MARK: Reliability
+
+    /// Checks the catalog's integrity and consistency; counts and checksums that another back end's copy
+    /// of the same catalog reports equally.
+    func verify() async throws(CatalogError) -> VerifyReport
+    /// Writes a consistent copy of the catalog to the file `destination` while others may write to it.
+    /// Refuses an existing destination unless `replacing`. A back end that cannot copy itself to a file
+    /// throws a clear error.
+    func backup(to destination: URL, replacing: Bool) async throws(CatalogError)
+    /// Stops the statements running on the catalog (a backup under way fails and cleans up); for signal
+    /// handlers, so synchronous and safe to call from any thread.
+    func interrupt()
+    /// The bytes each table (and index) takes, by name; for benchmarks.
+    func tableSizes() async throws(CatalogError) -> [String: Int64]
+}
+
+extension CatalogStore {
+    /// ``recordFailure(sha256:source:format:facts:code:message:)`` with no facts.
+    public func recordFailure(
+        sha256: String?, source: SourceFile, format: ImageFormat?, code: String, message: String
+    ) async throws(CatalogError) -> ImportOutcome {
+        try await recordFailure(sha256: sha256, source: source, format: format, facts: nil, code: code, message: message)
+    }
+
+    /// ``replaceWithFailure(id:expectedSHA256:sha256:source:format:facts:code:message:)`` with no facts.
+    public func replaceWithFailure(
+        id: Int64, expectedSHA256: String?, sha256: String, source: SourceFile, format: ImageFormat?, code: String, message: String
+    ) async throws(CatalogError) -> ReprocessOutcome {
+        try await replaceWithFailure(
+            id: id, expectedSHA256: expectedSHA256, sha256: sha256, source: source, format: format, facts: nil, code: code, message: message
+        )
+    }
+
+    /// Candidates for this binary's pipeline and decoder versions.
+    public func reprocessCandidates(settings: StickerSettings, all: Bool) async throws(CatalogError) -> [ReprocessCandidate] {
+        try await reprocessCandidates(
+            settings: settings, all: all, pipelineVersion: PhotoProcessor.pipelineVersion, decoderVersion: PhotoDecoder.decoderVersion
+        )
+    }
+
+    /// A pack with no title (its name is shown) and no author.
+    public func createPack(name: String, title: String? = nil) async throws(PackError) -> PackSummary {
+        try await createPack(name: name, title: title, author: "")
+    }
+
+    /// Adds to an existing pack, with no emoji; every entry must be a sticker.
+    public func addToPack(_ name: String, ids: [Int64]) async throws(PackError) -> PackAddResult {
+        try await addToPack(name, ids: ids, emoji: nil, createIfMissing: false, skipNonStickers: false)
+    }
+
+    /// Adds to an existing pack with this emoji; every entry must be a sticker.
+    public func addToPack(_ name: String, ids: [Int64], emoji: String?) async throws(PackError) -> PackAddResult {
+        try await addToPack(name, ids: ids, emoji: emoji, createIfMissing: false, skipNonStickers: false)
+    }
+
+    /// Adds with no emoji, creating the pack when `createIfMissing`.
+    public func addToPack(
+        _ name: String, ids: [Int64], createIfMissing: Bool, skipNonStickers: Bool = false
+    ) async throws(PackError) -> PackAddResult {
+        try await addToPack(name, ids: ids, emoji: nil, createIfMissing: createIfMissing, skipNonStickers: skipNonStickers)
+    }
+}

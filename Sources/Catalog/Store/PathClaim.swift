@@ -1,0 +1,8 @@
+/// The entry a path belongs to, so that a file edited in place updates its entry instead of making a
+/// second one for the same path.
+public struct PathClaim: Sendable, Equatable {
+    /// The entry recorded at the path.
+    public var id: Int64
+    /// The hash of the bytes the entry was made from.
+    public var sha256: String
+}
