@@ -132,16 +132,21 @@ public final class TestPostgresServer: Sendable {
 /// Hands out database names and makes the migrated template once.
 private actor DatabaseFactory {
     private var counter = 0
-    private var templateReady = false
+    /// Made once; every caller waits for the same task (the actor is re-entered while it runs).
+    private var template: Task<Void, any Error>?
     static let template = "catalog_template"
 
     func make(server: TestPostgresServer, migrated: Bool, owner: String) async throws -> String {
-        if migrated && !templateReady {
-            try server.psql("CREATE DATABASE \(Self.template)")
-            let address = try PostgresAddress(parsing: server.address(database: Self.template))
-            let database = try await PostgresCatalogDatabase.open(address: address, access: .readWrite, environment: [:])
-            await database.close()
-            templateReady = true
+        if migrated {
+            if template == nil {
+                template = Task {
+                    try server.psql("CREATE DATABASE \(Self.template)")
+                    let address = try PostgresAddress(parsing: server.address(database: Self.template))
+                    let database = try await PostgresCatalogDatabase.open(address: address, access: .readWrite, environment: [:])
+                    await database.close()
+                }
+            }
+            try await template?.value
         }
         counter += 1
         let name = "test_\(counter)"

@@ -1,3 +1,4 @@
+import NIOCore
 import PostgresNIO
 
 /// The connections of one open PostgreSQL catalog: idle ones are reused, new ones made through the
@@ -27,6 +28,15 @@ actor PostgresConnectionPool {
             try? await connection.close()
         } else {
             idle.append(connection)
+        }
+    }
+
+    /// A store dropped without ``close()`` (commands and the server keep theirs to the end): its connections
+    /// are closed here, blocking briefly. Never on an event loop thread: the pool is released by the tasks
+    /// that used the store, which run on Swift's executors.
+    deinit {
+        for connection in idle where !connection.isClosed {
+            try? connection.close().wait()
         }
     }
 
