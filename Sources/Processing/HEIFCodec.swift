@@ -31,6 +31,14 @@ public enum HEIFCodec {
     /// keeping its alpha. The size is checked against `maxPixels` from the headers before any
     /// pixel is decoded; the decoded image is shrunk to about `workingSize` at once.
     public static func decode(_ bytes: [UInt8], maxPixels: Int, workingSize: Int) throws(ProcessingError) -> Decoded {
+        try decode(bytes, maxPixels: maxPixels, workingSize: workingSize, path: .planar)
+    }
+
+    /// How the decoded pixels come out of libheif: `planar` is what `decode` uses; `interleaved`
+    /// (libheif's own conversion to RGBA, then `ImageResizer`) is the reference it is tested against.
+    enum PixelPath { case planar, interleaved }
+
+    static func decode(_ bytes: [UInt8], maxPixels: Int, workingSize: Int, path: PixelPath) throws(ProcessingError) -> Decoded {
         _ = initialized
         try ISOBoxes.checkComplete(bytes)
         guard let context = heif_context_alloc() else { throw .corruptImage("libheif could not allocate a context") }
@@ -52,7 +60,7 @@ public enum HEIFCodec {
 
             let exif = exifBlock(handle)
             var profile = colorProfile(of: handle)
-            let image = try decodePixels(handle, width: width, height: height, workingSize: workingSize, profile: &profile)
+            let image = try decodePixels(handle, workingSize: workingSize, path: path, profile: &profile)
             return Decoded(image: image, width: width, height: height, exif: exif, colorProfile: profile)
         }
     }
@@ -72,23 +80,79 @@ public enum HEIFCodec {
         }
     }
 
+    /// The coded bit depth of the primary image's luma, from the headers (nil when unreadable).
+    static func lumaBitDepth(_ bytes: [UInt8]) -> Int? {
+        _ = initialized
+        guard let context = heif_context_alloc() else { return nil }
+        defer { heif_context_free(context) }
+        return bytes.withUnsafeBufferPointer { buffer -> Int? in
+            guard heif_context_read_from_memory_without_copy(context, buffer.baseAddress, buffer.count, nil).code == heif_error_Ok else { return nil }
+            var handle: OpaquePointer?
+            guard heif_context_get_primary_image_handle(context, &handle).code == heif_error_Ok, let handle else { return nil }
+            defer { heif_image_handle_release(handle) }
+            let depth = Int(heif_image_handle_get_luma_bits_per_pixel(handle))
+            return depth > 0 ? depth : nil
+        }
+    }
+
+    /// Decodes the primary image and brings it to about the working size in one pass.
+    ///
+    /// libheif 1.15 converts every coded image to planar RGB 4:4:4 while decoding (asking it for
+    /// YCbCr planes makes it convert to RGB and back), so planar RGB is the cheapest thing to take:
+    /// it skips libheif's second full-size pass to interleaved RGBA, and our reduction reads the
+    /// planes directly (no full-size RGBA of our own). 10- and 12-bit planes are reduced to 8 bits
+    /// by the same pass. Images libheif cannot give as planar RGB (monochrome) come interleaved.
     private static func decodePixels(
-        _ handle: OpaquePointer, width: Int, height: Int, workingSize: Int, profile: inout ColorProfile?
+        _ handle: OpaquePointer, workingSize: Int, path: PixelPath, profile: inout ColorProfile?
     ) throws(ProcessingError) -> RGBAImage {
         guard let options = heif_decoding_options_alloc() else { throw .corruptImage("libheif could not allocate options") }
         defer { heif_decoding_options_free(options) }
         options.pointee.convert_hdr_to_8bit = 1
         var decoded: OpaquePointer?
-        try check(heif_decode_image(handle, &decoded, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, options))
+        let chroma = path == .planar ? heif_chroma_444 : heif_chroma_interleaved_RGBA
+        var error = heif_decode_image(handle, &decoded, heif_colorspace_RGB, chroma, options)
+        if path == .planar && error.code == heif_error_Unsupported_feature && error.subcode == heif_suberror_Unsupported_color_conversion {
+            decoded = nil
+            error = heif_decode_image(handle, &decoded, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, options)
+        }
+        try check(error)
         guard let decoded else { throw .corruptImage("libheif returned no image") }
         defer { heif_image_release(decoded) }
         if profile == nil { profile = nclx(of: decoded) }
 
+        let planeWidth = Int(heif_image_get_width(decoded, heif_channel_R))
+        let planeHeight = Int(heif_image_get_height(decoded, heif_channel_R))
+        guard planeWidth > 0, planeHeight > 0 else { return try interleaved(decoded, workingSize: workingSize) }
+        let factor = ImageResizer.reducedSize(width: planeWidth, height: planeHeight, workingSize: workingSize)
+            .map { _ in max(planeWidth, planeHeight) / workingSize } ?? 1
+        let red = try plane(decoded, heif_channel_R, width: planeWidth, height: planeHeight)
+        let green = try plane(decoded, heif_channel_G, width: planeWidth, height: planeHeight)
+        let blue = try plane(decoded, heif_channel_B, width: planeWidth, height: planeHeight)
+        let alpha = heif_image_has_channel(decoded, heif_channel_Alpha) != 0
+            ? try plane(decoded, heif_channel_Alpha, width: planeWidth, height: planeHeight) : nil
+        return PlanarRGBReducer.reduced(red: red, green: green, blue: blue, alpha: alpha, width: planeWidth, height: planeHeight, factor: factor)
+    }
+
+    /// One plane of a decoded planar image, checked to cover `width` x `height`.
+    private static func plane(
+        _ image: OpaquePointer, _ channel: heif_channel, width: Int, height: Int
+    ) throws(ProcessingError) -> PlanarRGBReducer.Plane {
+        let depth = Int(heif_image_get_bits_per_pixel_range(image, channel))
+        var stride: Int32 = 0
+        guard (1...16).contains(depth), heif_image_get_width(image, channel) == Int32(width), heif_image_get_height(image, channel) == Int32(height),
+              let base = heif_image_get_plane_readonly(image, channel, &stride), Int(stride) >= width * (depth > 8 ? 2 : 1) else {
+            throw .corruptImage("libheif returned a plane of an unexpected size or depth")
+        }
+        return .init(base: UnsafeRawPointer(base), stride: Int(stride), bitDepth: depth)
+    }
+
+    /// An interleaved RGBA image from libheif, copied and reduced to about the working size.
+    private static func interleaved(_ decoded: OpaquePointer, workingSize: Int) throws(ProcessingError) -> RGBAImage {
         let planeWidth = Int(heif_image_get_width(decoded, heif_channel_interleaved))
         let planeHeight = Int(heif_image_get_height(decoded, heif_channel_interleaved))
         var stride: Int32 = 0
-        guard planeWidth > 0, planeHeight > 0, let plane = heif_image_get_plane_readonly(decoded, heif_channel_interleaved, &stride),
-              Int(stride) >= planeWidth * 4 else {
+        guard planeWidth > 0, planeHeight > 0, heif_image_get_bits_per_pixel_range(decoded, heif_channel_interleaved) == 8,
+              let plane = heif_image_get_plane_readonly(decoded, heif_channel_interleaved, &stride), Int(stride) >= planeWidth * 4 else {
             throw .corruptImage("libheif returned no RGBA plane")
         }
         let rowBytes = planeWidth * 4
