@@ -61,6 +61,11 @@ struct PostgresCommandTests {
         let verify = try CLI.run(["--catalog", postgres, "verify", "--json"], in: folder)
         #expect(verify.status == 0, "\(verify.stderr)")
         #expect((verify.json as? [String: Any])?["sound"] as? Bool == true)
+        // backup runs pg_dump (installed with the server): a custom-format dump pg_restore reads.
+        let backup = try CLI.run(["--catalog", postgres, "backup", folder.path("catalog.dump")], in: folder)
+        #expect(backup.status == 0, "\(backup.stderr)")
+        let head = try FileHandle(forReadingFrom: URL(fileURLWithPath: folder.path("catalog.dump"))).read(upToCount: 5)
+        #expect(head == Data("PGDMP".utf8))
     }
 
     @Test func connectionFailuresHaveTheirExitCodes() async throws {
