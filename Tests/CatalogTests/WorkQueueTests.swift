@@ -9,7 +9,7 @@ import Testing
         SourceFile(path: "/photos/\(index).jpg", size: size, modificationTime: 100)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withCopyAndWork)
     func enqueueingTwiceOrAnImportedFileDoesNothing(kind: StoreKind) async throws {
         try await withTemporaryDirectory { directory in
             let store = try await openStore(kind, in: directory)
@@ -23,7 +23,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withCopyAndWork)
     func aStaleFencingTokenCannotCommit(kind: StoreKind) async throws {
         try await withTemporaryDirectory { directory in
             let store = try await openStore(kind, in: directory)
@@ -48,7 +48,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withCopyAndWork)
     func releasedAndFailedWorkIsCounted(kind: StoreKind) async throws {
         try await withTemporaryDirectory { directory in
             let store = try await openStore(kind, in: directory)

@@ -17,7 +17,7 @@ extension CatalogCommand {
             var stats: CatalogStats
             do {
                 stats = try await repository.stats()
-                stats.work = try await repository.workStatus()
+                stats.work = try await Self.workStatus(of: repository)
             } catch {
                 throw Diagnostics.exit(for: error)
             }
@@ -41,6 +41,16 @@ extension CatalogCommand {
             }
             lines.append("Schema      \(stats.migrations.last ?? "none") (\(stats.migrations.count) migrations)")
             Terminal.standardOutput.write(lines.joined(separator: "\n") + "\n")
+        }
+
+        /// The work queue; nil on a back end that has none yet (it says so as `.unavailable`).
+        private static func workStatus(of repository: any CatalogStore) async throws(CatalogError) -> WorkStatus? {
+            do {
+                return try await repository.workStatus()
+            } catch {
+                if case .unavailable = error { return nil }
+                throw error
+            }
         }
     }
 }

@@ -26,7 +26,7 @@ extension CatalogCommand {
                 // even open is an answer (65), not an I/O failure.
                 let repository = try await CatalogStores.open(catalog.address, access: .readOnly, options: catalog.storeOptions)
                 var checked = try await repository.verify()
-                checked.checksums = try await CatalogChecksums.compute(of: repository)
+                checked.checksums = try await Self.checksums(of: repository)
                 report = checked
             } catch {
                 // A damaged file makes SQLite fail while reading (SQLITE_CORRUPT): that is the answer.
@@ -42,6 +42,16 @@ extension CatalogCommand {
                 Terminal.standardOutput.write(Self.describe(report, path: catalog.displayName))
             }
             if !report.sound { throw ExitStatus.dataError }
+        }
+
+        /// The content's checksums; nil on a back end that cannot list its records yet (it says so as `.unavailable`).
+        private static func checksums(of repository: any CatalogStore) async throws(CatalogError) -> CatalogChecksums? {
+            do {
+                return try await CatalogChecksums.compute(of: repository)
+            } catch {
+                if case .unavailable = error { return nil }
+                throw error
+            }
         }
 
         static func describe(_ report: VerifyReport, path: String) -> String {
