@@ -358,7 +358,12 @@ public enum ColorConverter {
         }, toLab, 0)
         guard sampled != 0, let pipeline = cmsPipelineAlloc(nil, 3, 3) else { cmsStageFree(table); return nil }
         defer { cmsPipelineFree(pipeline) }
+        // An ICC lutAtoBType holds curves, grid, curves at least: straight curves around the grid.
         guard cmsPipelineInsertStage(pipeline, cmsAT_END, table) != 0 else { cmsStageFree(table); return nil }
+        for end in [cmsAT_BEGIN, cmsAT_END] {
+            guard let straight = cmsStageAllocToneCurves(nil, 3, nil) else { return nil }
+            guard cmsPipelineInsertStage(pipeline, end, straight) != 0 else { cmsStageFree(straight); return nil }
+        }
         guard let profile = cmsCreateProfilePlaceholder(nil) else { return nil }
         defer { cmsCloseProfile(profile) }
         cmsSetProfileVersion(profile, 4.3)

