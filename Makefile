@@ -12,6 +12,9 @@ BIN      = .build/$(CONFIG)/catalog
 # The browser tests of `catalog serve`'s page: Debian's Chromium and its WebDriver (selenium from PyPI
 # in a venv the test makes), and an emoji font so the screenshots show the packs' emoji.
 BROWSER_DEPS := chromium chromium-driver fonts-noto-color-emoji python3-venv
+# The PostgreSQL back end's tests start a server of their own (initdb into /tmp, as the postgres user when root):
+# Debian's server (postgresql-15 ships the cube extension) and its client (psql, pg_dump).
+PG_TEST_DEPS := postgresql
 # The segmentation model the tests use (installed by scripts/install-model.sh; skipped when it can't be).
 TEST_MODEL ?= $(abspath .build/test-model)
 # make install / make deb: where to, what they carry (see scripts/install.sh for the layout).
@@ -81,9 +84,9 @@ test: test-deps corpus test-model
 	@if [ -s "$(PKG_MODEL)/u2netp.bin" ]; then $(MAKE) test-package CONFIG=debug; \
 	else echo "note: no segmentation model to package; the install and package tests are skipped"; fi
 
-## test-deps: the build's packages plus what the browser tests need (Chromium, its driver)
+## test-deps: the build's packages plus what the browser tests need (Chromium, its driver) and PostgreSQL
 test-deps:
-	$(MAKE) deps EXTRA_DEPS="$(BROWSER_DEPS)"
+	$(MAKE) deps EXTRA_DEPS="$(BROWSER_DEPS) $(PG_TEST_DEPS)"
 
 ## test-browser: the page in a real Chromium against `catalog serve` (debug build); screenshots in .build/browser-test/screens
 test-browser:

@@ -25,6 +25,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types", exact: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", exact: "2.37.6"),
+        // PostgreSQL back end (a shared catalog): the wire protocol, TLS through swift-nio-ssl.
+        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
     ],
     targets: [
         // System libraries (Debian -dev packages, found through pkg-config).
@@ -73,6 +76,12 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                // The PostgreSQL back end (Sources/Catalog/Postgres).
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift,
             plugins: ["EmbedMigrations"]
@@ -125,12 +134,22 @@ let package = Package(
         .executableTarget(name: "asset-embedder", swiftSettings: strictSwift),
         .plugin(name: "EmbedWebAssets", capability: .buildTool(), dependencies: ["asset-embedder"]),
 
+        // A real PostgreSQL server for the tests of the PostgreSQL back end (initdb into /tmp, one per test
+        // process, a fresh database per test); shared by the test targets that need it.
+        .target(
+            name: "PostgresTestSupport",
+            dependencies: ["Catalog"],
+            path: "Tests/PostgresTestSupport",
+            swiftSettings: strictSwift
+        ),
+
         .testTarget(name: "ProcessingTests", dependencies: ["Processing", "SampleImages"], swiftSettings: strictSwift),
         .testTarget(
             name: "CatalogTests",
             dependencies: [
-                "Catalog", "SampleImages",
+                "Catalog", "SampleImages", "PostgresTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
@@ -151,7 +170,7 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: [
-                "catalog-cli", "Catalog", "SampleImages", "Processing",
+                "catalog-cli", "Catalog", "SampleImages", "Processing", "PostgresTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Everything that can go wrong with the catalog file, with a message that names the file, the
+/// Everything that can go wrong with the catalog (a SQLite file or a PostgreSQL database), with a message that names the file, the
 /// problem and what to do, and the exit code scripts rely on (see PRODUCT.md, "Exit codes").
 public enum CatalogError: Error, LocalizedError, Sendable, Equatable {
     /// The catalog was migrated by a newer `catalog` (it records migrations this binary does not know).
@@ -26,17 +26,36 @@ public enum CatalogError: Error, LocalizedError, Sendable, Equatable {
     case io(path: String, reason: String)
     /// No entry has this id.
     case entryNotFound(id: Int64)
+    /// A `postgres://` catalog address that cannot be read (exit 64, a usage error). The address is shown
+    /// without its password.
+    case invalidAddress(address: String, reason: String)
+    /// The PostgreSQL server could not be reached in time: refused, no such host or socket, a timeout,
+    /// TLS that could not be set up (exit 69, service unavailable).
+    case serverUnreachable(address: String, server: String, reason: String)
+    /// The PostgreSQL server refused the credentials (SQLSTATE 28P01, 28000) or wants a password none
+    /// was given for (exit 77, permission denied).
+    case accessDenied(address: String, user: String, reason: String)
+    /// The PostgreSQL server has no database of the address's name (SQLSTATE 3D000). `catalog` does not
+    /// create databases (that needs rights a catalog's role should not have), so this is exit 74,
+    /// as a catalog that cannot be created.
+    case databaseMissing(address: String, database: String)
     /// The catalog's database cannot be reached, or this binary cannot open that kind of catalog.
     case unavailable(catalog: String, reason: String)
     /// Any other SQLite error (a constraint failed, a damaged file, ...): SQLite's message.
     case database(path: String, message: String)
 
     /// The process exit code for this error: 75 busy, 69 unavailable, 74 I/O (including not writable, disk full,
-    /// cannot create, missing, other database errors), 65 bad data (newer/older/not a catalog, unknown entry).
+    /// cannot create, missing, other database errors, a missing PostgreSQL database), 65 bad data
+    /// (newer/older/not a catalog, unknown entry), 64 a malformed `postgres://` address, 69 a PostgreSQL
+    /// server that cannot be reached, 77 credentials it refused.
     public var exitCode: Int32 {
         switch self {
         case .busy: 75
         case .unavailable: 69
+        case .invalidAddress: 64
+        case .serverUnreachable: 69
+        case .accessDenied: 77
+        case .databaseMissing: 74
         case .io, .readOnly, .diskFull, .cannotCreate, .missing, .database: 74
         case .newerCatalog, .needsMigration, .notACatalog, .entryNotFound: 65
         }
@@ -72,6 +91,18 @@ public enum CatalogError: Error, LocalizedError, Sendable, Equatable {
             "I/O error on the catalog \(path): \(reason). Check the disk and the file's permissions, then retry."
         case .entryNotFound(let id):
             "There is no entry with id \(id) in the catalog; `catalog list` shows the ids."
+        case .invalidAddress(let address, let reason):
+            "The catalog address \(address) is not a valid PostgreSQL URL: \(reason). "
+                + "Write it as postgres://USER@HOST:PORT/DATABASE (a Unix socket folder as ?host=/path)."
+        case .serverUnreachable(let address, let server, let reason):
+            "The PostgreSQL server \(server) of the catalog \(address) cannot be reached: \(reason). "
+                + "Check that the server runs and the address is right, then retry."
+        case .accessDenied(let address, let user, let reason):
+            "The PostgreSQL server refused the user \(user) for the catalog \(address): \(reason). "
+                + "Give the password in PGPASSWORD or ~/.pgpass (mode 0600), as for psql."
+        case .databaseMissing(let address, let database):
+            "The PostgreSQL server of the catalog \(address) has no database \(database). "
+                + "Create it first (createdb \(database), by a role allowed to), then retry."
         case .unavailable(let catalog, let reason):
             "The catalog \(catalog) cannot be opened: \(reason)."
         case .database(let path, let message):

@@ -344,7 +344,9 @@ struct ExportTests {
             _ = try await repository.createPack(name: "ok")
             _ = try await repository.addToPack("ok", ids: ids)
             let out = directory.appending(path: "deep/out")
-            for evil in ["../escape", "/tmp/abs", "a/b", "x\u{0}y", String(repeating: "z", count: 300), "\u{2215}up"] {
+            // PostgreSQL's text cannot hold NUL at all, so no catalog there can store that name.
+            for evil in ["../escape", "/tmp/abs", "a/b", "x\u{0}y", String(repeating: "z", count: 300), "\u{2215}up"]
+            where !(kind == .postgres && evil.contains("\u{0}")) {
                 try await executeRaw("UPDATE pack SET name = ? WHERE id = (SELECT min(id) FROM pack)", [evil], on: repository)
                 for format in [ExportFormat.png, .zip, .imessage] {
                     let report = try await Exporter(options: ExportOptions(format: format, outputDirectory: out, force: true)).run(try await repository.packSource(named: evil))
@@ -355,7 +357,8 @@ struct ExportTests {
                 try await executeRaw("UPDATE pack SET name = 'ok' WHERE id = (SELECT min(id) FROM pack)", on: repository)
             }
             #expect(try FileManager.default.contentsOfDirectory(atPath: directory.appending(path: "deep").path) == ["out"])
-            #expect(Set(try FileManager.default.contentsOfDirectory(atPath: directory.path)) == ["catalog.sqlite", "catalog.sqlite-wal", "catalog.sqlite-shm", "deep"])
+            let catalogFiles: Set<String> = kind == .sqlite ? ["catalog.sqlite", "catalog.sqlite-wal", "catalog.sqlite-shm"] : []
+            #expect(Set(try FileManager.default.contentsOfDirectory(atPath: directory.path)) == catalogFiles.union(["deep"]))
         }
     }
 }

@@ -1,12 +1,21 @@
 import Foundation
 import GRDB
+import PostgresNIO
+import PostgresTestSupport
 import Testing
 
 @testable import Catalog
 
 /// The back ends the repository and workflow suites run against (`@Test(arguments: StoreKind.allCases)`).
+/// PostgreSQL is among them when it is installed (Tests/PostgresTestSupport starts a server of the
+/// test process's own); PostgresOpenTests says so when it is not.
 enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case sqlite
+    case postgres
+
+    static var allCases: [StoreKind] {
+        TestPostgresServer.isAvailable ? [.sqlite, .postgres] : [.sqlite]
+    }
 
     var testDescription: String { rawValue }
 }
@@ -19,6 +28,24 @@ func openStore(
     switch kind {
     case .sqlite:
         try await CatalogStores.open(.sqlite(directory.appending(path: name + ".sqlite")), access: access)
+    case .postgres:
+        try await CatalogStores.open(.postgres(try await TestDatabases.shared.address(for: directory, name: name)), access: access)
+    }
+}
+
+/// The PostgreSQL database of each (test folder, name): a new migrated one the first time, the same
+/// one when a test opens that catalog again.
+actor TestDatabases {
+    static let shared = TestDatabases()
+    private var databases: [String: String] = [:]
+
+    func address(for directory: URL, name: String) async throws -> String {
+        let server = try TestPostgresServer.server
+        let key = directory.path + "/" + name
+        if let database = databases[key] { return server.address(database: database) }
+        let database = try await server.makeDatabase()
+        databases[key] = database
+        return server.address(database: database)
     }
 }
 
@@ -36,6 +63,31 @@ func executeRaw(_ sql: String, _ arguments: [any Sendable] = [], on store: any C
         }
         let statementArguments = StatementArguments(values)
         try await sqlite.write { db in try db.execute(sql: sql, arguments: statementArguments) }
+        return
+    }
+    if let postgres = store as? PostgresCatalogStore {
+        var bindings = PostgresBindings()
+        for value in arguments {
+            switch value {
+            case let text as String: bindings.append(text)
+            case let number as Int64: bindings.append(number)
+            default: preconditionFailure("executeRaw takes String and Int64 arguments, not \(type(of: value))")
+            }
+        }
+        // SQLite's `?` placeholders as PostgreSQL's `$1, $2, ...`.
+        var numbered = ""
+        var count = 0
+        for character in sql {
+            if character == "?" {
+                count += 1
+                numbered += "$\(count)"
+            } else {
+                numbered.append(character)
+            }
+        }
+        let statement = numbered
+        let finalBindings = bindings
+        try await postgres.write { connection in try await connection.run(statement, finalBindings) }
         return
     }
     Issue.record("executeRaw: no raw access to \(type(of: store))")

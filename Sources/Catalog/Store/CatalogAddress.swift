@@ -19,6 +19,8 @@ public enum CatalogAddress: Sendable, Equatable {
         case .sqlite(let url):
             return url.path
         case .postgres(let text):
+            // The address's own display form: no password, whatever form it was written in.
+            if let address = try? PostgresAddress(parsing: text) { return address.description }
             guard var components = URLComponents(string: text) else { return "a PostgreSQL catalog" }
             if components.password != nil { components.password = nil }
             return components.string ?? "a PostgreSQL catalog"

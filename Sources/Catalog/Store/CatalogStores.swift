@@ -10,8 +10,8 @@ public enum CatalogStores {
         switch address {
         case .sqlite(let url):
             return try SQLiteCatalogStore(url: url, access: access, busyTimeout: options.sqlite.busyTimeout)
-        case .postgres:
-            throw .unavailable(catalog: address.displayName, reason: "PostgreSQL catalogs are not built into this binary yet")
+        case .postgres(let text):
+            return try await PostgresCatalogStore.open(address: PostgresAddress(parsing: text), access: access)
         }
     }
 }

@@ -1,0 +1,90 @@
+import Foundation
+import PostgresNIO
+import Processing
+
+/// Paging for the browser, as SQLiteCatalogStore+Paging does it.
+extension PostgresCatalogStore {
+    public func entryPage(_ query: EntryPageQuery, settings: StickerSettings) async throws(CatalogError) -> EntryPage {
+        let limit = min(max(query.limit, 1), EntryPageQuery.maxLimit)
+        let offset = max(query.offset, 0)
+        let settingsJSON: String
+        do {
+            settingsJSON = try CatalogJSON.string(settings)
+        } catch {
+            throw .database(path: displayName, message: "cannot encode the settings: \(error)")
+        }
+        var conditions: [String] = []
+        var bindings = PostgresBindings()
+        if let status = query.status {
+            bindings.append(status.rawValue)
+            conditions.append("p.status = $\(bindings.count)")
+        }
+        if query.staleOnly {
+            let permanent = StaleReason.permanentFailureCodes.sorted().map { "'\($0)'" }.joined(separator: ",")
+            bindings.append(PhotoProcessor.pipelineVersion)
+            bindings.append(settingsJSON)
+            conditions.append("""
+                (CASE WHEN p.failure_code IS NOT NULL THEN p.failure_code NOT IN (\(permanent))
+                      ELSE s.photo_id IS NULL OR s.pipeline_version < $\(bindings.count - 1) OR s.settings_json <> $\(bindings.count) END)
+                """)
+        }
+        let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        let countBindings = bindings
+        bindings.append(limit)
+        bindings.append(offset)
+        let pageBindings = bindings
+        let count = bindings.count
+        return try await readTransaction { connection in
+            let total: Int = try await connection.row(
+                "SELECT count(*) AS n FROM photo p LEFT JOIN sticker s ON s.photo_id = p.id \(whereClause)", countBindings
+            )?.value("n") ?? 0
+            let rows = try await connection.rows("""
+                SELECT p.id, p.sha256, p.path, p.status, p.failure_code, p.failure_message, s.pipeline_version, s.settings_json
+                FROM photo p LEFT JOIN sticker s ON s.photo_id = p.id
+                \(whereClause)
+                ORDER BY p.id DESC LIMIT $\(count - 1) OFFSET $\(count)
+                """, pageBindings)
+            let items = try rows.map { row in
+                let failureCode: String? = try row.value("failure_code")
+                var sticker: (pipelineVersion: Int, settings: StickerSettings)?
+                if let version = try row.value("pipeline_version", as: Int?.self), let json = try row.value("settings_json", as: String?.self) {
+                    sticker = (version, try CatalogJSON.decode(StickerSettings.self, from: json))
+                }
+                return EntryPage.Item(
+                    id: try row.value("id"), sha256: try row.value("sha256"), path: try row.value("path"),
+                    status: EntryStatus(storedValue: try row.value("status")),
+                    failure: try failureCode.map { EntryDetail.Failure(code: $0, message: try row.value("failure_message", as: String?.self) ?? "") },
+                    reasons: StaleReason.recorded(
+                        sticker: sticker, failureCode: failureCode, current: settings, pipelineVersion: PhotoProcessor.pipelineVersion))
+            }
+            return EntryPage(total: total, limit: limit, offset: offset, entries: items)
+        }
+    }
+
+    /// A tag that changes whenever entry `id`'s sticker is made again; nil when it has none.
+    public func stickerVersion(id: Int64) async throws(CatalogError) -> String? {
+        try await read { connection in
+            try await connection.row("""
+                SELECT p.sha256, s.created_at, s.pipeline_version FROM sticker s JOIN photo p ON p.id = s.photo_id
+                WHERE s.photo_id = $1 AND p.status = 'ok'
+                """, binds(id)).map { row in
+                "\(try row.value("sha256", as: String?.self) ?? "-")-\(try row.value("pipeline_version", as: Int.self))-\(try row.value("created_at", as: String.self))"
+            }
+        }
+    }
+
+    /// Bytes used by each table and index, for benchmarks.
+    public func tableSizes() async throws(CatalogError) -> [String: Int64] {
+        try await read { connection in
+            var sizes: [String: Int64] = [:]
+            for row in try await connection.rows("""
+                SELECT c.relname::text AS name, pg_total_relation_size(c.oid) AS bytes FROM pg_class c
+                JOIN pg_namespace n ON n.oid = c.relnamespace
+                WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'i')
+                """) {
+                sizes[try row.value("name")] = try row.value("bytes")
+            }
+            return sizes
+        }
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import NIOCore
+import PostgresNIO
+import Processing
+
+extension PostgresCatalogStore {
+    /// Records a processed photo (entry, EXIF, sticker, PNG, palette) in one transaction, or, when its
+    /// hash is catalogued already (checked inside the transaction), notes it as a duplicate. A failed
+    /// "unreadable" entry at the same path is removed: the file has been read since.
+    public func recordProcessed(_ photo: ProcessedPhoto, sha256: String, source: SourceFile) async throws(CatalogError) -> ImportOutcome {
+        let now = Timestamp.now()
+        return try await write { connection in
+            try await Self.insertProcessed(photo, sha256: sha256, source: source, now: now, connection)
+        }
+    }
+
+    /// Records a file whose processing failed, keeping what was learnt of it (`facts`); keyed by hash, or
+    /// by path when the file could not be read (updated in place, never duplicated).
+    public func recordFailure(
+        sha256: String?, source: SourceFile, format: ImageFormat?, facts: PhotoFacts?, code: String, message: String
+    ) async throws(CatalogError) -> ImportOutcome {
+        let now = Timestamp.now()
+        return try await write { connection in
+            if let sha256 {
+                try await Self.removeUnreadableEntry(at: source.path, connection)
+                if let existing = try await Self.photo(sha256: sha256, connection) {
+                    return try await Self.refreshSource(of: existing, with: source, now: now, connection)
+                }
+            } else if let existing = try await connection.row(
+                "SELECT id FROM photo WHERE sha256 IS NULL AND path = $1", binds(source.path)
+            ) {
+                let id: Int64 = try existing.value("id")
+                try await connection.run("""
+                    UPDATE photo SET file_size = $2, file_mtime = $3, format = $4, decoder_version = $5,
+                        failure_code = $6, failure_message = $7, updated_at = $8
+                    WHERE id = $1
+                    """, binds(id, source.size, source.modificationTime, format?.rawValue, PhotoDecoder.decoderVersion, code, message, now))
+                return .failed(id: id)
+            }
+            let record = PhotoRecord(
+                sha256: sha256, path: source.path, fileSize: source.size, fileMtime: source.modificationTime,
+                format: (facts?.format ?? format)?.rawValue, width: facts?.width, height: facts?.height,
+                status: EntryStatus.failed.rawValue, failureCode: code, failureMessage: message, importedAt: now, updatedAt: now
+            )
+            let id = try await Self.insert(record, connection)
+            if let exif = facts?.exif {
+                try await Self.insert(try ExifRecord(photoId: id, exif: exif), connection)
+            }
+            return .failed(id: id)
+        }
+    }
+
+    /// Notes that entry `id`'s bytes were seen again at `source` (a move is recorded).
+    public func noteDuplicate(id: Int64, source: SourceFile) async throws(CatalogError) -> ImportOutcome {
+        let now = Timestamp.now()
+        return try await write { connection in
+            guard let existing = try await Self.photo(id: id, connection) else { throw CatalogError.entryNotFound(id: id) }
+            if existing.sha256 != nil { try await Self.removeUnreadableEntry(at: source.path, connection) }
+            return try await Self.refreshSource(of: existing, with: source, now: now, connection)
+        }
+    }
+
+    // MARK: - Inside a write transaction
+
+    static func insertProcessed(
+        _ photo: ProcessedPhoto, sha256: String, source: SourceFile, now: String, _ connection: PostgresConnection
+    ) async throws -> ImportOutcome {
+        try await removeUnreadableEntry(at: source.path, connection)
+        if let existing = try await Self.photo(sha256: sha256, connection) {
+            return try await refreshSource(of: existing, with: source, now: now, connection)
+        }
+        let record = PhotoRecord(
+            sha256: sha256, path: source.path, fileSize: source.size, fileMtime: source.modificationTime,
+            format: photo.format.rawValue, width: photo.width, height: photo.height, status: EntryStatus.ok.rawValue,
+            importedAt: now, updatedAt: now
+        )
+        let id = try await insert(record, connection)
+        try await insertContent(of: photo, id: id, now: now, connection)
+        return .imported(id: id)
+    }
+
+    /// Inserts the `exif`, `sticker`, `sticker_png` and `palette_color` rows of entry `id`.
+    static func insertContent(of photo: ProcessedPhoto, id: Int64, now: String, _ connection: PostgresConnection) async throws {
+        if let exif = photo.exif {
+            try await insert(try ExifRecord(photoId: id, exif: exif), connection)
+        }
+        try await connection.run("""
+            INSERT INTO sticker (photo_id, width, height, bytes, pipeline_version, settings_json, created_at)
+            VALUES ($1, $2, $3, $4, $5, $6, $7)
+            """, binds(id, photo.sticker.width, photo.sticker.height, photo.sticker.png.count, photo.pipelineVersion,
+                       try CatalogJSON.string(photo.settings), now))
+        try await connection.run("INSERT INTO sticker_png (photo_id, png) VALUES ($1, $2)", binds(id, ByteBuffer(bytes: photo.sticker.png)))
+        for (rank, color) in photo.palette.colors.enumerated() {
+            try await connection.run("""
+                INSERT INTO palette_color (photo_id, rank, hex, l, a, b, share) VALUES ($1, $2, $3, $4, $5, $6, $7)
+                """, binds(id, rank, color.hex, color.l, color.a, color.b, color.share))
+        }
+    }
+
+    static func insert(_ record: PhotoRecord, _ connection: PostgresConnection) async throws -> Int64 {
+        let row = try await connection.row("""
+            INSERT INTO photo (sha256, path, file_size, file_mtime, format, width, height, status, failure_code,
+                failure_message, imported_at, updated_at, decoder_version)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id
+            """, binds(record.sha256, record.path, record.fileSize, record.fileMtime, record.format, record.width, record.height,
+                       record.status, record.failureCode, record.failureMessage, record.importedAt, record.updatedAt,
+                       record.decoderVersion))
+        guard let row else { throw CatalogError.database(path: "photo", message: "INSERT returned no id") }
+        return try row.value("id")
+    }
+
+    static func insert(_ exif: ExifRecord, _ connection: PostgresConnection) async throws {
+        try await connection.run("""
+            INSERT INTO exif (photo_id, make, model, lens_model, taken_at, taken_at_utc, exposure_time, f_number, iso,
+                focal_length, orientation, gps_latitude, gps_longitude, gps_altitude, tags_json)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+            """, binds(exif.photoId, exif.make, exif.model, exif.lensModel, exif.takenAt, exif.takenAtUtc, exif.exposureTime,
+                       exif.fNumber, exif.iso, exif.focalLength, exif.orientation, exif.gpsLatitude, exif.gpsLongitude,
+                       exif.gpsAltitude, exif.tagsJson))
+    }
+
+    static let photoColumns = """
+        id, sha256, path, file_size, file_mtime, format, width, height, status, failure_code, failure_message,
+        imported_at, updated_at, decoder_version
+        """
+
+    static func photo(sha256: String, _ connection: PostgresConnection) async throws -> PhotoRecord? {
+        try await connection.row("SELECT \(photoColumns) FROM photo WHERE sha256 = $1", binds(sha256)).map(photoRecord)
+    }
+
+    static func photo(id: Int64, _ connection: PostgresConnection) async throws -> PhotoRecord? {
+        try await connection.row("SELECT \(photoColumns) FROM photo WHERE id = $1", binds(id)).map(photoRecord)
+    }
+
+    static func photoRecord(_ row: PostgresRandomAccessRow) throws -> PhotoRecord {
+        PhotoRecord(
+            id: try row.value("id"), sha256: try row.value("sha256"), path: try row.value("path"),
+            fileSize: try row.value("file_size"), fileMtime: try row.value("file_mtime"), format: try row.value("format"),
+            width: try row.value("width"), height: try row.value("height"), status: try row.value("status"),
+            failureCode: try row.value("failure_code"), failureMessage: try row.value("failure_message"),
+            importedAt: try row.value("imported_at"), updatedAt: try row.value("updated_at"),
+            decoderVersion: try row.value("decoder_version"))
+    }
+
+    /// Records where the bytes of `record` are now (a move only when the recorded file is gone).
+    private static func refreshSource(
+        of record: PhotoRecord, with source: SourceFile, now: String, _ connection: PostgresConnection
+    ) async throws -> ImportOutcome {
+        guard let id = record.id else { throw CatalogError.database(path: "photo", message: "photo row without id") }
+        let pathChanged = record.path != source.path && !EscapedPath.exists(record.path)
+        if record.path != source.path && !pathChanged { return .duplicate(id: id, pathUpdated: false) }
+        if pathChanged || record.fileSize != source.size || record.fileMtime != source.modificationTime {
+            try await connection.run(
+                "UPDATE photo SET path = $2, file_size = $3, file_mtime = $4, updated_at = $5 WHERE id = $1",
+                binds(id, source.path, source.size, source.modificationTime, now))
+        }
+        return .duplicate(id: id, pathUpdated: pathChanged)
+    }
+
+    private static func removeUnreadableEntry(at path: String, _ connection: PostgresConnection) async throws {
+        try await connection.run("DELETE FROM photo WHERE sha256 IS NULL AND path = $1", binds(path))
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import PostgresNIO
+
+/// A catalog in a PostgreSQL database: the same contract as the SQLite catalog (records, order, errors,
+/// one transaction per recorded photo), with its own SQL (this folder) and migrations (`Migrations/PostgreSQL`).
+///
+/// Reads take a pooled connection each, in a read-only repeatable-read transaction where they read
+/// several tables, so their parts agree. Writes are one at a time in this process (``PostgresWriteGate``)
+/// and, across processes and machines, under a transaction-scoped advisory lock, so that "is this hash
+/// catalogued yet?" and the insert that follows are one step, as SQLite's `BEGIN IMMEDIATE` makes them.
+public final class PostgresCatalogStore: Sendable {
+    /// The catalog's address; its display form (no password) names it in messages.
+    public let address: PostgresAddress
+    /// How the catalog was opened.
+    public let access: CatalogAccess
+    let pool: PostgresConnectionPool
+    /// Makes new connections; also gives PostgreSQL's programs (pg_dump) their environment.
+    let connector: PostgresConnector
+    private let gate = PostgresWriteGate()
+
+    /// The advisory lock every write transaction takes ("STICKWRT"): writers on other machines wait
+    /// for each other, as SQLite's writers do for the file's lock.
+    static let writeLockKey: Int64 = 0x5354_4943_4B57_5254
+
+    /// Opens the catalog (see ``PostgresCatalogDatabase/open(address:access:environment:warn:)`` for the errors).
+    public static func open(
+        address: PostgresAddress, access: CatalogAccess,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        warn: (String) -> Void = { _ in }
+    ) async throws(CatalogError) -> PostgresCatalogStore {
+        let database = try await PostgresCatalogDatabase.open(address: address, access: access, environment: environment, warn: warn)
+        return PostgresCatalogStore(
+            address: address, access: access, connector: database.connector,
+            pool: PostgresConnectionPool(connector: database.connector, first: database.connection))
+    }
+
+    private init(address: PostgresAddress, access: CatalogAccess, connector: PostgresConnector, pool: PostgresConnectionPool) {
+        self.address = address
+        self.access = access
+        self.connector = connector
+        self.pool = pool
+    }
+
+    /// The catalog as messages name it: the address without a password.
+    public var displayName: String { address.description }
+
+    /// Closes the store's connections.
+    public func close() async {
+        await pool.close()
+    }
+
+    // MARK: - Running statements
+
+    /// Runs `body` on a pooled connection, outside a transaction (one statement, or statements that need
+    /// not agree).
+    func read<T>(_ body: (PostgresConnection) async throws -> T) async throws(CatalogError) -> T {
+        let connection = try await pool.acquire()
+        do {
+            let value = try await body(connection)
+            await pool.release(connection)
+            return value
+        } catch {
+            await pool.release(connection)
+            throw mapped(error)
+        }
+    }
+
+    /// Runs `body` in a read-only repeatable-read transaction: every statement sees one snapshot.
+    func readTransaction<T>(_ body: (PostgresConnection) async throws -> T) async throws(CatalogError) -> T {
+        try await read { connection in
+            try await connection.run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            do {
+                let value = try await body(connection)
+                try await connection.run("COMMIT")
+                return value
+            } catch {
+                try? await connection.run("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    /// Runs `body` in a write transaction, one at a time (in this process and, through the advisory lock,
+    /// across processes). A read-only store refuses, as SQLite's does.
+    func write<T>(_ body: (PostgresConnection) async throws -> T) async throws(CatalogError) -> T {
+        guard access == .readWrite else {
+            throw .readOnly(path: displayName, reason: "the catalog was opened read-only")
+        }
+        await gate.enter()
+        do {
+            let value = try await read { connection in
+                try await connection.run("BEGIN")
+                do {
+                    try await connection.run("SELECT pg_advisory_xact_lock(\(Self.writeLockKey))")
+                    let value = try await body(connection)
+                    try await connection.run("COMMIT")
+                    return value
+                } catch {
+                    try? await connection.run("ROLLBACK")
+                    throw error
+                }
+            }
+            await gate.leave()
+            return value
+        } catch {
+            await gate.leave()
+            throw error
+        }
+    }
+
+    /// The ``CatalogError`` for a failure of a statement (a ``CatalogError`` thrown by our own code passes through).
+    func mapped(_ error: any Error) -> CatalogError {
+        PostgresErrorMapping.catalogError(for: error, address: address)
+    }
+}
+
+extension PostgresConnection {
+    /// Runs one statement whose rows (if any) are not needed.
+    func run(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) async throws {
+        try await query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: PostgresConnector.silentLogger)
+    }
+
+    /// Runs one statement and returns its rows, each as random-access columns.
+    func rows(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) async throws -> [PostgresRandomAccessRow] {
+        var rows: [PostgresRandomAccessRow] = []
+        for try await row in try await query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: PostgresConnector.silentLogger) {
+            rows.append(row.makeRandomAccess())
+        }
+        return rows
+    }
+
+    /// The first row of a statement, if any.
+    func row(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) async throws -> PostgresRandomAccessRow? {
+        try await rows(sql, binds).first
+    }
+}
+
+extension PostgresRandomAccessRow {
+    /// Column `name` decoded as `T` (an optional type for a nullable column).
+    func value<T: PostgresDecodable>(_ name: String, as type: T.Type = T.self) throws -> T {
+        try self[name].decode(T.self)
+    }
+}
+
+/// Builds the bindings of a statement: `binds(a, b, c)` for `$1, $2, $3`.
+func binds(_ values: (any PostgresDynamicTypeEncodable)?...) -> PostgresBindings {
+    var bindings = PostgresBindings()
+    for value in values {
+        if let value { bindings.append(value) } else { bindings.appendNull() }
+    }
+    return bindings
+}

@@ -1,0 +1,146 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import NIOSSL
+import PostgresNIO
+
+/// Opens connections to a PostgreSQL catalog's server: the address's endpoint, TLS per `sslmode`, the
+/// password from ``PostgresPassword``, and a deadline on the whole handshake, so that a server that never
+/// answers gives ``CatalogError/serverUnreachable(address:server:reason:)`` instead of a hang.
+struct PostgresConnector: Sendable {
+    let address: PostgresAddress
+    /// Kept only here, for the handshake; never printed (this type has no description of its own).
+    private let password: String?
+    private let tls: PostgresConnection.Configuration.TLS
+    /// Why the password file was ignored (group or world readable, not a plain file), told with a refusal.
+    private let passwordWarning: String?
+
+    /// A logger that drops everything: postgres-nio's messages are not for users, and nothing about a
+    /// connection (its password least of all) goes to a log.
+    static let silentLogger = Logger(label: "sticker-catalog.postgres") { _ in SwiftLogNoOpLogHandler() }
+
+    /// Reads the password (and reports a password file ignored for its permissions through `warn`),
+    /// and prepares TLS. Throws ``CatalogError/serverUnreachable(address:server:reason:)`` when the
+    /// TLS settings cannot be used (an unreadable `sslrootcert`).
+    init(address: PostgresAddress, environment: [String: String], warn: (String) -> Void = { _ in }) throws(CatalogError) {
+        self.address = address
+        let lookup = PostgresPassword.lookup(for: address, environment: environment)
+        if let warning = lookup.warning { warn(warning) }
+        passwordWarning = lookup.warning
+        password = lookup.password
+        tls = try Self.tls(for: address, environment: environment)
+    }
+
+    /// A new connection, or the ``CatalogError`` that says why not.
+    func connect() async throws(CatalogError) -> PostgresConnection {
+        var configuration: PostgresConnection.Configuration
+        if let socketPath = address.socketPath {
+            configuration = .init(unixSocketPath: socketPath, username: address.user, password: password, database: address.database)
+        } else {
+            configuration = .init(
+                host: address.host ?? "localhost", port: address.port, username: address.user,
+                password: password, database: address.database, tls: tls)
+        }
+        configuration.options.connectTimeout = .seconds(address.connectTimeout.components.seconds)
+        configuration.options.additionalStartupParameters = [("application_name", "catalog")]
+        let finalConfiguration = configuration
+        let deadline = address.connectTimeout
+        do {
+            return try await Self.withDeadline(deadline) {
+                try await PostgresConnection.connect(configuration: finalConfiguration, id: 1, logger: Self.silentLogger)
+            }
+        } catch {
+            let mapped = PostgresErrorMapping.catalogError(for: error, address: address)
+            if case .accessDenied(let name, let user, let reason) = mapped, let passwordWarning {
+                throw .accessDenied(address: name, user: user, reason: reason + " (\(passwordWarning))")
+            }
+            throw mapped
+        }
+    }
+
+    /// Runs `connect`, or throws ``ConnectDeadlineExceeded`` after `deadline`, closing a connection that
+    /// arrives too late. The TCP connect has its own timeout; this one also covers a server that accepts
+    /// the connection and then never answers the startup or authentication messages.
+    private static func withDeadline(
+        _ deadline: Duration, _ connect: @escaping @Sendable () async throws -> PostgresConnection
+    ) async throws -> PostgresConnection {
+        try await withThrowingTaskGroup(of: PostgresConnection?.self) { group in
+            group.addTask { try await connect() }
+            group.addTask {
+                try await Task.sleep(for: deadline)
+                return nil
+            }
+            let first: PostgresConnection?
+            do {
+                first = try await group.next() ?? nil
+            } catch {
+                group.cancelAll()
+                await closeLateArrivals(in: &group)
+                throw error
+            }
+            group.cancelAll()
+            await closeLateArrivals(in: &group)
+            guard let first else { throw ConnectDeadlineExceeded(deadline: deadline) }
+            return first
+        }
+    }
+
+    /// Waits for the other child and closes a connection it may still have made.
+    private static func closeLateArrivals(in group: inout ThrowingTaskGroup<PostgresConnection?, any Error>) async {
+        while let result = await group.nextResult() {
+            if case .success(let connection?) = result { try? await connection.close() }
+        }
+    }
+
+    /// `base` with libpq's variables for this catalog, for a PostgreSQL program run on it (pg_dump): the
+    /// password goes to the child's environment only, never to its arguments (which `ps` shows).
+    func toolEnvironment(base: [String: String]) -> [String: String] {
+        var environment = base.filter { !$0.key.hasPrefix("PG") }
+        environment["PGHOST"] = address.socketFolder ?? address.host
+        environment["PGPORT"] = String(address.port)
+        environment["PGUSER"] = address.user
+        environment["PGDATABASE"] = address.database
+        environment["PGSSLMODE"] = address.sslMode.rawValue
+        environment["PGCONNECT_TIMEOUT"] = String(address.connectTimeout.components.seconds)
+        if let root = address.sslRootCertificate { environment["PGSSLROOTCERT"] = root }
+        if let password { environment["PGPASSWORD"] = password }
+        return environment
+    }
+
+    /// TLS as libpq's `sslmode` asks: none, unverified, verified against the trusted authorities, or that
+    /// and the host name.
+    private static func tls(for address: PostgresAddress, environment: [String: String]) throws(CatalogError) -> PostgresConnection.Configuration.TLS {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        switch address.sslMode {
+        case .disable: return .disable
+        case .allow, .prefer, .require: configuration.certificateVerification = .none
+        case .verifyCA: configuration.certificateVerification = .noHostnameVerification
+        case .verifyFull: configuration.certificateVerification = .fullVerification
+        }
+        if address.sslMode == .verifyCA || address.sslMode == .verifyFull {
+            let home = environment["HOME"] ?? NSHomeDirectory()
+            let standard = (home as NSString).appendingPathComponent(".postgresql/root.crt")
+            if let rootCertificate = address.sslRootCertificate ?? (FileManager.default.fileExists(atPath: standard) ? standard : nil),
+               rootCertificate != "system" {
+                configuration.trustRoots = .file(rootCertificate)
+            }
+        }
+        do {
+            let context = try NIOSSLContext(configuration: configuration)
+            switch address.sslMode {
+            case .allow, .prefer: return .prefer(context)
+            default: return .require(context)
+            }
+        } catch {
+            throw .serverUnreachable(
+                address: address.description, server: address.serverDescription,
+                reason: "TLS cannot be set up (sslmode=\(address.sslMode.rawValue)): \(error)")
+        }
+    }
+}
+
+/// The connection deadline passed before the server finished the handshake.
+struct ConnectDeadlineExceeded: Error {
+    let deadline: Duration
+}
