@@ -188,6 +188,8 @@ public enum ColorConverter {
                 for component in 0..<3 {
                     // Black counted once: on the red column only.
                     let value = Double(linearRamps[entry * 3 + component]) - (entry >= 256 ? Double(black[component]) : 0)
+                    // A damaged or odd profile can give NaN or huge values: lcms2 then converts it.
+                    guard value.isFinite, abs(value) < 64 else { return nil }
                     exact[entry * 3 + component] = value
                     columns[entry * 4 + component] = Int32((value * scale).rounded())
                 }
