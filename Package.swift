@@ -52,13 +52,17 @@ let package = Package(
         // debug builds too: unoptimised, one prediction takes a minute, too slow for tests and demos.
         .target(name: "CSegmentationKernels", cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))]),
 
+        // The per-pixel loop of converting matrix-shaper colour profiles to sRGB from tables lcms2
+        // computed (ColorConverter.swift). Optimised in debug builds too, like the kernels above.
+        .target(name: "CColorMatrix", cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))]),
+
         // Pure image work: decoders, encoders, EXIF, orientation, resizing, stickers.
         // Optimised in debug builds too (like the kernels): the cut-out's pixel loops are 10-20
         // times slower unoptimised, which made every test import and `make demo CONFIG=debug` crawl.
         .target(
             name: "Processing",
             dependencies: [
-                "CTurboJPEG", "CPNG", "CPNGWriter", "CExif", "CWebP", "CHeif", "CLCMS2", "CInflate", "CSegmentationKernels", "CMalloc",
+                "CTurboJPEG", "CPNG", "CPNGWriter", "CExif", "CWebP", "CHeif", "CLCMS2", "CColorMatrix", "CInflate", "CSegmentationKernels", "CMalloc",
             ],
             swiftSettings: strictSwift + [.unsafeFlags(["-O"], .when(configuration: .debug))]
         ),

@@ -1,9 +1,15 @@
+import CColorMatrix
 import CLCMS2
 import Synchronization
 
 /// Converts pixels described by a `ColorProfile` to sRGB with Little CMS (lcms2). This file owns
 /// every lcms2 pointer: profiles live only while a transform is built; transforms are built once
 /// per distinct profile, cached for the life of the process, and freed when dropped from the cache.
+///
+/// Matrix-shaper profiles (Display P3, Adobe RGB, the nclx spaces: curves and a 3×3 matrix, what
+/// nearly every photo carries) are applied by our own loop (`CColorMatrix`) from tables lcms2
+/// computes once per profile (`MatrixShaper`): about 4× faster than `cmsDoTransform` on RGBA and
+/// as exact. Other RGB profiles (lookup-table ones) go through an lcms2 transform.
 ///
 /// Transforms are made with `cmsFLAGS_NOCACHE`, which makes `cmsDoTransform` safe to call from
 /// several threads at once on the same transform. lcms2 reports problems through return values
@@ -29,6 +35,10 @@ public enum ColorConverter {
         case .convert(let transform):
             var converted = image
             transform.apply(to: &converted)
+            return Converted(image: converted, warning: nil)
+        case .matrixShaper(let tables):
+            var converted = image
+            tables.apply(to: &converted)
             return Converted(image: converted, warning: nil)
         }
     }
@@ -100,7 +110,122 @@ public enum ColorConverter {
     enum Plan: Sendable {
         case identity
         case unusable(String)
+        /// Through lcms2, pixel by pixel (profiles that are not matrix-shapers).
         case convert(Transform)
+        /// Through our table loop (matrix-shaper profiles).
+        case matrixShaper(MatrixShaper)
+
+        func apply(to image: inout RGBAImage) {
+            switch self {
+            case .identity, .unusable: break
+            case .convert(let transform): transform.apply(to: &image)
+            case .matrixShaper(let tables): tables.apply(to: &image)
+            }
+        }
+    }
+
+    /// A matrix-shaper conversion to sRGB as tables lcms2 filled in: for each input channel and
+    /// level, the linear-light sRGB it contributes (the profile's curve and matrix column, and
+    /// the black offset on red), so a pixel's linear sRGB is the sum of three entries; then the
+    /// sRGB curve (lcms2's own, inverted) through a 65536-entry table.
+    struct MatrixShaper: Sendable {
+        /// 3 × 256 entries of (R, G, B, unused), fixed point: 1.0 is 65535 << STICKER_COLOR_MATRIX_FRACTION_BITS.
+        let columns: [Int32]
+
+        /// The sRGB curve: entry i is the 8-bit level of linear light i / 65535 (the same for all profiles).
+        static let encode: [UInt8] = {
+            guard let sRGB = cmsCreate_sRGBProfile() else { return [] }
+            defer { cmsCloseProfile(sRGB) }
+            guard let curve = cmsReadTag(sRGB, cmsSigRedTRCTag), let inverse = cmsReverseToneCurve(OpaquePointer(curve)) else { return [] }
+            defer { cmsFreeToneCurve(inverse) }
+            return (0..<65536).map { index in
+                let level = Double(cmsEvalToneCurveFloat(inverse, Float(index) / 65535)) * 255
+                return UInt8(min(max(level, 0), 255).rounded())
+            }
+        }()
+
+        /// The tables for `source` (an RGB profile), or nil when its conversion to sRGB is not
+        /// curves-then-matrix (a lookup-table profile), found by checking a grid of colours.
+        static func make(from source: cmsHPROFILE) -> MatrixShaper? {
+            guard encode.count == 65536 else { return nil }
+            // Linear-light sRGB: lcms2's sRGB primaries and white with a straight curve.
+            guard let straight = cmsBuildGamma(nil, 1.0) else { return nil }
+            defer { cmsFreeToneCurve(straight) }
+            var white = cmsCIExyY(x: 0.3127, y: 0.3290, Y: 1)
+            var primaries = cmsCIExyYTRIPLE(
+                Red: cmsCIExyY(x: 0.64, y: 0.33, Y: 1), Green: cmsCIExyY(x: 0.30, y: 0.60, Y: 1), Blue: cmsCIExyY(x: 0.15, y: 0.06, Y: 1))
+            var curves: [OpaquePointer?] = [straight, straight, straight]
+            guard let linear = curves.withUnsafeMutableBufferPointer({ cmsCreateRGBProfile(&white, &primaries, $0.baseAddress) }) else { return nil }
+            defer { cmsCloseProfile(linear) }
+            // Float and unoptimised: lcms2's exact evaluation, unclipped, of each probe colour.
+            let flags = UInt32(cmsFLAGS_NOCACHE) | UInt32(cmsFLAGS_NOOPTIMIZE)
+            guard let handle = cmsCreateTransform(source, sticker_TYPE_RGB_FLT, linear, sticker_TYPE_RGB_FLT, UInt32(INTENT_PERCEPTUAL), flags) else {
+                return nil
+            }
+            defer { cmsDeleteTransform(handle) }
+            func evaluate(_ colors: [Float]) -> [Float] {
+                var out = [Float](repeating: 0, count: colors.count)
+                colors.withUnsafeBytes { input in
+                    out.withUnsafeMutableBytes { cmsDoTransform(handle, input.baseAddress, $0.baseAddress, UInt32(colors.count / 3)) }
+                }
+                return out
+            }
+            // Each channel's ramp alone (the others at 0), then black.
+            var ramps: [Float] = []
+            for channel in 0..<3 {
+                for level in 0..<256 {
+                    var color: [Float] = [0, 0, 0]
+                    color[channel] = Float(level) / 255
+                    ramps += color
+                }
+            }
+            let linearRamps = evaluate(ramps + [0, 0, 0])
+            let black = Array(linearRamps[(768 * 3)...])
+            let scale = Double(65535 << STICKER_COLOR_MATRIX_FRACTION_BITS)
+            var columns = [Int32](repeating: 0, count: 768 * 4)
+            var exact = [Double](repeating: 0, count: 768 * 3)
+            for entry in 0..<768 {
+                for component in 0..<3 {
+                    // Black counted once: on the red column only.
+                    let value = Double(linearRamps[entry * 3 + component]) - (entry >= 256 ? Double(black[component]) : 0)
+                    // A damaged or odd profile can give NaN or huge values: lcms2 then converts it.
+                    guard value.isFinite, abs(value) < 64 else { return nil }
+                    exact[entry * 3 + component] = value
+                    columns[entry * 4 + component] = Int32((value * scale).rounded())
+                }
+            }
+            // Curves-then-matrix means every colour is the sum of its three ramps' entries.
+            let levels = stride(from: 0, through: 255, by: 17).map { $0 }
+            var grid: [Float] = []
+            for r in levels { for g in levels { for b in levels { grid += [Float(r) / 255, Float(g) / 255, Float(b) / 255] } } }
+            let linearGrid = evaluate(grid)
+            var index = 0
+            for r in levels {
+                for g in levels {
+                    for b in levels {
+                        for component in 0..<3 {
+                            let sum = exact[r * 3 + component] + exact[(256 + g) * 3 + component] + exact[(512 + b) * 3 + component]
+                            // 1e-5 of full scale: under 0.05 of an 8-bit level even on the sRGB curve's steep toe.
+                            guard abs(sum - Double(linearGrid[index * 3 + component])) < 1e-5 else { return nil }
+                        }
+                        index += 1
+                    }
+                }
+            }
+            return MatrixShaper(columns: columns)
+        }
+
+        func apply(to image: inout RGBAImage) {
+            let pixelCount = image.width * image.height
+            columns.withUnsafeBufferPointer { columns in
+                Self.encode.withUnsafeBufferPointer { encode in
+                    image.pixels.withUnsafeMutableBytes { pixels in
+                        guard let base = pixels.bindMemory(to: UInt8.self).baseAddress else { return }
+                        sticker_color_matrix_apply(columns.baseAddress, encode.baseAddress, base, pixelCount)
+                    }
+                }
+            }
+        }
     }
 
     /// An lcms2 transform from one profile to sRGB (RGBA 8-bit in and out, alpha copied).
@@ -150,20 +275,9 @@ public enum ColorConverter {
     private static func makePlan(for profile: ColorProfile) -> Plan {
         _ = silenced
         let source: cmsHPROFILE
-        switch profile {
-        case .icc(let bytes):
-            guard bytes.count >= 132, bytes.count < Int(UInt32.max) else {
-                return .unusable("the ICC profile is \(bytes.count) bytes, too short to be one")
-            }
-            guard let opened = bytes.withUnsafeBytes({ cmsOpenProfileFromMem($0.baseAddress, UInt32($0.count)) }) else {
-                return .unusable("lcms2 cannot read the ICC profile")
-            }
-            source = opened
-        case .nclx(let primaries, let transfer):
-            switch nclxProfile(primaries: primaries, transfer: transfer) {
-            case .success(let made): source = made
-            case .failure(let reason): return .unusable(reason.text)
-            }
+        switch open(profile) {
+        case .success(let opened): source = opened
+        case .failure(let reason): return .unusable(reason.text)
         }
         defer { cmsCloseProfile(source) }
         switch cmsGetColorSpace(source) {
@@ -171,6 +285,10 @@ public enum ColorConverter {
         // Grey and CMYK JPEGs are already RGB when they get here (libjpeg-turbo's own conversion).
         case cmsSigGrayData, cmsSigCmykData: return .identity
         default: return .unusable("the ICC profile is not for RGB images")
+        }
+        if let tables = MatrixShaper.make(from: source) {
+            let plan = Plan.matrixShaper(tables)
+            return isIdentity(plan) ? .identity : plan
         }
         guard let sRGB = cmsCreate_sRGBProfile() else { return .unusable("lcms2 could not make an sRGB profile") }
         defer { cmsCloseProfile(sRGB) }
@@ -180,19 +298,98 @@ public enum ColorConverter {
         else {
             return .unusable("lcms2 cannot convert from the ICC profile (it may be damaged or incomplete)")
         }
-        let transform = Transform(handle)
-        return isIdentity(transform) ? .identity : .convert(transform)
+        let plan = Plan.convert(Transform(handle))
+        return isIdentity(plan) ? .identity : plan
+    }
+
+    /// `profile` opened by lcms2 (the caller closes it).
+    private static func open(_ profile: ColorProfile) -> Result<cmsHPROFILE, Reason> {
+        switch profile {
+        case .icc(let bytes):
+            guard bytes.count >= 132, bytes.count < Int(UInt32.max) else {
+                return .failure(Reason(text: "the ICC profile is \(bytes.count) bytes, too short to be one"))
+            }
+            guard let opened = bytes.withUnsafeBytes({ cmsOpenProfileFromMem($0.baseAddress, UInt32($0.count)) }) else {
+                return .failure(Reason(text: "lcms2 cannot read the ICC profile"))
+            }
+            return .success(opened)
+        case .nclx(let primaries, let transfer):
+            return nclxProfile(primaries: primaries, transfer: transfer)
+        }
+    }
+
+    /// `image` converted from `profile` to sRGB by lcms2 itself, unoptimised in 16 bits and rounded
+    /// to 8: the reference the table path is checked against. nil when lcms2 cannot.
+    static func exactToSRGB(_ image: RGBAImage, from profile: ColorProfile) -> RGBAImage? {
+        _ = silenced
+        guard case .success(let source) = open(profile) else { return nil }
+        defer { cmsCloseProfile(source) }
+        guard let sRGB = cmsCreate_sRGBProfile() else { return nil }
+        defer { cmsCloseProfile(sRGB) }
+        let flags = UInt32(cmsFLAGS_NOCACHE) | UInt32(cmsFLAGS_NOOPTIMIZE)
+        guard let handle = cmsCreateTransform(source, sticker_TYPE_RGBA_16, sRGB, sticker_TYPE_RGBA_16, UInt32(INTENT_PERCEPTUAL), flags) else {
+            return nil
+        }
+        defer { cmsDeleteTransform(handle) }
+        var wide = image.pixels.map { UInt16($0) * 257 }
+        wide.withUnsafeMutableBytes { cmsDoTransform(handle, $0.baseAddress, $0.baseAddress, UInt32(image.width * image.height)) }
+        var result = image
+        for index in result.pixels.indices where index % 4 != 3 {
+            result.pixels[index] = UInt8((UInt32(wide[index]) * 255 + 32767) / 65535)
+        }
+        return result
+    }
+
+    /// An RGB input profile for `space` that is a lookup table (A2B0: a 17³ grid to Lab), not
+    /// curves and a matrix: what some scanner and printer-made profiles are (for tests of the path
+    /// such profiles take). nil when lcms2 cannot build it.
+    static func lookupTableProfile(of space: RGBSpace) -> [UInt8]? {
+        guard let colorimetric = space.makeProfile() else { return nil }
+        defer { cmsCloseProfile(colorimetric) }
+        guard let lab = cmsCreateLab4Profile(nil) else { return nil }
+        defer { cmsCloseProfile(lab) }
+        let flags = UInt32(cmsFLAGS_NOCACHE) | UInt32(cmsFLAGS_NOOPTIMIZE)
+        guard let toLab = cmsCreateTransform(colorimetric, sticker_TYPE_RGB_16, lab, sticker_TYPE_Lab_16, UInt32(INTENT_PERCEPTUAL), flags) else {
+            return nil
+        }
+        defer { cmsDeleteTransform(toLab) }
+        guard let table = cmsStageAllocCLut16bit(nil, 17, 3, 3, nil) else { return nil }
+        let sampled = cmsStageSampleCLut16bit(table, { input, output, cargo in
+            cmsDoTransform(cargo, input, output, 1)
+            return 1
+        }, toLab, 0)
+        guard sampled != 0, let pipeline = cmsPipelineAlloc(nil, 3, 3) else { cmsStageFree(table); return nil }
+        defer { cmsPipelineFree(pipeline) }
+        // An ICC lutAtoBType holds curves, grid, curves at least: straight curves around the grid.
+        guard cmsPipelineInsertStage(pipeline, cmsAT_END, table) != 0 else { cmsStageFree(table); return nil }
+        for end in [cmsAT_BEGIN, cmsAT_END] {
+            guard let straight = cmsStageAllocToneCurves(nil, 3, nil) else { return nil }
+            guard cmsPipelineInsertStage(pipeline, end, straight) != 0 else { cmsStageFree(straight); return nil }
+        }
+        guard let profile = cmsCreateProfilePlaceholder(nil) else { return nil }
+        defer { cmsCloseProfile(profile) }
+        cmsSetProfileVersion(profile, 4.3)
+        cmsSetDeviceClass(profile, cmsSigInputClass)
+        cmsSetColorSpace(profile, cmsSigRgbData)
+        cmsSetPCS(profile, cmsSigLabData)
+        guard cmsWriteTag(profile, cmsSigAToB0Tag, UnsafeRawPointer(pipeline)) != 0,
+              cmsWriteTag(profile, cmsSigMediaWhitePointTag, cmsD50_XYZ()) != 0 else { return nil }
+        var size: UInt32 = 0
+        guard cmsSaveProfileToMem(profile, nil, &size) != 0, size > 0 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: Int(size))
+        guard cmsSaveProfileToMem(profile, &bytes, &size) != 0 else { return nil }
+        return Array(bytes.prefix(Int(size)))
     }
 
     /// True when the transform leaves every probe colour exactly as it is: an embedded sRGB profile
     /// (cameras often embed one) then costs nothing per photo.
-    private static func isIdentity(_ transform: Transform) -> Bool {
+    private static func isIdentity(_ plan: Plan) -> Bool {
         let levels: [UInt8] = [0, 37, 96, 160, 212, 255]
         var probe: [UInt8] = []
         for r in levels { for g in levels { for b in levels { probe += [r, g, b, 255] } } }
         let width = levels.count * levels.count
         var image = RGBAImage(width: width, height: probe.count / 4 / width, pixels: probe)
-        transform.apply(to: &image)
+        plan.apply(to: &image)
         return image.pixels == probe
     }
 
