@@ -7,9 +7,9 @@ extension CatalogCommand {
     struct CopyCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "copy",
-            abstract: "Copy the whole catalog into a new catalog (a SQLite file or a PostgreSQL database).",
+            abstract: "Copy the whole catalog into a new catalog file.",
             discussion: """
-                Copies every entry (with its id, source, EXIF, sticker and palette, failed ones too), every pack with its items in order, and the settings, from the catalog (--catalog) to --to: a file path or a postgres:// URL, in either direction.
+                Copies every entry (with its id, source, EXIF, sticker and palette, failed ones too), every pack with its items in order, and the settings, from the catalog (--catalog) to --to, a new file. (Copying to or from a PostgreSQL catalog is not in this version: it stops with exit 69.)
 
                 The target must be new (a file that does not exist, an empty database). Entries go in batches in id order, each batch one transaction; the target remembers which catalog it is a copy of and how far it got, and stays marked incomplete until packs and settings are copied last. Ctrl-C / SIGTERM stop after the batch under way (exit 130 / 143); run the same command again to continue. Any other non-empty target is refused (74) and its content left as it was.
 
@@ -21,7 +21,7 @@ extension CatalogCommand {
 
         @OptionGroup var catalog: CatalogOptions
 
-        @Option(name: .customLong("to"), help: ArgumentHelp("The new catalog: a file path or a postgres:// URL.", valueName: "address"))
+        @Option(name: .customLong("to"), help: ArgumentHelp("The new catalog: a file path that does not exist yet.", valueName: "address"))
         var target: String
 
         @Option(help: "Entries per transaction on the target, 1 to 10000.", transform: OptionValue.whole("--batch-size", 1...10_000))

@@ -8,11 +8,11 @@ extension CatalogCommand {
     struct WorkCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "work",
-            abstract: "Process the files enqueued with `catalog import --enqueue` (run it on as many machines as you like).",
+            abstract: "Process the files enqueued with `catalog import --enqueue` (run as many workers as you like).",
             discussion: """
                 Claims pending files under a lease (held as HOST:PID, renewed every third of --lease while the work runs), processes each as `catalog import` does and commits each result in one transaction, only if the claim is still this worker's (a fencing token): a worker whose lease ran out cannot commit over the one that took the file over. A worker that dies loses its files when its lease runs out, and another worker takes them. A file this machine cannot read is recorded as failed, with the host name in the message.
 
-                When nothing is pending, it enqueues the stale entries (those `catalog reprocess` would run, whose source is there) and processes them the same way, claimed and fenced. Stops when nothing is pending or claimed; with --follow it waits for more. On a SQLite catalog a waiting worker looks at the queue again every second; on PostgreSQL it is woken as soon as files are enqueued. Ctrl-C / SIGTERM: claims nothing more, commits what finished, gives back what it holds, exits 130 / 143.
+                When nothing is pending, it enqueues the stale entries (those `catalog reprocess` would run, whose source is there) and processes them the same way, claimed and fenced. Stops when nothing is pending or claimed; with --follow it waits for more. A waiting worker looks at the queue again every second. (On a PostgreSQL catalog the queue is not in this version: it stops with exit 69.) Ctrl-C / SIGTERM: claims nothing more, commits what finished, gives back what it holds, exits 130 / 143.
 
                 --status shows pending, claimed (by holder, with the lease), done and failed files, and exits.
 
