@@ -11,7 +11,7 @@ extension CatalogCommand {
             discussion: """
                 Copies every entry (with its id, source, EXIF, sticker and palette, failed ones too), every pack with its items in order, and the settings, from the catalog (--catalog) to --to, a new file. (Copying to or from a PostgreSQL catalog is not in this version: it stops with exit 69.)
 
-                The target must be new (a file that does not exist, an empty database). Entries go in batches in id order, each batch one transaction; the target remembers which catalog it is a copy of and how far it got, and stays marked incomplete until packs and settings are copied last. Ctrl-C / SIGTERM stop after the batch under way (exit 130 / 143); run the same command again to continue. Any other non-empty target is refused (74) and its content left as it was.
+                The target must be new (a file that does not exist yet). Entries go in batches in id order, each batch one transaction; the target remembers which catalog it is a copy of and how far it got, and stays marked incomplete until packs and settings are copied last. Ctrl-C / SIGTERM stop after the batch under way (exit 130 / 143); run the same command again to continue. Any other non-empty target is refused (74) and its content left as it was.
 
                 Then `catalog verify` on both catalogs reports the same counts and checksums. Progress goes to stderr; --json prints one JSON object per step on stdout.
 
