@@ -9,16 +9,20 @@ import FoundationNetworking
 /// processes on the same catalog file.
 @Suite("catalog serve", .serialized)
 struct ServeCommandTests {
-    /// The server's first stdout line, once it is written. The deadline is generous: under a full parallel
-    /// test run on two cores a debug server can take a minute to start; only a server that never answers fails.
+    /// The server's first stdout line, once it is written. The file is read once more after the deadline:
+    /// on two cores the test pool's threads can all be held by other suites' blocking waits for minutes, and
+    /// a poller resumed only after its deadline must still see a line written long before.
     static func firstLine(at url: URL, timeout: Duration = .seconds(300)) async throws -> String {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
-        while clock.now < deadline {
+        while true {
             let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
             if let line = text.split(separator: "\n").first, text.contains("\n") { return String(line) }
+            if clock.now >= deadline { break }
             try await Task.sleep(for: .milliseconds(50))
         }
+        let stderr = (try? String(contentsOf: url.deletingLastPathComponent().appendingPathComponent("serve.err"), encoding: .utf8)) ?? ""
+        Issue.record("no first line from the server in \(timeout); its stderr: \(stderr)")
         throw CocoaError(.fileReadUnknown)
     }
 
