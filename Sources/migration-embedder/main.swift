@@ -7,7 +7,7 @@ import Foundation
 
 let arguments = CommandLine.arguments.dropFirst()
 guard let outputPath = arguments.first else {
-    FileHandle.standardError.write(Data("usage: migration-embedder OUTPUT.swift FILE.sql...\n".utf8))
+    try? FileHandle.standardError.write(contentsOf: Data("usage: migration-embedder OUTPUT.swift FILE.sql...\n".utf8))
     exit(64)
 }
 
@@ -28,7 +28,7 @@ var entries: [String] = []
 for path in files.sorted(by: { ($0 as NSString).lastPathComponent < ($1 as NSString).lastPathComponent }) {
     let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
     guard let sql = try? String(contentsOfFile: path, encoding: .utf8) else {
-        FileHandle.standardError.write(Data("migration-embedder: cannot read \(path)\n".utf8))
+        try? FileHandle.standardError.write(contentsOf: Data("migration-embedder: cannot read \(path)\n".utf8))
         exit(74)
     }
     entries.append("        (\(rawStringLiteral(name)), \(rawStringLiteral(sql))),")
@@ -49,6 +49,6 @@ do {
     let existing = try? String(contentsOfFile: outputPath, encoding: .utf8)
     if existing != source { try source.write(toFile: outputPath, atomically: true, encoding: .utf8) }
 } catch {
-    FileHandle.standardError.write(Data("migration-embedder: cannot write \(outputPath): \(error)\n".utf8))
+    try? FileHandle.standardError.write(contentsOf: Data("migration-embedder: cannot write \(outputPath): \(error)\n".utf8))
     exit(74)
 }

@@ -24,7 +24,7 @@ while let argument = remaining.popFirst() {
     }
 }
 guard let path else {
-    FileHandle.standardError.write(Data("usage: search-bench CATALOG [--count N] [--runs R]\n".utf8))
+    try? FileHandle.standardError.write(contentsOf: Data("usage: search-bench CATALOG [--count N] [--runs R]\n".utf8))
     exit(64)
 }
 
@@ -116,7 +116,7 @@ do {
     let present = try repository.stats().ok
     if present != count {
         guard present < count else {
-            FileHandle.standardError.write(Data("search-bench: \(path) holds \(present) stickers, not \(count): remove it first\n".utf8))
+            try? FileHandle.standardError.write(contentsOf: Data("search-bench: \(path) holds \(present) stickers, not \(count): remove it first\n".utf8))
             exit(65)
         }
         // An interrupted fill resumes: the generator is replayed over the stickers already there.
@@ -127,9 +127,9 @@ do {
         for batchStart in stride(from: present, to: count, by: batchSize) {
             let batch = (batchStart..<min(count, batchStart + batchSize)).map { synthetic($0, &random) }
             _ = try await repository.recordProcessed(batch: batch)
-            FileHandle.standardError.write(Data("\rfilled \(batchStart + batch.count)/\(count)".utf8))
+            try? FileHandle.standardError.write(contentsOf: Data("\rfilled \(batchStart + batch.count)/\(count)".utf8))
         }
-        FileHandle.standardError.write(Data("\n".utf8))
+        try? FileHandle.standardError.write(contentsOf: Data("\n".utf8))
         report.fillSeconds = seconds() - start
         report.fillStickersPerSecond = Double(count - present) / (report.fillSeconds ?? 1)
     }
@@ -173,7 +173,7 @@ do {
             fullScanP50Ms: percentile(scans, 0.5), speedup: percentile(scans, 0.5) / percentile(wall, 0.5),
             sameResults: results.map(\.id) == scanned.map(\.id)
         )
-        FileHandle.standardError.write(Data(String(format: "%-22@ index p50 %7.2f ms p95 %7.2f ms (cpu p50 %6.2f)  full scan %8.1f ms  %6.0fx  same=%@\n",
+        try? FileHandle.standardError.write(contentsOf: Data(String(format: "%-22@ index p50 %7.2f ms p95 %7.2f ms (cpu p50 %6.2f)  full scan %8.1f ms  %6.0fx  same=%@\n",
                                                     name, line.indexP50Ms, line.indexP95Ms, line.indexCpuP50Ms, line.fullScanP50Ms, line.speedup, line.sameResults ? "yes" : "NO").utf8))
         report.queries.append(line)
     }
@@ -181,6 +181,6 @@ do {
     encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
     print(String(decoding: try encoder.encode(report), as: UTF8.self))
 } catch {
-    FileHandle.standardError.write(Data("search-bench: \(error)\n".utf8))
+    try? FileHandle.standardError.write(contentsOf: Data("search-bench: \(error)\n".utf8))
     exit(74)
 }
