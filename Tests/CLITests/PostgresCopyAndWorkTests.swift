@@ -127,4 +127,21 @@ struct PostgresCopyAndWorkTests {
         #expect((list.json as? [Any])?.count == 6)
         #expect(try Reliability.verify(postgres, in: folder).status == 0)
     }
+
+    @Test func staleEntriesAreReprocessedOnceTheQueueIsDrained() async throws {
+        let folder = try TemporaryFolder()
+        let photos = try Reliability.writeVariants(3, in: folder)
+        let postgres = server.address(database: try await server.makeDatabase())
+        #expect(try CLI.run(["--catalog", postgres, "import", photos], in: folder).status == 0)
+        #expect(try CLI.run(["--catalog", postgres, "config", "set", "palette.colors", "3"], in: folder).status == 0)
+        try Reliability.writeVariants(1, in: folder, to: "more", first: 10)
+        #expect(try CLI.run(["--catalog", postgres, "import", "--enqueue", folder.path("more")], in: folder).status == 0)
+        let run = try CLI.run(["--catalog", postgres, "work", "--json"], in: folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        let events = run.jsonLines.compactMap { $0["event"] as? String }
+        #expect(events == ["imported", "reprocessed", "reprocessed", "reprocessed", "summary"], "\(run.stdout)")
+        let after = try CLI.run(["--catalog", postgres, "list", "--stale", "--json"], in: folder)
+        #expect((after.json as? [Any])?.isEmpty == true, "\(after.stdout)")
+        #expect(try Reliability.verify(postgres, in: folder).status == 0)
+    }
 }
