@@ -94,7 +94,6 @@ func executeRaw(_ sql: String, _ arguments: [any Sendable] = [], on store: any C
 }
 
 extension StoreKind {
-    /// The back ends that implement `catalog copy` and the work queue: PostgreSQL joins the copy and
-    /// queue suites when its back end implements them (it refuses them until then).
-    static var withCopyAndWork: [StoreKind] { allCases.filter { $0 == .sqlite } }
+    /// The back ends that implement `catalog copy` and the work queue: both.
+    static var withCopyAndWork: [StoreKind] { allCases }
 }

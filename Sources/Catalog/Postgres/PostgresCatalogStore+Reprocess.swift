@@ -72,7 +72,47 @@ extension PostgresCatalogStore {
     public func replace(
         id: Int64, expectedSHA256: String?, with photo: ProcessedPhoto, sha256: String, source: SourceFile
     ) async throws(CatalogError) -> ReprocessOutcome {
-        try await rewrite(id: id, expectedSHA256: expectedSHA256, sha256: sha256, source: source, content: photo, exif: nil, outcome: .replaced) { record in
+        let now = Timestamp.now()
+        return try await write { connection in
+            try await Self.replace(id: id, expectedSHA256: expectedSHA256, with: photo, sha256: sha256, source: source, now: now, connection)
+        }
+    }
+
+    public func replaceWithFailure(
+        id: Int64, expectedSHA256: String?, sha256: String, source: SourceFile, format: ImageFormat?, facts: PhotoFacts?,
+        code: String, message: String
+    ) async throws(CatalogError) -> ReprocessOutcome {
+        let now = Timestamp.now()
+        return try await write { connection in
+            try await Self.replaceWithFailure(
+                id: id, expectedSHA256: expectedSHA256, sha256: sha256, source: source, format: format, facts: facts, code: code,
+                message: message, now: now, connection)
+        }
+    }
+
+    public func refreshSource(id: Int64, expectedSHA256: String?, source: SourceFile) async throws(CatalogError) -> ReprocessOutcome {
+        let now = Timestamp.now()
+        return try await write { connection in
+            try await Self.refreshSource(id: id, expectedSHA256: expectedSHA256, source: source, now: now, connection)
+        }
+    }
+
+    public func resolveDuplicate(id: Int64, expectedSHA256: String?, sha256: String) async throws(CatalogError) -> ReprocessOutcome {
+        try await write { connection in
+            try await Self.resolveDuplicate(id: id, expectedSHA256: expectedSHA256, sha256: sha256, connection)
+        }
+    }
+
+    // MARK: - Inside a write transaction (the methods above, and a worker's commit)
+
+    static func replace(
+        id: Int64, expectedSHA256: String?, with photo: ProcessedPhoto, sha256: String, source: SourceFile, now: String,
+        _ connection: PostgresConnection
+    ) async throws -> ReprocessOutcome {
+        try await rewrite(
+            id: id, expectedSHA256: expectedSHA256, sha256: sha256, source: source, content: photo, exif: nil, outcome: .replaced, now: now,
+            connection
+        ) { record in
             record.format = photo.format.rawValue
             record.width = photo.width
             record.height = photo.height
@@ -82,11 +122,14 @@ extension PostgresCatalogStore {
         }
     }
 
-    public func replaceWithFailure(
+    static func replaceWithFailure(
         id: Int64, expectedSHA256: String?, sha256: String, source: SourceFile, format: ImageFormat?, facts: PhotoFacts?,
-        code: String, message: String
-    ) async throws(CatalogError) -> ReprocessOutcome {
-        try await rewrite(id: id, expectedSHA256: expectedSHA256, sha256: sha256, source: source, content: nil, exif: facts?.exif, outcome: .failed) { record in
+        code: String, message: String, now: String, _ connection: PostgresConnection
+    ) async throws -> ReprocessOutcome {
+        try await rewrite(
+            id: id, expectedSHA256: expectedSHA256, sha256: sha256, source: source, content: nil, exif: facts?.exif, outcome: .failed,
+            now: now, connection
+        ) { record in
             record.format = (facts?.format ?? format)?.rawValue
             record.width = facts?.width
             record.height = facts?.height
@@ -96,54 +139,50 @@ extension PostgresCatalogStore {
         }
     }
 
-    private func rewrite(
+    private static func rewrite(
         id: Int64, expectedSHA256: String?, sha256: String, source: SourceFile, content: ProcessedPhoto?, exif: ExifMetadata?,
-        outcome: ReprocessOutcome, fields: @escaping @Sendable (inout PhotoRecord) -> Void
-    ) async throws(CatalogError) -> ReprocessOutcome {
-        let now = Timestamp.now()
-        return try await write { connection in
-            guard var record = try await Self.unchangedRecord(id: id, expectedSHA256: expectedSHA256, connection) else { return .changedMeanwhile }
-            if let duplicate = try await Self.duplicate(of: record, newSHA256: sha256, connection) { return duplicate }
-            for table in ["palette_color", "sticker_png", "sticker", "exif"] {
-                try await connection.run("DELETE FROM \(table) WHERE photo_id = $1", binds(id))
-            }
-            record.sha256 = sha256
-            record.fileSize = source.size
-            record.fileMtime = source.modificationTime
-            record.updatedAt = now
-            record.decoderVersion = PhotoDecoder.decoderVersion
-            fields(&record)
-            try await connection.run("""
-                UPDATE photo SET sha256 = $2, path = $3, file_size = $4, file_mtime = $5, format = $6, width = $7, height = $8,
-                    status = $9, failure_code = $10, failure_message = $11, updated_at = $12, decoder_version = $13
-                WHERE id = $1
-                """, binds(id, record.sha256, record.path, record.fileSize, record.fileMtime, record.format, record.width, record.height,
-                           record.status, record.failureCode, record.failureMessage, record.updatedAt, record.decoderVersion))
-            if let content {
-                try await Self.insertContent(of: content, id: id, now: now, connection)
-            } else if let exif {
-                try await Self.insert(try ExifRecord(photoId: id, exif: exif), connection)
-            }
-            return outcome
+        outcome: ReprocessOutcome, now: String, _ connection: PostgresConnection, fields: (inout PhotoRecord) -> Void
+    ) async throws -> ReprocessOutcome {
+        guard var record = try await unchangedRecord(id: id, expectedSHA256: expectedSHA256, connection) else { return .changedMeanwhile }
+        if let duplicate = try await duplicate(of: record, newSHA256: sha256, connection) { return duplicate }
+        for table in ["palette_color", "sticker_png", "sticker", "exif"] {
+            try await connection.run("DELETE FROM \(table) WHERE photo_id = $1", binds(id))
         }
+        record.sha256 = sha256
+        record.fileSize = source.size
+        record.fileMtime = source.modificationTime
+        record.updatedAt = now
+        record.decoderVersion = PhotoDecoder.decoderVersion
+        fields(&record)
+        try await connection.run("""
+            UPDATE photo SET sha256 = $2, path = $3, file_size = $4, file_mtime = $5, format = $6, width = $7, height = $8,
+                status = $9, failure_code = $10, failure_message = $11, updated_at = $12, decoder_version = $13
+            WHERE id = $1
+            """, binds(id, record.sha256, record.path, record.fileSize, record.fileMtime, record.format, record.width, record.height,
+                       record.status, record.failureCode, record.failureMessage, record.updatedAt, record.decoderVersion))
+        if let content {
+            try await insertContent(of: content, id: id, now: now, connection)
+        } else if let exif {
+            try await insert(try ExifRecord(photoId: id, exif: exif), connection)
+        }
+        return outcome
     }
 
-    public func refreshSource(id: Int64, expectedSHA256: String?, source: SourceFile) async throws(CatalogError) -> ReprocessOutcome {
-        let now = Timestamp.now()
-        return try await write { connection in
-            guard try await Self.unchangedRecord(id: id, expectedSHA256: expectedSHA256, connection) != nil else { return .changedMeanwhile }
-            try await connection.run(
-                "UPDATE photo SET file_size = $2, file_mtime = $3, updated_at = $4 WHERE id = $1",
-                binds(id, source.size, source.modificationTime, now))
-            return .sourceRefreshed
-        }
+    static func refreshSource(
+        id: Int64, expectedSHA256: String?, source: SourceFile, now: String, _ connection: PostgresConnection
+    ) async throws -> ReprocessOutcome {
+        guard try await unchangedRecord(id: id, expectedSHA256: expectedSHA256, connection) != nil else { return .changedMeanwhile }
+        try await connection.run(
+            "UPDATE photo SET file_size = $2, file_mtime = $3, updated_at = $4 WHERE id = $1",
+            binds(id, source.size, source.modificationTime, now))
+        return .sourceRefreshed
     }
 
-    public func resolveDuplicate(id: Int64, expectedSHA256: String?, sha256: String) async throws(CatalogError) -> ReprocessOutcome {
-        try await write { connection in
-            guard let record = try await Self.unchangedRecord(id: id, expectedSHA256: expectedSHA256, connection) else { return .changedMeanwhile }
-            return try await Self.duplicate(of: record, newSHA256: sha256, connection) ?? .changedMeanwhile
-        }
+    static func resolveDuplicate(
+        id: Int64, expectedSHA256: String?, sha256: String, _ connection: PostgresConnection
+    ) async throws -> ReprocessOutcome {
+        guard let record = try await unchangedRecord(id: id, expectedSHA256: expectedSHA256, connection) else { return .changedMeanwhile }
+        return try await duplicate(of: record, newSHA256: sha256, connection) ?? .changedMeanwhile
     }
 
     private static func unchangedRecord(id: Int64, expectedSHA256: String?, _ connection: PostgresConnection) async throws -> PhotoRecord? {

@@ -21,32 +21,8 @@ extension PostgresCatalogStore {
     ) async throws(CatalogError) -> ImportOutcome {
         let now = Timestamp.now()
         return try await write { connection in
-            if let sha256 {
-                try await Self.removeUnreadableEntry(at: source.path, connection)
-                if let existing = try await Self.photo(sha256: sha256, connection) {
-                    return try await Self.refreshSource(of: existing, with: source, now: now, connection)
-                }
-            } else if let existing = try await connection.row(
-                "SELECT id FROM photo WHERE sha256 IS NULL AND path = $1", binds(source.path)
-            ) {
-                let id: Int64 = try existing.value("id")
-                try await connection.run("""
-                    UPDATE photo SET file_size = $2, file_mtime = $3, format = $4, decoder_version = $5,
-                        failure_code = $6, failure_message = $7, updated_at = $8
-                    WHERE id = $1
-                    """, binds(id, source.size, source.modificationTime, format?.rawValue, PhotoDecoder.decoderVersion, code, message, now))
-                return .failed(id: id)
-            }
-            let record = PhotoRecord(
-                sha256: sha256, path: source.path, fileSize: source.size, fileMtime: source.modificationTime,
-                format: (facts?.format ?? format)?.rawValue, width: facts?.width, height: facts?.height,
-                status: EntryStatus.failed.rawValue, failureCode: code, failureMessage: message, importedAt: now, updatedAt: now
-            )
-            let id = try await Self.insert(record, connection)
-            if let exif = facts?.exif {
-                try await Self.insert(try ExifRecord(photoId: id, exif: exif), connection)
-            }
-            return .failed(id: id)
+            try await Self.insertFailure(
+                sha256: sha256, source: source, format: format, facts: facts, code: code, message: message, now: now, connection)
         }
     }
 
@@ -54,13 +30,51 @@ extension PostgresCatalogStore {
     public func noteDuplicate(id: Int64, source: SourceFile) async throws(CatalogError) -> ImportOutcome {
         let now = Timestamp.now()
         return try await write { connection in
-            guard let existing = try await Self.photo(id: id, connection) else { throw CatalogError.entryNotFound(id: id) }
-            if existing.sha256 != nil { try await Self.removeUnreadableEntry(at: source.path, connection) }
-            return try await Self.refreshSource(of: existing, with: source, now: now, connection)
+            try await Self.noteDuplicate(id: id, source: source, now: now, connection)
         }
     }
 
     // MARK: - Inside a write transaction
+
+    /// ``noteDuplicate(id:source:)`` inside the caller's write transaction.
+    static func noteDuplicate(id: Int64, source: SourceFile, now: String, _ connection: PostgresConnection) async throws -> ImportOutcome {
+        guard let existing = try await Self.photo(id: id, connection) else { throw CatalogError.entryNotFound(id: id) }
+        if existing.sha256 != nil { try await Self.removeUnreadableEntry(at: source.path, connection) }
+        return try await Self.refreshSource(of: existing, with: source, now: now, connection)
+    }
+
+    /// ``recordFailure(sha256:source:format:facts:code:message:)`` inside the caller's write transaction.
+    static func insertFailure(
+        sha256: String?, source: SourceFile, format: ImageFormat?, facts: PhotoFacts?, code: String, message: String, now: String,
+        _ connection: PostgresConnection
+    ) async throws -> ImportOutcome {
+        if let sha256 {
+            try await Self.removeUnreadableEntry(at: source.path, connection)
+            if let existing = try await Self.photo(sha256: sha256, connection) {
+                return try await Self.refreshSource(of: existing, with: source, now: now, connection)
+            }
+        } else if let existing = try await connection.row(
+            "SELECT id FROM photo WHERE sha256 IS NULL AND path = $1", binds(source.path)
+        ) {
+            let id: Int64 = try existing.value("id")
+            try await connection.run("""
+                UPDATE photo SET file_size = $2, file_mtime = $3, format = $4, decoder_version = $5,
+                    failure_code = $6, failure_message = $7, updated_at = $8
+                WHERE id = $1
+                """, binds(id, source.size, source.modificationTime, format?.rawValue, PhotoDecoder.decoderVersion, code, message, now))
+            return .failed(id: id)
+        }
+        let record = PhotoRecord(
+            sha256: sha256, path: source.path, fileSize: source.size, fileMtime: source.modificationTime,
+            format: (facts?.format ?? format)?.rawValue, width: facts?.width, height: facts?.height,
+            status: EntryStatus.failed.rawValue, failureCode: code, failureMessage: message, importedAt: now, updatedAt: now
+        )
+        let id = try await Self.insert(record, connection)
+        if let exif = facts?.exif {
+            try await Self.insert(try ExifRecord(photoId: id, exif: exif), connection)
+        }
+        return .failed(id: id)
+    }
 
     static func insertProcessed(
         _ photo: ProcessedPhoto, sha256: String, source: SourceFile, now: String, _ connection: PostgresConnection

@@ -17,6 +17,8 @@ public final class PostgresCatalogStore: Sendable {
     /// Makes new connections; also gives PostgreSQL's programs (pg_dump) their environment.
     let connector: PostgresConnector
     private let gate = PostgresWriteGate()
+    /// Wakes idle workers (`LISTEN catalog_work`), on a connection of its own opened at the first wait.
+    let workListener: PostgresWorkListener
 
     /// The advisory lock every write transaction takes ("STICKWRT"): writers on other machines wait
     /// for each other, as SQLite's writers do for the file's lock.
@@ -39,6 +41,7 @@ public final class PostgresCatalogStore: Sendable {
         self.access = access
         self.connector = connector
         self.pool = pool
+        workListener = PostgresWorkListener(connector: connector)
     }
 
     /// The catalog as messages name it: the address without a password.
@@ -46,6 +49,7 @@ public final class PostgresCatalogStore: Sendable {
 
     /// Closes the store's connections.
     public func close() async {
+        await workListener.close()
         await pool.close()
     }
 

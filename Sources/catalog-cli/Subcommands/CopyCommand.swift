@@ -7,11 +7,11 @@ extension CatalogCommand {
     struct CopyCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "copy",
-            abstract: "Copy the whole catalog into a new catalog file.",
+            abstract: "Copy the whole catalog into a new catalog (a file or a PostgreSQL database).",
             discussion: """
-                Copies every entry (with its id, source, EXIF, sticker and palette, failed ones too), every pack with its items in order, and the settings, from the catalog (--catalog) to --to, a new file. (Copying to or from a PostgreSQL catalog is not in this version: it stops with exit 69.)
+                Copies every entry (with its id, source, EXIF, sticker and palette, failed ones too), every pack with its items in order, and the settings, from the catalog (--catalog) to --to, a new catalog: a SQLite file or an empty PostgreSQL database (postgres://...), in either direction.
 
-                The target must be new (a file that does not exist yet). Entries go in batches in id order, each batch one transaction; the target remembers which catalog it is a copy of and how far it got, and stays marked incomplete until packs and settings are copied last. Ctrl-C / SIGTERM stop after the batch under way (exit 130 / 143); run the same command again to continue. Any other non-empty target is refused (74) and its content left as it was.
+                The target must be new: a file that does not exist yet, or a PostgreSQL database with no catalog content. Entries go in batches in id order, each batch one transaction; the target remembers which catalog it is a copy of and how far it got, and stays marked incomplete until packs and settings are copied last. Ctrl-C / SIGTERM stop after the batch under way (exit 130 / 143); run the same command again to continue. Any other non-empty target is refused (74) and its content left as it was.
 
                 Then `catalog verify` on both catalogs reports the same counts and checksums. Progress goes to stderr; --json prints one JSON object per step on stdout.
 
@@ -21,7 +21,7 @@ extension CatalogCommand {
 
         @OptionGroup var catalog: CatalogOptions
 
-        @Option(name: .customLong("to"), help: ArgumentHelp("The new catalog: a file path that does not exist yet.", valueName: "address"))
+        @Option(name: .customLong("to"), help: ArgumentHelp("The new catalog: a file path that does not exist yet, or postgres://USER@HOST:PORT/DB of an empty database.", valueName: "address"))
         var target: String
 
         @Option(help: "Entries per transaction on the target, 1 to 10000.", transform: OptionValue.whole("--batch-size", 1...10_000))
