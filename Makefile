@@ -27,7 +27,7 @@ PKG_MODEL ?= $(TEST_MODEL)
 PKG_DEPS := dpkg-dev lintian
 DEB_DIR ?= .
 
-.PHONY: deps build demo test test-deps test-browser test-model test-package stage install uninstall deb package-model corpus model bench bench-stages bench-real bench-import bench-formats bench-reprocess bench-cutout bench-search bench-serve bench-page bench-palette fuzz reliability-long clean
+.PHONY: deps build demo test test-deps test-browser test-model test-package stage install uninstall deb package-model corpus model bench bench-stages bench-real bench-import bench-formats bench-reprocess bench-cutout bench-search bench-serve bench-page bench-palette test-readme fuzz reliability-long clean
 
 ## deps: install the Debian packages the build needs (only those missing; idempotent)
 deps:
@@ -81,6 +81,7 @@ test: test-deps corpus test-model
 	STICKER_CORPUS="$(abspath $(CORPUS))" STICKER_U2NETP_DIR="$(TEST_MODEL)" $(SWIFT) test 2>&1 | tee .build/test-run.log \
 	  || { echo "== failed tests, repeated from above:"; grep -E -A4 'recorded an issue|✘ Test .* failed' .build/test-run.log | tail -60; exit 1; }
 	$(MAKE) test-browser
+	$(MAKE) test-readme
 	@if [ -s "$(PKG_MODEL)/u2netp.bin" ]; then $(MAKE) test-package CONFIG=debug; \
 	else echo "note: no segmentation model to package; the install and package tests are skipped"; fi
 
@@ -92,6 +93,12 @@ test-deps:
 test-browser:
 	$(SWIFT) build --product catalog && $(SWIFT) build --product sample-photos
 	STICKER_MODEL_DIR="$(TEST_MODEL)" CATALOG_BIN=.build/debug/catalog SAMPLES_BIN=.build/debug/sample-photos Tests/Browser/run.sh
+
+## test-readme: the README's "Scaling out" section run as it is written (a PostgreSQL server of its own, two
+## workers; debug build), in a temporary folder laid out like a source tree after `make demo` (Tests/Readme)
+test-readme:
+	$(SWIFT) build --product catalog && $(SWIFT) build --product sample-photos
+	STICKER_MODEL_DIR="$(TEST_MODEL)" CATALOG_BIN=.build/debug/catalog SAMPLES_BIN=.build/debug/sample-photos Tests/Readme/scaling-out.sh
 
 ## test-package: make install / uninstall into a DESTDIR, then make deb, and as root: dpkg -i, catalog --version,
 ## a sample photo imported and found by colour as a user without the source tree, dpkg -r, nothing left behind.
