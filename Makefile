@@ -27,7 +27,7 @@ PKG_MODEL ?= $(TEST_MODEL)
 PKG_DEPS := dpkg-dev lintian
 DEB_DIR ?= .
 
-.PHONY: deps build demo test test-deps test-browser test-model test-package stage install uninstall deb package-model corpus model bench bench-stages bench-real bench-import bench-formats bench-reprocess bench-cutout bench-search bench-serve bench-page bench-palette test-readme fuzz reliability-long clean
+.PHONY: deps build demo test test-deps test-browser test-model test-package stage install uninstall deb package-model corpus model bench bench-stages bench-real bench-import bench-formats bench-reprocess bench-cutout bench-search bench-serve bench-page bench-palette bench-postgres test-readme fuzz reliability-long clean
 
 ## deps: install the Debian packages the build needs (only those missing; idempotent)
 deps:
@@ -176,6 +176,14 @@ bench-serve:
 bench-search:
 	$(MAKE) build CONFIG=release
 	CATALOG_BIN=.build/release/catalog SEARCH_BENCH=.build/release/search-bench Benchmarks/search/run.sh
+
+## bench-postgres: the PostgreSQL back end beside SQLite, in one interleaved run: import throughput on the same photos,
+## two `catalog work` processes against one, the queue's claim + commit cost a photo (work-bench), colour search at
+## 1,000,000 stickers (search-bench); a server of its own (scripts/local-postgres.sh) in BENCH_PG_DIR
+bench-postgres: model
+	$(MAKE) build CONFIG=release EXTRA_DEPS="time $(PG_TEST_DEPS)"
+	CATALOG_BIN=.build/release/catalog SAMPLES_BIN=.build/release/sample-photos WORK_BENCH=.build/release/work-bench \
+	  SEARCH_BENCH=.build/release/search-bench Benchmarks/postgres/run.sh
 
 ## bench-page: the page in Chromium on 100,000 entries (real sticker PNGs, ~8 GB in bench-data/page):
 ## first screen of stickers (Performance API), scrolling, a jump to the middle

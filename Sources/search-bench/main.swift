@@ -2,9 +2,10 @@ import Catalog
 import Foundation
 import Processing
 
-/// `search-bench CATALOG [--count N] [--runs R]`: fills CATALOG (when it does not hold N stickers yet) with
-/// N synthetic stickers of 5 palette colours each, through `CatalogStore.recordProcessed(batch:)`,
-/// then times `search` (the R*Tree) and `searchByFullScan` in this process on the same queries, and
+/// `search-bench CATALOG [--count N] [--runs R]`: fills CATALOG (a SQLite file; a `postgres://` address is
+/// filled beforehand, by Benchmarks/postgres/run.sh) when it does not hold N stickers yet, with N synthetic
+/// stickers of 5 palette colours each, through `CatalogStore.recordProcessed(batch:)`, then times `search`
+/// (SQLite's R*Tree, PostgreSQL's cube index) and `searchByFullScan` in this process on the same queries, and
 /// prints one JSON object with the figures. Used by Benchmarks/search/run.sh, which adds the
 /// whole-process timings of the `catalog` binary.
 var count = 1_000_000
@@ -110,10 +111,12 @@ struct Report: Encodable {
 }
 
 do {
-    let url = URL(fileURLWithPath: path)
     var report = Report()
-    let repository = try SQLiteCatalogStore(url: url, access: .readWrite)  // the SQLite back end: its R*Tree is what is measured
-    let present = try repository.stats().ok
+    // A file is the SQLite back end (its R*Tree is what is measured); a postgres:// address the PostgreSQL one
+    // (its cube GiST index), filled beforehand by Benchmarks/postgres/run.sh.
+    let location = CatalogLocation.resolve(explicitPath: path, environment: ProcessInfo.processInfo.environment)
+    let repository = try await CatalogStores.open(location, access: .readWrite)
+    let present = try await repository.stats().ok
     if present != count {
         guard present < count else {
             try? FileHandle.standardError.write(contentsOf: Data("search-bench: \(path) holds \(present) stickers, not \(count): remove it first\n".utf8))
@@ -133,12 +136,12 @@ do {
         report.fillSeconds = seconds() - start
         report.fillStickersPerSecond = Double(count - present) / (report.fillSeconds ?? 1)
     }
-    let stats = try repository.stats()
+    let stats = try await repository.stats()
     report.stickers = stats.ok
     report.colors = stats.paletteColors
     report.fileBytes = stats.fileSize
     report.fileBytesPerMillion = Double(stats.fileSize) / Double(max(stats.ok, 1)) * 1_000_000
-    report.tableBytes = try repository.tableSizes()
+    report.tableBytes = try await repository.tableSizes()
 
     let queries: [(String, String, ColorQuery)] = [
         ("orange", "--color orange", ColorQuery(colors: [ColorName.parse("orange")!.oklab])),
@@ -153,10 +156,10 @@ do {
         var wall: [Double] = []
         var cpu: [Double] = []
         var results: [ColorSearchResult] = []
-        _ = try repository.search(query)  // warm the page cache once
+        _ = try await repository.search(query)  // warm the page cache once
         for _ in 0..<runs {
             let start = seconds(), startCPU = cpuSeconds()
-            results = try repository.search(query)
+            results = try await repository.search(query)
             wall.append((seconds() - start) * 1000)
             cpu.append((cpuSeconds() - startCPU) * 1000)
         }
@@ -164,7 +167,7 @@ do {
         var scanned: [ColorSearchResult] = []
         for _ in 0..<(scan ? 3 : 0) {
             let start = seconds()
-            scanned = try repository.searchByFullScan(query)
+            scanned = try await repository.searchByFullScan(query)
             scans.append((seconds() - start) * 1000)
         }
         let line = Report.Query(
