@@ -128,7 +128,7 @@ if [[ " $PARTS " == *" import "* ]]; then
   bytes=$(du -sb "$photos" | cut -f1)
   echo
   echo "Import and workers: $COUNT JPEGs of $MEGAPIXELS MP ($((bytes / COUNT / 1000)) KB each), $RUNS interleaved rounds, medians"
-  printf '%-34s %9s %9s %15s %15s   %s\n' "" seconds photos/s "catalog CPU/ph" "server CPU/ph" "(wall of each round)"
+  printf '%-38s %9s %9s %15s %15s   %s\n' "" seconds photos/s "catalog CPU/ph" "server CPU/ph" "(wall of each round)"
   declare -A wall cpu server
   for mode in sqlite postgres work1 work2; do
     wall[$mode]=$(median <<<"${walls[$mode]}")
@@ -141,7 +141,7 @@ if [[ " $PARTS " == *" import "* ]]; then
     work2) label="two work --jobs 1 at once, PostgreSQL" ;;
     esac
     awk -v l="$label" -v t="${wall[$mode]}" -v n="$COUNT" -v c="${cpu[$mode]}" -v s="${server[$mode]}" -v r="${walls[$mode]% }" \
-      'BEGIN { printf "%-34s %9.2f %9.2f %12.0f ms %12.1f ms   (%s)\n", l, t, n / t, 1000 * c / n, 1000 * s / n, r }'
+      'BEGIN { printf "%-38s %9.2f %9.2f %12.0f ms %12.1f ms   (%s)\n", l, t, n / t, 1000 * c / n, 1000 * s / n, r }'
   done
   awk -v ws="${wall[sqlite]}" -v wp="${wall[postgres]}" -v cs="${cpu[sqlite]}" -v cp="${cpu[postgres]}" -v sp="${server[postgres]}" \
       -v w1="${wall[work1]}" -v w2="${wall[work2]}" -v c1="${cpu[work1]}" -v c2="${cpu[work2]}" 'BEGIN {
