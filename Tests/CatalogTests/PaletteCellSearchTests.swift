@@ -160,12 +160,20 @@ import Testing
             #expect(try consistent())
             let count = try await queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM palette_cell") }
             #expect(count == 4)
+            #expect(try store.verify().problems.isEmpty)
+            // A row lost and one moved to another cell: verify names both colours, and the moved row.
+            try await queue.write { db in
+                try db.execute(sql: "DELETE FROM palette_cell WHERE id = (SELECT min(id) FROM palette_cell)")
+                try db.execute(sql: "UPDATE palette_cell SET cell = cell + 1 WHERE id = (SELECT max(id) FROM palette_cell)")
+            }
+            let problems = try store.verify().problems
+            #expect(problems.map(\.id) == [2, 2, nil])
+            #expect(problems.allSatisfy { $0.check == "palette-index" && $0.message.contains("palette_cell") })
         }
     }
 
-    /// Palettes recorded before migration 0005 are put in `palette_cell` by it; a catalog without the
-    /// table (read-only, not migrated) is searched through the R*Tree, with the same results.
-    @Test func migrationFillsTheTableAndItsAbsenceFallsBack() async throws {
+    /// Palettes recorded before migration 0005 are put in `palette_cell` by it, and searched there.
+    @Test func migrationFillsTheTable() async throws {
         try await withTemporaryDirectory { directory in
             let url = directory.appending(path: "c.sqlite")
             let expected: [ColorSearchResult]
@@ -181,13 +189,12 @@ import Testing
                 for name in ["insert", "delete", "update"] { try db.execute(sql: "DROP TRIGGER palette_cell_\(name)") }
                 try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = '0005_palette_cell'")
             }
-            let readOnly = try SQLiteCatalogStore(url: url, access: .readOnly)
-            #expect(try readOnly.search(query) == expected)
             let reopened = try SQLiteCatalogStore(url: url, access: .readWrite)
             let rows = try await queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM palette_cell") }
             let colors = try await queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM palette_color") }
             #expect(rows == colors)
             #expect(try reopened.search(query) == expected)
+            #expect(try reopened.verify().problems.isEmpty)
         }
     }
 }

@@ -9,9 +9,9 @@ extension SQLiteCatalogStore {
     /// colours by falling upper bound of their score (``PaletteScoreQuery``), and each new sticker met is
     /// scored exactly from its palette (and EXIF). Every sticker not met yet scores at most the next upper
     /// bound, so the search stops once `limit` stickers score more. With several colours every colour is
-    /// read together from `palette_cell` (``PaletteCellSearch``); without that table (a catalog opened
-    /// read-only before migration 0005) or for a very wide `within`, the R*Tree is followed for the rarest
-    /// colour (whose bound falls fastest) and the others are checked on the palettes. With a date filter
+    /// read together from `palette_cell` (``PaletteCellSearch``); for a very wide `within` (too many cells),
+    /// the R*Tree is followed for the rarest colour (whose bound falls fastest) and the others are checked
+    /// on the palettes. With a date filter
     /// that few photos pass, those photos are scored instead. The results are the full scan's
     /// (``searchByFullScan(_:)``).
     public nonisolated func search(_ query: ColorQuery) throws(CatalogError) -> [ColorSearchResult] {
@@ -58,7 +58,7 @@ private struct ColorSearch {
             try evaluate(photos, into: &evaluated)
             return try results(evaluated.compactMapValues { $0 })
         }
-        if readsCells, query.colors.count > 1, try PaletteCellReader.isAvailable(db),
+        if readsCells, query.colors.count > 1,
            let finals = try PaletteCellSearch(query: query, db: db).search(allowed: allowed) {
             return try results(finals.mapValues { hits in
                 hits.map { Hit(colorId: $0.colorId, distance: $0.distance, share: $0.share, score: $0.score) }

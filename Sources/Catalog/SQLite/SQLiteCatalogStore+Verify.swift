@@ -205,7 +205,7 @@ extension SQLiteCatalogStore {
         let rows = try Int.fetchOne(db, sql: "SELECT count(*) FROM palette_cell") ?? 0
         let colors = try Int.fetchOne(db, sql: "SELECT count(*) FROM palette_color") ?? 0
         if rows > colors - missing.count {
-            problems.append(.init(check: "palette-index", message: "palette_cell holds \(rows - (colors - missing.count)) rows that match no palette colour"))
+            problems.append(.init(check: "palette-index", message: "palette_cell has rows that match no palette colour (\(rows - (colors - missing.count)))"))
         }
         return problems
     }

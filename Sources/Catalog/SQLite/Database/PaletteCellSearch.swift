@@ -5,7 +5,8 @@ import Processing
 /// one stream of palette colours per query colour, all read together by falling level.
 ///
 /// A sticker's score is its weakest colour's, so a sticker scoring τ or more has, for every query
-/// colour, a palette colour scoring τ or more. Each round lowers τ (× 0.8) and reads, for every query
+/// colour, a palette colour scoring τ or more. Each round lowers τ (× 0.8, or at once to the score that
+/// `limit` stickers met in every colour already reach, when that is higher) and reads, for every query
 /// colour, every palette colour whose cell's bound reaches τ (share × (1 − the cell's nearest distance /
 /// within)) that earlier rounds did not read: each cell is a range of one B-tree sorted by share, so a
 /// round is one seek a cell and sequential rows, and no row is read twice. After a round every sticker
@@ -20,23 +21,6 @@ struct PaletteCellSearch {
         var distance: Double
         var share: Double
         var score: Double
-    }
-
-    /// One sticker met: its best hit per query colour so far (score −1: not met in that colour yet).
-    private struct Seen {
-        var hits: [Hit]
-        var missing: Int
-
-        /// Keeps `hit` if it beats the colour's best so far (the lowest colour id among equal scores, as
-        /// the full scan). True when the sticker has just been met in its last colour.
-        mutating func record(_ hit: Hit, for index: Int) -> Bool {
-            let best = hits[index]
-            guard hit.score > best.score || (hit.score == best.score && hit.colorId < best.colorId) else { return false }
-            hits[index] = hit
-            guard best.score < 0 else { return false }
-            missing -= 1
-            return missing == 0
-        }
     }
 
     /// The cells near one query colour that a search reads, with where each read stopped.
@@ -117,11 +101,21 @@ struct PaletteCellSearch {
             streams.append(cells)
         }
         let reader = try PaletteCellReader(db: db)
-        let blank = Seen(hits: Array(repeating: Hit(colorId: 0, distance: 0, share: 0, score: -1), count: colors.count), missing: colors.count)
-        // Every sticker met: its best hit per query colour so far.
-        var met: [Int64: Seen] = [:]
-        // Stickers met in every colour and not final yet; stickers final, and how many of them pass the filters.
-        var waiting: [Int64] = []
+        let count = colors.count
+        let none = Hit(colorId: 0, distance: 0, share: 0, score: -1)
+        // Every sticker met has a slot: its best hit per query colour so far (score −1: not met in that
+        // colour yet) at `hits[slot × count + colour]`, flat, so meeting a sticker allocates nothing.
+        var slots: [Int64: Int] = [:]
+        var photos: [Int64] = []
+        var hits: [Hit] = []
+        var missing: [Int] = []
+        func weakest(_ slot: Int) -> Double {
+            var weakest = Double.infinity
+            for index in slot * count..<(slot + 1) * count { weakest = min(weakest, hits[index].score) }
+            return weakest
+        }
+        // Slots met in every colour and not final yet; stickers final, and how many of them pass the filters.
+        var waiting: [Int] = []
         var finals: [Int64: [Hit]] = [:]
         var passing = 0
         var level = Self.firstLevel
@@ -136,18 +130,35 @@ struct PaletteCellSearch {
                         let distance = wanted.deltaE(row.color)
                         let score = query.score(distance: distance, share: row.share)
                         guard score >= 0 else { return }
-                        let hit = Hit(colorId: row.id, distance: distance, share: row.share, score: score)
-                        if met[row.photo, default: blank].record(hit, for: index) { waiting.append(row.photo) }
+                        let slot: Int
+                        if let known = slots[row.photo] {
+                            slot = known
+                        } else {
+                            slot = photos.count
+                            slots[row.photo] = slot
+                            photos.append(row.photo)
+                            hits.append(contentsOf: repeatElement(none, count: count))
+                            missing.append(count)
+                        }
+                        let at = slot * count + index
+                        let best = hits[at]
+                        // The lowest colour id among equal scores, as the full scan.
+                        guard score > best.score || (score == best.score && row.id < best.colorId) else { return }
+                        hits[at] = Hit(colorId: row.id, distance: distance, share: row.share, score: score)
+                        if best.score < 0 {
+                            missing[slot] -= 1
+                            if missing[slot] == 0 { waiting.append(slot) }
+                        }
                     }
                 }
             }
             // Every palette colour scoring `level` or more has been read: a sticker whose weakest best
             // colour scores that much is exact, and every other sticker scores less.
             var fresh: [Int64] = []
-            waiting.removeAll { photo in
-                guard let hits = met[photo]?.hits, let weakest = hits.map(\.score).min(), weakest >= level else { return false }
-                finals[photo] = hits
-                fresh.append(photo)
+            waiting.removeAll { slot in
+                guard weakest(slot) >= level else { return false }
+                finals[photos[slot]] = Array(hits[slot * count..<(slot + 1) * count])
+                fresh.append(photos[slot])
                 return true
             }
             if query.hasExifFilter {
@@ -158,6 +169,15 @@ struct PaletteCellSearch {
                 passing += fresh.count
             }
             if passing >= query.limit || level == 0 { return finals }
+            // Without filters, the stickers met in every colour already score at least their weakest best
+            // colour so far: if enough of them reach x, the results score x or more, and reading down to x
+            // is enough (it makes them final). Saves reading far below the last result's score.
+            var floor = 0.0
+            if !query.hasExifFilter, waiting.count >= query.limit - passing {
+                let lower = waiting.map(weakest).sorted(by: >)
+                floor = lower[query.limit - passing - 1]
+            }
+            if floor > level * Self.levelRatio { level = floor; continue }
             level = level * Self.levelRatio < Self.lowestLevel ? 0 : level * Self.levelRatio
         }
     }

@@ -166,11 +166,6 @@ final class PaletteCellReader {
             """)
     }
 
-    /// Whether the catalog has `palette_cell` (a read-only catalog may predate migration 0005).
-    static func isAvailable(_ db: Database) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'palette_cell'") ?? false
-    }
-
     /// Hands `body` the rows of `cell` with a share of at most `atMost` and at least `downTo`, largest
     /// first. Returns the share of the first row below `downTo` (where the next read starts: rows of
     /// equal share are never split between reads), or nil when the cell has no more rows.
