@@ -160,15 +160,16 @@ import Testing
             #expect(try consistent())
             let count = try await queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM palette_cell") }
             #expect(count == 4)
-            #expect(try store.verify().problems.isEmpty)
+            // (The test stickers' 4-byte PNGs are a `sticker-size` problem of their own.)
+            #expect(try store.verify().problems.filter { $0.check == "palette-index" }.isEmpty)
             // A row lost and one moved to another cell: verify names both colours, and the moved row.
             try await queue.write { db in
                 try db.execute(sql: "DELETE FROM palette_cell WHERE id = (SELECT min(id) FROM palette_cell)")
                 try db.execute(sql: "UPDATE palette_cell SET cell = cell + 1 WHERE id = (SELECT max(id) FROM palette_cell)")
             }
-            let problems = try store.verify().problems
+            let problems = try store.verify().problems.filter { $0.check == "palette-index" }
             #expect(problems.map(\.id) == [2, 2, nil])
-            #expect(problems.allSatisfy { $0.check == "palette-index" && $0.message.contains("palette_cell") })
+            #expect(problems.allSatisfy { $0.message.contains("palette_cell") })
         }
     }
 
@@ -194,7 +195,7 @@ import Testing
             let colors = try await queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM palette_color") }
             #expect(rows == colors)
             #expect(try reopened.search(query) == expected)
-            #expect(try reopened.verify().problems.isEmpty)
+            #expect(try reopened.verify().problems.filter { $0.check == "palette-index" }.isEmpty)
         }
     }
 }
