@@ -74,7 +74,9 @@ extension PostgresCatalogStore: CatalogStore {
                 problems.append(.init(check: "palette", id: id, message: "entry \(id): palette shares do not decrease with the rank"))
             }
             for row in try await connection.rows("""
-                SELECT id, photo_id FROM palette_color WHERE oklab IS DISTINCT FROM cube(ARRAY[l, a, b]) ORDER BY id
+                SELECT id, photo_id FROM palette_color
+                WHERE oklab IS DISTINCT FROM cube(ARRAY[l, a, b]) OR oklab_share IS DISTINCT FROM cube(ARRAY[l, a, b, share * 0.12])
+                ORDER BY id
                 """) {
                 let id: Int64 = try row.value("photo_id"), color: Int64 = try row.value("id")
                 problems.append(.init(check: "palette-index", id: id, message: "entry \(id): palette colour \(color) is indexed at other coordinates"))

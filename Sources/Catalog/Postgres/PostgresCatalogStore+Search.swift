@@ -6,11 +6,14 @@ extension PostgresCatalogStore {
     /// The stickers with every colour of `query`, best first: the same entries, order and scores as the
     /// SQLite catalog's search.
     ///
-    /// Best-first over the `cube` GiST index: `ORDER BY oklab <-> point` hands out the first query colour's
-    /// palette colours nearest first (a KNN scan). A sticker not met yet scores at most `1 − d / within` on
-    /// that colour (shares are at most 1) where `d` is the distance reached, so the scan stops once `limit`
-    /// stickers score that much. Met stickers are scored exactly in Swift from their whole palettes, with
-    /// the SQLite search's arithmetic (ΔE from the stored doubles, the lowest colour id among equal scores).
+    /// Best-first over the `cube` GiST index of `oklab_share` (l, a, b and the share scaled by
+    /// `PostgresColorSearch.shareScale`): for each query colour, `ORDER BY oklab_share <=> point` (a KNN
+    /// scan by Chebyshev distance to the colour at full share) hands out palette colours that are near
+    /// *and* large first. A colour not handed out yet, at distance `reach` or more, scores at most
+    /// `1 − reach / horizon` (its ΔE or its share gives that away), so a sticker none of whose colours
+    /// was handed out scores at most that for the colour walked farthest. The scans stop once `limit`
+    /// stickers score more. Met stickers are scored exactly in Swift from their whole palettes, with the
+    /// SQLite search's arithmetic (ΔE from the stored doubles, the lowest colour id among equal scores).
     public func search(_ query: ColorQuery) async throws(CatalogError) -> [ColorSearchResult] {
         guard !query.colors.isEmpty, query.limit > 0 else { return [] }
         return try await readTransaction { connection in
@@ -39,34 +42,45 @@ private struct PostgresColorSearch {
         var score: Double
     }
 
+    /// The scale of the share axis of `oklab_share` (Migrations/PostgreSQL/0005_palette_cell.sql): ΔE 12,
+    /// the default `--within`, in Oklab units, so that a share and a distance weigh alike at that reach.
+    static let shareScale = 0.12
+
     func indexed() async throws -> [ColorSearchResult] {
-        let wanted = query.colors[0]
-        let radius = query.within / 100
+        // Every colour within ΔE `within` of a query colour lies within `horizon` of its point, whatever
+        // its share: a scan that passes `horizon` has handed out every colour that can match.
+        let horizon = max(query.within / 100, Self.shareScale)
         var evaluated: [Int64: [Hit]?] = [:]
         var rowLimit = max(query.limit * 8, 256)
         while true {
-            let rows = try await connection.rows("""
-                SELECT photo_id, oklab <-> cube(ARRAY[$1, $2, $3]::float8[]) AS d FROM palette_color
-                ORDER BY oklab <-> cube(ARRAY[$1, $2, $3]::float8[]) LIMIT $4
-                """, binds(wanted.l, wanted.a, wanted.b, rowLimit))
             var fresh: [Int64] = []
-            var reached = 0.0
-            var beyond = false
-            for row in rows {
-                let distance: Double = try row.value("d")
-                if distance > radius * (1 + 1e-9) { beyond = true; break }
-                reached = distance
-                let photo: Int64 = try row.value("photo_id")
-                if evaluated[photo] == nil {
-                    evaluated[photo] = .some(nil)
-                    fresh.append(photo)
+            var farthest = 0.0
+            var complete = false
+            for wanted in query.colors {
+                let rows = try await connection.rows("""
+                    SELECT photo_id, oklab_share <=> cube(ARRAY[$1, $2, $3, $4]::float8[]) AS d FROM palette_color
+                    ORDER BY oklab_share <=> cube(ARRAY[$1, $2, $3, $4]::float8[]) LIMIT $5
+                    """, binds(wanted.l, wanted.a, wanted.b, Self.shareScale, rowLimit))
+                var reached = 0.0
+                var beyond = false
+                for row in rows {
+                    let distance: Double = try row.value("d")
+                    if distance > horizon * (1 + 1e-9) { beyond = true; break }
+                    reached = distance
+                    let photo: Int64 = try row.value("photo_id")
+                    if evaluated[photo] == nil {
+                        evaluated[photo] = .some(nil)
+                        fresh.append(photo)
+                    }
                 }
+                farthest = max(farthest, reached)
+                if beyond || rows.count < rowLimit { complete = true }
             }
             try await evaluate(fresh, into: &evaluated)
-            let exhausted = beyond || rows.count < rowLimit
-            if exhausted { break }
+            if complete { break }
             let scores = evaluated.values.compactMap { $0.map(Self.score) }.sorted(by: >)
-            let bound = 1 - 100 * reached / query.within
+            // A sticker not met scores at most this (a margin for the server's and Swift's rounding).
+            let bound = 1 - farthest / horizon + 1e-9
             if scores.count >= query.limit && scores[query.limit - 1] > bound { break }
             rowLimit *= 4
         }
