@@ -128,6 +128,30 @@ struct PostgresCopyAndWorkTests {
         #expect(try Reliability.verify(postgres, in: folder).status == 0)
     }
 
+    @Test(arguments: [(SIGTERM, Int32(143)), (SIGINT, Int32(130))])
+    func aSignalledWorkerGivesBackWhatItHolds(signal: Int32, status: Int32) async throws {
+        let folder = try TemporaryFolder()
+        let photos = try Reliability.writeVariants(8, in: folder)
+        let postgres = server.address(database: try await server.makeDatabase())
+        #expect(try CLI.run(["--catalog", postgres, "import", "--enqueue", photos], in: folder).status == 0)
+        let worker = try startWorker(postgres, ["--jobs", "2"], in: folder, output: ".w")
+        let deadline = Date().addingTimeInterval(120)
+        while Date() < deadline, worker.isRunning,
+              !lines(".w", in: folder).contains(where: { $0["event"] as? String == "imported" }) {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        kill(worker.processIdentifier, signal)
+        worker.waitUntilExit()
+        #expect(worker.terminationStatus == status)
+        let summary = try #require(lines(".w", in: folder).last)
+        #expect(summary["event"] as? String == "summary" && summary["interrupted"] as? Bool == true, "\(summary)")
+        // Nothing is left claimed until a lease runs out: what it held is pending again, at once.
+        let left = try queue(postgres, in: folder)
+        #expect(left["claimed"] as? Int == 0, "\(left)")
+        #expect((left["pending"] as? Int ?? 0) + (left["done"] as? Int ?? 0) == 8, "\(left)")
+        #expect(try Reliability.verify(postgres, in: folder).status == 0)
+    }
+
     @Test func staleEntriesAreReprocessedOnceTheQueueIsDrained() async throws {
         let folder = try TemporaryFolder()
         let photos = try Reliability.writeVariants(3, in: folder)

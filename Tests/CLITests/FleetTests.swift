@@ -1,0 +1,189 @@
+import Foundation
+import PostgresTestSupport
+import Testing
+
+/// Issue 18's "many machines": one host runs PostgreSQL, three run `catalog work` on one folder of photos
+/// (a shared mount: the hosts share the file system). One worker is killed with SIGKILL in the middle of
+/// its work, and the server is stopped and started again while the others work: they reconnect and go on,
+/// and in the end every photo is done exactly once, no entry is duplicated or lost, `verify` is sound and
+/// nothing is left claimed.
+///
+/// The hosts are network namespaces with veth pairs to a bridge in a namespace of its own, addresses from
+/// 198.18.0.0/15, each worker with a host name of its own (``TestNetwork``). Where namespaces cannot be
+/// made (not root, no `ip`), the same test runs with processes on loopback and prints why.
+@Suite(.needsModel, .enabled(if: NetworkedPostgresServer.isInstalled, "PostgreSQL is not installed (make test installs it)"))
+struct FleetTests {
+    static let photoCount = 18
+
+    @Test func threeWorkersOnThreeHostsSurviveAKilledWorkerAndAServerRestart() async throws {
+        let network = TestNetwork.make(hosts: ["fleet-db", "fleet-w1", "fleet-w2", "fleet-w3"])
+        defer { network.remove() }
+        if let reason = network.fallbackReason {
+            print("FleetTests: \(reason): the hosts run as processes on loopback (127.0.0.1), not in network namespaces")
+        }
+        let database = network.host("fleet-db")
+        let server = try NetworkedPostgresServer(
+            host: database.address, port: network.isolated ? 5432 : try unusedLoopbackPort(), subnet: network.subnet,
+            launcher: network.launcher(for: database))
+        defer { server.stop() }
+        try server.psql("CREATE DATABASE fleet")
+        let catalog = server.address(database: "fleet")
+        let local = server.socketAddress(database: "fleet")
+        let folder = try TemporaryFolder()
+        let photos = try Reliability.writeVariants(Self.photoCount, in: folder)
+        let hosts = ["fleet-w1", "fleet-w2", "fleet-w3"].map(network.host)
+
+        let enqueue = try HostProcess.run(network.command(on: hosts[0], [CLI.binary.path, "--catalog", catalog, "import", "--enqueue", photos]), in: folder)
+        try #require(enqueue.status == 0, "\(enqueue.stderr)")
+
+        let workers = try hosts.map { host in
+            try HostProcess(
+                network.command(on: host, [CLI.binary.path, "--catalog", catalog, "work", "--json", "--jobs", "1", "--lease", "6s", "--reconnect-for", "90s"]),
+                name: host.name, in: folder)
+        }
+        defer { workers.forEach { $0.kill() } }
+        let deadline = Date().addingTimeInterval(170)
+
+        // Who holds what, as `work --status` shows it while the workers run: each host under its own name.
+        var holders: Set<String> = []
+        try await waitUntil(deadline) {
+            holders.formUnion(try queue(local, in: folder).holders)
+            return workers[0].imported.count >= 1 || !workers[0].isRunning
+        }
+        // The first worker dies in the middle of its work (it claimed its next photo as it committed the first).
+        workers[0].kill()
+
+        // The server goes away while the others work, for long enough that they notice.
+        try await waitUntil(deadline) {
+            holders.formUnion(try queue(local, in: folder).holders)
+            return workers[1].imported.count + workers[2].imported.count >= 3 || !workers[1].isRunning
+        }
+        try server.stopFast()
+        let importedBeforeRestart = workers.map(\.imported.count).reduce(0, +)
+        try await Task.sleep(for: .seconds(3))
+        try server.start()
+
+        try await waitUntil(deadline) { !workers[1].isRunning && !workers[2].isRunning }
+        let statuses = workers.map { $0.wait() }
+        let detail = workers.map { "\($0.name): \($0.stderr)" }.joined(separator: "\n")
+        #expect(statuses == [137, 0, 0], "\(detail)")
+
+        // Every worker that met the outage said so once, and once that it was back.
+        for worker in workers[1...] {
+            let lines = worker.stderr.split(separator: "\n")
+            let lost = lines.filter { $0.contains("lost the catalog's server") }.count
+            let back = lines.filter { $0.contains("reconnected to the catalog's server") }.count
+            #expect(lost <= 1 && lost == back, "\(worker.name): \(worker.stderr)")
+        }
+        let notices = workers.map { $0.stderr.components(separatedBy: "lost the catalog's server").count - 1 }
+        print("FleetTests: hosts \(network.isolated ? "in network namespaces (198.18.0.0/24)" : "on loopback"); photos imported per worker "
+            + "\(workers.map(\.imported.count)), \(importedBeforeRestart) before the server's restart; outages reported per worker \(notices)")
+        let imported = workers.flatMap(\.imported)
+        #expect(imported.count == Set(imported).count, "a photo imported twice: \(imported.sorted())")
+        #expect(imported.count > importedBeforeRestart, "nothing was imported after the restart:\n\(detail)")
+
+        // Every photo done exactly once: one entry per file, nothing failed, pending or claimed.
+        let status = try queue(local, in: folder)
+        #expect(status.done == Self.photoCount && status.failed == 0 && status.pending == 0 && status.claimed == 0, "\(status)\n\(detail)")
+        let list = try CLI.run(["--catalog", local, "list", "--json"], in: folder)
+        let entries = try #require(list.json as? [[String: Any]], "\(list.stderr)")
+        let paths = entries.compactMap { $0["path"] as? String }
+        let files = try FileManager.default.contentsOfDirectory(atPath: photos).map { photos + "/" + $0 }
+        #expect(paths.count == Self.photoCount && Set(paths) == Set(files), "\(paths.sorted())")
+        #expect(entries.allSatisfy { $0["status"] as? String == "ok" }, "\(entries)")
+        let verify = try Reliability.verify(local, in: folder)
+        #expect(verify.status == 0, "\(verify.report) \(verify.stderr)")
+        if network.isolated {
+            #expect(holders.contains { $0.hasPrefix("fleet-w") }, "holders seen: \(holders)")
+        }
+    }
+
+    /// The queue as `work --status --json` shows it.
+    private func queue(_ catalog: String, in folder: TemporaryFolder) throws -> QueueStatus {
+        let run = try CLI.run(["--catalog", catalog, "work", "--status", "--json"], in: folder)
+        return QueueStatus(try #require(run.json as? [String: Any], "\(run.stderr)"))
+    }
+
+    /// Polls `condition` every 200 ms until it holds; fails the test when `deadline` passes.
+    private func waitUntil(_ deadline: Date, _ condition: () throws -> Bool) async throws {
+        while try !condition() {
+            try #require(Date() < deadline, "the fleet test ran past its deadline")
+            try await Task.sleep(for: .milliseconds(200))
+        }
+    }
+}
+
+/// `catalog work --status --json`, read.
+struct QueueStatus: CustomStringConvertible {
+    let pending, claimed, done, failed: Int
+    /// The host part of each holder (`HOST:PID`).
+    let holders: [String]
+
+    init(_ json: [String: Any]) {
+        pending = json["pending"] as? Int ?? -1
+        claimed = json["claimed"] as? Int ?? -1
+        done = json["done"] as? Int ?? -1
+        failed = json["failed"] as? Int ?? -1
+        holders = (json["holders"] as? [[String: Any]] ?? []).compactMap { ($0["holder"] as? String)?.split(separator: ":").first.map(String.init) }
+    }
+
+    var description: String { "pending \(pending), claimed \(claimed), done \(done), failed \(failed), holders \(holders)" }
+}
+
+/// A command run on a test host (`ip netns exec …`, or as it is on loopback), its output in files of the
+/// test's folder.
+final class HostProcess {
+    let name: String
+    private let process: Process
+    private let outURL: URL
+    private let errURL: URL
+
+    init(_ command: [String], name: String, in folder: TemporaryFolder) throws {
+        self.name = name
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
+        process.currentDirectoryURL = folder.url
+        process.environment = CLI.environment(in: folder)
+        outURL = folder.url.appendingPathComponent(".out-\(name)-\(UUID().uuidString)")
+        errURL = folder.url.appendingPathComponent(".err-\(name)-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: outURL)
+        process.standardError = try FileHandle(forWritingTo: errURL)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// Runs `command` to its end.
+    static func run(_ command: [String], in folder: TemporaryFolder) throws -> (status: Int32, stdout: String, stderr: String) {
+        let running = try HostProcess(command, name: "run", in: folder)
+        let status = running.wait()
+        return (status, running.stdout, running.stderr)
+    }
+
+    var isRunning: Bool { process.isRunning }
+    var stdout: String { (try? String(contentsOf: outURL, encoding: .utf8)) ?? "" }
+    var stderr: String { (try? String(contentsOf: errURL, encoding: .utf8)) ?? "" }
+
+    /// The paths of its `{"event": "imported"}` lines so far.
+    var imported: [String] {
+        stdout.split(separator: "\n").compactMap { line -> String? in
+            guard let event = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  event["event"] as? String == "imported" else { return nil }
+            return event["path"] as? String
+        }
+    }
+
+    /// SIGKILL, unless it has ended.
+    func kill() {
+        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+    }
+
+    /// Waits for its end; the exit status, or 128 + the signal that ended it.
+    @discardableResult
+    func wait() -> Int32 {
+        process.waitUntilExit()
+        return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import PostgresTestSupport
+import Testing
+
+/// A PostgreSQL server that goes away in the middle of a command (issue 18, "bad input"): the command
+/// says so clearly and exits 69; what it committed before stays, nothing is half-written, and a re-run
+/// after the server is back does the rest. The server is one of the test's own (on loopback), so it can
+/// be stopped without disturbing the other tests' server.
+@Suite(.needsModel, .enabled(if: NetworkedPostgresServer.isInstalled, "PostgreSQL is not installed (make test installs it)"))
+struct PostgresOutageTests {
+    @Test func aServerThatGoesAwayMidImportLosesNothing() async throws {
+        let port = try unusedLoopbackPort()
+        let server = try NetworkedPostgresServer(host: "127.0.0.1", port: port, subnet: "127.0.0.1/32", launcher: [])
+        defer { server.stop() }
+        try server.psql("CREATE DATABASE outage")
+        let catalog = server.address(database: "outage")
+        let folder = try TemporaryFolder()
+        let count = 12
+        // 640 × 480: about a second each, so the server stops with most of the import still to do.
+        let photos = try folder.writeNumberedCopies(count, width: 640, height: 480)
+        let stdout = folder.url.appendingPathComponent(".import-out"), stderr = folder.url.appendingPathComponent(".import-err")
+        let importing = try CLI.start(["--catalog", catalog, "import", photos, "--jobs", "1", "--json"], in: folder, stdout: stdout, stderr: stderr)
+        defer { if importing.isRunning { kill(importing.processIdentifier, SIGKILL) } }
+        let deadline = Date().addingTimeInterval(120)
+        func imported() -> [String] {
+            folder.jsonLines(at: stdout).filter { $0["event"] as? String == "imported" }.compactMap { $0["path"] as? String }
+        }
+        while imported().count < 2, importing.isRunning {
+            try #require(Date() < deadline, "the import did not get going")
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        try server.stopFast()
+        while importing.isRunning {
+            try #require(Date() < deadline, "the import hung after its server went away")
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let message = (try? String(contentsOf: stderr, encoding: .utf8)) ?? ""
+        #expect(importing.terminationStatus == 69, "\(message)")
+        #expect(message.contains("127.0.0.1:\(port)") && message.contains("cannot be reached"), "\(message)")
+        let before = imported()
+        #expect(before.count >= 2 && before.count < count, "\(before)")
+
+        // Back: what was committed is there, whole; nothing was recorded as failed for the outage.
+        try server.start()
+        let verify = try Reliability.verify(catalog, in: folder)
+        #expect(verify.status == 0, "\(verify.report) \(verify.stderr)")
+        let listed = try #require(try CLI.run(["--catalog", catalog, "list", "--json"], in: folder).json as? [[String: Any]])
+        #expect(Set(before).isSubset(of: Set(listed.compactMap { $0["path"] as? String })), "\(listed)")
+        #expect(listed.allSatisfy { $0["status"] as? String == "ok" }, "\(listed)")
+
+        // A re-run does the rest: every file once.
+        let again = try CLI.run(["--catalog", catalog, "import", photos, "--json"], in: folder)
+        #expect(again.status == 0, "\(again.stderr)")
+        let after = try #require(try CLI.run(["--catalog", catalog, "list", "--json"], in: folder).json as? [[String: Any]])
+        let paths = after.compactMap { $0["path"] as? String }
+        #expect(paths.count == count && Set(paths).count == count, "\(paths)")
+        #expect(after.allSatisfy { $0["status"] as? String == "ok" }, "\(after)")
+        #expect(try Reliability.verify(catalog, in: folder).status == 0)
+    }
+}
