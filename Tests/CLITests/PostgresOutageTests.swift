@@ -57,4 +57,52 @@ struct PostgresOutageTests {
         #expect(after.allSatisfy { $0["status"] as? String == "ok" }, "\(after)")
         #expect(try Reliability.verify(catalog, in: folder).status == 0)
     }
+
+    /// A worker signalled while its server is away stops at once with the signal's code: it cannot give its
+    /// claims back, so they wait for their leases, and another worker takes them afterwards.
+    @Test func aWorkerSignalledDuringAnOutageStopsAndLeavesItsClaimsToTheirLeases() async throws {
+        let server = try NetworkedPostgresServer(host: "127.0.0.1", port: try unusedLoopbackPort(), subnet: "127.0.0.1/32", launcher: [])
+        defer { server.stop() }
+        try server.psql("CREATE DATABASE outage")
+        let catalog = server.address(database: "outage")
+        let folder = try TemporaryFolder()
+        let count = 6
+        let photos = try folder.writeNumberedCopies(count, width: 640, height: 480)
+        #expect(try CLI.run(["--catalog", catalog, "import", "--enqueue", photos], in: folder).status == 0)
+        let stdout = folder.url.appendingPathComponent(".work-out"), stderr = folder.url.appendingPathComponent(".work-err")
+        let worker = try CLI.start(
+            ["--catalog", catalog, "work", "--json", "--jobs", "1", "--lease", "3s"], in: folder, stdout: stdout, stderr: stderr)
+        defer { if worker.isRunning { kill(worker.processIdentifier, SIGKILL) } }
+        let deadline = Date().addingTimeInterval(120)
+        func said(_ text: String) -> Bool { ((try? String(contentsOf: stderr, encoding: .utf8)) ?? "").contains(text) }
+        while folder.jsonLines(at: stdout).isEmpty, worker.isRunning {
+            try #require(Date() < deadline, "the worker did not get going")
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        try server.stopFast()
+        while !said("lost the catalog's server"), worker.isRunning {
+            try #require(Date() < deadline, "the worker did not notice the outage")
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        kill(worker.processIdentifier, SIGTERM)
+        while worker.isRunning {
+            try #require(Date() < deadline, "the signalled worker did not stop")
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let message = (try? String(contentsOf: stderr, encoding: .utf8)) ?? ""
+        #expect(worker.terminationStatus == 143, "\(message)")
+        let summary = try #require(folder.jsonLines(at: stdout).last)
+        #expect(summary["event"] as? String == "summary" && summary["interrupted"] as? Bool == true, "\(summary)")
+        #expect(summary["leftClaimed"] as? Int == 1 && message.contains("left claimed until their leases run out"), "\(summary) \(message)")
+
+        // Back: another worker takes the abandoned claim once its lease has run out, and finishes the queue.
+        try server.start()
+        let rescue = try CLI.run(["--catalog", catalog, "work", "--json"], in: folder)
+        #expect(rescue.status == 0, "\(rescue.stderr)")
+        let status = try #require(try CLI.run(["--catalog", catalog, "work", "--status", "--json"], in: folder).json as? [String: Any])
+        #expect(status["done"] as? Int == count && status["claimed"] as? Int == 0 && status["pending"] as? Int == 0, "\(status)")
+        let listed = try #require(try CLI.run(["--catalog", catalog, "list", "--json"], in: folder).json as? [Any])
+        #expect(listed.count == count)
+        #expect(try Reliability.verify(catalog, in: folder).status == 0)
+    }
 }

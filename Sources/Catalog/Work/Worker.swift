@@ -76,11 +76,19 @@ public struct Worker: Sendable {
         renewal.cancel()
         // Whatever is still held (a file interrupted mid-way, or everything after a failed commit) goes back.
         let left = held.all
+        // Signalled while the server is away: nothing can be given back, so the claims are left to their
+        // leases and the worker still stops as interrupted (not as failed), at once.
+        let signalledInOutage = { (error: CatalogError) in Task.isCancelled && error.isServerOutage }
         if !left.isEmpty {
-            try await outage.retrying { () throws(CatalogError) in try await repository.releaseWork(left, holder: options.holder) }
-            summary.released += left.count
+            do {
+                try await outage.retrying { () throws(CatalogError) in try await repository.releaseWork(left, holder: options.holder) }
+                summary.released += left.count
+            } catch {
+                guard signalledInOutage(error) else { throw error }
+                summary.leftClaimed += left.count
+            }
         }
-        try outcome.get()
+        if case .failure(let error) = outcome, !signalledInOutage(error) { throw error }
         summary.interrupted = Task.isCancelled
         return summary
     }

@@ -14,7 +14,7 @@ extension CatalogCommand {
 
                 When nothing is pending, it enqueues the stale entries (those `catalog reprocess` would run, whose source is there) and processes them the same way, claimed and fenced. Stops when nothing is pending or claimed; with --follow it waits for more. On a SQLite catalog (the processes of one machine) a waiting worker looks at the queue again every second; on a PostgreSQL catalog (workers on many machines, reading the photos from a shared mount) it is woken by the server (LISTEN/NOTIFY) when work is added or given back. Ctrl-C / SIGTERM: claims nothing more, commits what finished, gives back what it holds, exits 130 / 143.
 
-                If the catalog's PostgreSQL server goes away (a restart, a fail-over, the network), the worker says so once on stderr, keeps what it holds and retries with growing pauses (up to 5 s apart) on new connections, for up to --reconnect-for (default 5m); it says so again when the server is back, commits the results whose claims are still its own and goes on. Files are never recorded as failed because the server was away. When the server stays away longer, it exits 69; what it held goes back to the queue when the leases run out.
+                If the catalog's PostgreSQL server goes away (a restart, a fail-over, the network), the worker says so once on stderr, keeps what it holds and retries with growing pauses (up to 5 s apart) on new connections, for up to --reconnect-for (default 5m); it says so again when the server is back, commits the results whose claims are still its own and goes on. Files are never recorded as failed because the server was away. When the server stays away longer, it exits 69; what it held goes back to the queue when the leases run out, as it does when the worker is signalled during the outage (it then stops at once, 130 / 143).
 
                 --status shows pending, claimed (by holder, with the lease), done and failed files, and exits.
 
@@ -69,7 +69,9 @@ extension CatalogCommand {
             }
             OutputFailure.exitIfFailed(done: "finished files are kept; unfinished ones were given back to the queue")
             if summary.interrupted {
-                Diagnostics.report("interrupted by \(trap.signalName): \(summary.released) unfinished files given back to the queue")
+                let left = summary.leftClaimed > 0
+                    ? "; \(summary.leftClaimed) left claimed until their leases run out (the catalog's server could not be reached)" : ""
+                Diagnostics.report("interrupted by \(trap.signalName): \(summary.released) unfinished files given back to the queue\(left)")
                 throw ExitCode(trap.exitCode)
             }
             if summary.failed > 0 { throw ExitStatus.someFailed }
