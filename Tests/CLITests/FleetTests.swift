@@ -15,7 +15,10 @@ import Testing
 struct FleetTests {
     static let photoCount = 18
 
-    @Test func threeWorkersOnThreeHostsSurviveAKilledWorkerAndAServerRestart() async throws {
+    // Synchronous, polling with Thread.sleep: an async test's resumptions wait for a thread of the test pool,
+    // which the other tests' blocking waits may hold for many seconds, and the kill and the restart must land
+    // while the workers work.
+    @Test func threeWorkersOnThreeHostsSurviveAKilledWorkerAndAServerRestart() throws {
         let network = TestNetwork.make(hosts: ["fleet-db", "fleet-w1", "fleet-w2", "fleet-w3"])
         defer { network.remove() }
         if let reason = network.fallbackReason {
@@ -30,7 +33,8 @@ struct FleetTests {
         let catalog = server.address(database: "fleet")
         let local = server.socketAddress(database: "fleet")
         let folder = try TemporaryFolder()
-        let photos = try Reliability.writeVariants(Self.photoCount, in: folder)
+        // 640 × 480: about a second each, so the kill and the restart land while the workers work.
+        let photos = try folder.writeNumberedCopies(Self.photoCount, width: 640, height: 480)
         let hosts = ["fleet-w1", "fleet-w2", "fleet-w3"].map(network.host)
 
         let enqueue = try HostProcess.run(network.command(on: hosts[0], [CLI.binary.path, "--catalog", catalog, "import", "--enqueue", photos]), in: folder)
@@ -46,7 +50,7 @@ struct FleetTests {
 
         // Who holds what, as `work --status` shows it while the workers run: each host under its own name.
         var holders: Set<String> = []
-        try await waitUntil(deadline) {
+        try waitUntil(deadline) {
             holders.formUnion(try queue(local, in: folder).holders)
             return workers[0].imported.count >= 1 || !workers[0].isRunning
         }
@@ -54,16 +58,16 @@ struct FleetTests {
         workers[0].kill()
 
         // The server goes away while the others work, for long enough that they notice.
-        try await waitUntil(deadline) {
+        try waitUntil(deadline) {
             holders.formUnion(try queue(local, in: folder).holders)
             return workers[1].imported.count + workers[2].imported.count >= 3 || !workers[1].isRunning
         }
         try server.stopFast()
         let importedBeforeRestart = workers.map(\.imported.count).reduce(0, +)
-        try await Task.sleep(for: .seconds(3))
+        Thread.sleep(forTimeInterval: 3)
         try server.start()
 
-        try await waitUntil(deadline) { !workers[1].isRunning && !workers[2].isRunning }
+        try waitUntil(deadline) { !workers[1].isRunning && !workers[2].isRunning }
         let statuses = workers.map { $0.wait() }
         let detail = workers.map { "\($0.name): \($0.stderr)" }.joined(separator: "\n")
         #expect(statuses == [137, 0, 0], "\(detail)")
@@ -105,10 +109,10 @@ struct FleetTests {
     }
 
     /// Polls `condition` every 200 ms until it holds; fails the test when `deadline` passes.
-    private func waitUntil(_ deadline: Date, _ condition: () throws -> Bool) async throws {
+    private func waitUntil(_ deadline: Date, _ condition: () throws -> Bool) throws {
         while try !condition() {
             try #require(Date() < deadline, "the fleet test ran past its deadline")
-            try await Task.sleep(for: .milliseconds(200))
+            Thread.sleep(forTimeInterval: 0.2)
         }
     }
 }

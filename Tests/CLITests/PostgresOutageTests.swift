@@ -5,10 +5,11 @@ import Testing
 /// A PostgreSQL server that goes away in the middle of a command (issue 18, "bad input"): the command
 /// says so clearly and exits 69; what it committed before stays, nothing is half-written, and a re-run
 /// after the server is back does the rest. The server is one of the test's own (on loopback), so it can
-/// be stopped without disturbing the other tests' server.
+/// be stopped without disturbing the other tests' server. The tests are synchronous (Thread.sleep): an async
+/// test's resumptions may wait seconds for a thread of the test pool, and the outage must land mid-run.
 @Suite(.needsModel, .enabled(if: NetworkedPostgresServer.isInstalled, "PostgreSQL is not installed (make test installs it)"))
 struct PostgresOutageTests {
-    @Test func aServerThatGoesAwayMidImportLosesNothing() async throws {
+    @Test func aServerThatGoesAwayMidImportLosesNothing() throws {
         let port = try unusedLoopbackPort()
         let server = try NetworkedPostgresServer(host: "127.0.0.1", port: port, subnet: "127.0.0.1/32", launcher: [])
         defer { server.stop() }
@@ -27,12 +28,12 @@ struct PostgresOutageTests {
         }
         while imported().count < 2, importing.isRunning {
             try #require(Date() < deadline, "the import did not get going")
-            try await Task.sleep(for: .milliseconds(50))
+            Thread.sleep(forTimeInterval: 0.05)
         }
         try server.stopFast()
         while importing.isRunning {
             try #require(Date() < deadline, "the import hung after its server went away")
-            try await Task.sleep(for: .milliseconds(50))
+            Thread.sleep(forTimeInterval: 0.05)
         }
         let message = (try? String(contentsOf: stderr, encoding: .utf8)) ?? ""
         #expect(importing.terminationStatus == 69, "\(message)")
@@ -60,7 +61,7 @@ struct PostgresOutageTests {
 
     /// A worker signalled while its server is away stops at once with the signal's code: it cannot give its
     /// claims back, so they wait for their leases, and another worker takes them afterwards.
-    @Test func aWorkerSignalledDuringAnOutageStopsAndLeavesItsClaimsToTheirLeases() async throws {
+    @Test func aWorkerSignalledDuringAnOutageStopsAndLeavesItsClaimsToTheirLeases() throws {
         let server = try NetworkedPostgresServer(host: "127.0.0.1", port: try unusedLoopbackPort(), subnet: "127.0.0.1/32", launcher: [])
         defer { server.stop() }
         try server.psql("CREATE DATABASE outage")
@@ -77,17 +78,17 @@ struct PostgresOutageTests {
         func said(_ text: String) -> Bool { ((try? String(contentsOf: stderr, encoding: .utf8)) ?? "").contains(text) }
         while folder.jsonLines(at: stdout).isEmpty, worker.isRunning {
             try #require(Date() < deadline, "the worker did not get going")
-            try await Task.sleep(for: .milliseconds(20))
+            Thread.sleep(forTimeInterval: 0.02)
         }
         try server.stopFast()
         while !said("lost the catalog's server"), worker.isRunning {
             try #require(Date() < deadline, "the worker did not notice the outage")
-            try await Task.sleep(for: .milliseconds(20))
+            Thread.sleep(forTimeInterval: 0.02)
         }
         kill(worker.processIdentifier, SIGTERM)
         while worker.isRunning {
             try #require(Date() < deadline, "the signalled worker did not stop")
-            try await Task.sleep(for: .milliseconds(20))
+            Thread.sleep(forTimeInterval: 0.02)
         }
         let message = (try? String(contentsOf: stderr, encoding: .utf8)) ?? ""
         #expect(worker.terminationStatus == 143, "\(message)")

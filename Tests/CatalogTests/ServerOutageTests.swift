@@ -42,12 +42,9 @@ import Testing
     @Test func anOutageLongerThanThePatienceEndsTheCall() async throws {
         let notices = Notices()
         let outage = ServerOutage(patience: .milliseconds(600), notify: notices.add)
-        let clock = ContinuousClock()
-        let start = clock.now
         await #expect(throws: Self.down) {
             try await outage.retrying { () throws(CatalogError) -> Int in throw Self.down }
         }
-        #expect(clock.now - start < .seconds(10))
         #expect(notices.all.count == 1)
     }
 
