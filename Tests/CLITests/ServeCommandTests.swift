@@ -1,4 +1,5 @@
 import Foundation
+import PostgresTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -6,7 +7,7 @@ import FoundationNetworking
 #endif
 
 /// `catalog serve` as a user runs it: a process beside `catalog import` and `catalog reprocess`
-/// processes on the same catalog file.
+/// processes on the same catalog, a SQLite file or a PostgreSQL database.
 @Suite("catalog serve", .serialized)
 struct ServeCommandTests {
     /// The server's first stdout line, once it is written. The file is read once more after the deadline:
@@ -37,8 +38,17 @@ struct ServeCommandTests {
         return (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["total"] as? Int ?? -1
     }
 
-    @Test func servesWhileCLIProcessesImportAndReprocessAndStopsCleanly() async throws {
+    /// The back ends `serve` is tried on: a SQLite file, and a PostgreSQL database when a test server can run.
+    static var backEnds: [String] {
+        TestPostgresServer.isAvailable ? ["sqlite", "postgres"] : ["sqlite"]
+    }
+
+    @Test(arguments: backEnds)
+    func servesWhileCLIProcessesImportAndReprocessAndStopsCleanly(backEnd: String) async throws {
         let folder = try TemporaryFolder()
+        let catalog = backEnd == "postgres"
+            ? try TestPostgresServer.server.address(database: try await TestPostgresServer.server.makeDatabase())
+            : "c.sqlite"
         // Ten different photos: six imported before the server starts, four while it serves.
         let photos = try folder.writeNumberedCopies(10, width: 320, height: 240)
         let more = folder.url.appendingPathComponent("more")
@@ -47,10 +57,10 @@ struct ServeCommandTests {
             try FileManager.default.moveItem(atPath: "\(photos)/copy-\(number).jpg", toPath: more.appendingPathComponent("copy-\(number).jpg").path)
         }
         let env = ["STICKER_TEST_PREDICTOR": "centre"]
-        #expect(try CLI.run(["import", "--catalog", "c.sqlite", photos], in: folder, environment: env).status == 0)
+        #expect(try CLI.run(["import", "--catalog", catalog, photos], in: folder, environment: env).status == 0)
 
         let out = folder.url.appendingPathComponent("serve.out"), err = folder.url.appendingPathComponent("serve.err")
-        let server = try CLI.start(["serve", "--catalog", "c.sqlite", "--port", "0", "--json"], in: folder, stdout: out, stderr: err, environment: env)
+        let server = try CLI.start(["serve", "--catalog", catalog, "--port", "0", "--json"], in: folder, stdout: out, stderr: err, environment: env)
         defer { if server.isRunning { server.terminate() } }
         let line = try await Self.firstLine(at: out)
         let address = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -59,12 +69,13 @@ struct ServeCommandTests {
         #expect(address["host"] as? String == "127.0.0.1")
         #expect((address["port"] as? Int ?? 0) > 0)
         #expect((address["token"] as? String)?.count == 64)
-        #expect((address["catalog"] as? String)?.hasSuffix("/c.sqlite") == true)
+        #expect((address["catalog"] as? String)?.hasSuffix(backEnd == "postgres" ? "" : "/c.sqlite") == true)
+        #expect((address["catalog"] as? String)?.hasPrefix("postgres://") == (backEnd == "postgres"))
         #expect(try await Self.total(base) == 6)
 
         // An import in another process, while the page is read: the server sees the new entries.
         let importer = try CLI.start(
-            ["import", "--catalog", "c.sqlite", more.path], in: folder,
+            ["import", "--catalog", catalog, more.path], in: folder,
             stdout: folder.url.appendingPathComponent("import.out"), stderr: folder.url.appendingPathComponent("import.err"), environment: env
         )
         while importer.isRunning {
@@ -75,10 +86,10 @@ struct ServeCommandTests {
         #expect(try await Self.total(base) == 10)
 
         // Settings changed and a reprocess run by the CLI: the server's stale listing follows.
-        #expect(try CLI.run(["config", "set", "--catalog", "c.sqlite", "palette.colors", "3"], in: folder).status == 0)
+        #expect(try CLI.run(["config", "set", "--catalog", catalog, "palette.colors", "3"], in: folder).status == 0)
         let (_, staleData) = try await Self.get(base.appendingPathComponent("api/entries").appending(queryItems: [URLQueryItem(name: "stale", value: "1")]))
         #expect((try JSONSerialization.jsonObject(with: staleData) as? [String: Any])?["total"] as? Int == 10)
-        let reprocess = try CLI.run(["reprocess", "--catalog", "c.sqlite"], in: folder, environment: env)
+        let reprocess = try CLI.run(["reprocess", "--catalog", catalog], in: folder, environment: env)
         #expect(reprocess.status == 0, "\(reprocess.stderr)")
         let (_, freshData) = try await Self.get(base.appendingPathComponent("api/entries").appending(queryItems: [URLQueryItem(name: "stale", value: "1")]))
         #expect((try JSONSerialization.jsonObject(with: freshData) as? [String: Any])?["total"] as? Int == 0)
