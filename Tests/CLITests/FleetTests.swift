@@ -1,4 +1,8 @@
 import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
 import PostgresTestSupport
 import Testing
 
@@ -50,7 +54,7 @@ struct FleetTests {
 
         // Who holds what, as `work --status` shows it while the workers run: each host under its own name.
         var holders: Set<String> = []
-        try waitUntil(deadline) {
+        try waitUntil(deadline, workers, server) {
             holders.formUnion(try queue(local, in: folder).holders)
             return workers[0].imported.count >= 1 || !workers[0].isRunning
         }
@@ -58,7 +62,7 @@ struct FleetTests {
         workers[0].kill()
 
         // The server goes away while the others work, for long enough that they notice.
-        try waitUntil(deadline) {
+        try waitUntil(deadline, workers, server) {
             holders.formUnion(try queue(local, in: folder).holders)
             return workers[1].imported.count + workers[2].imported.count >= 3 || !workers[1].isRunning
         }
@@ -67,7 +71,7 @@ struct FleetTests {
         Thread.sleep(forTimeInterval: 3)
         try server.start()
 
-        try waitUntil(deadline) { !workers[1].isRunning && !workers[2].isRunning }
+        try waitUntil(deadline, workers, server) { !workers[1].isRunning && !workers[2].isRunning }
         let statuses = workers.map { $0.wait() }
         let detail = workers.map { "\($0.name): \($0.stderr)" }.joined(separator: "\n")
         #expect(statuses == [137, 0, 0], "\(detail)")
@@ -109,9 +113,10 @@ struct FleetTests {
     }
 
     /// Polls `condition` every 200 ms until it holds; fails the test when `deadline` passes.
-    private func waitUntil(_ deadline: Date, _ condition: () throws -> Bool) throws {
+    private func waitUntil(_ deadline: Date, _ workers: [HostProcess], _ server: NetworkedPostgresServer, _ condition: () throws -> Bool) throws {
         while try !condition() {
-            try #require(Date() < deadline, "the fleet test ran past its deadline")
+            let state = workers.map { "\($0.name) (\($0.isRunning ? "running" : "ended")): \($0.imported.count) imported; \($0.stderr)" }
+            try #require(Date() < deadline, "the fleet test ran past its deadline:\n\(state.joined(separator: "\n"))\nserver log:\n\(server.log.suffix(3000))")
             Thread.sleep(forTimeInterval: 0.2)
         }
     }
@@ -135,28 +140,36 @@ struct QueueStatus: CustomStringConvertible {
 }
 
 /// A command run on a test host (`ip netns exec …`, or as it is on loopback), its output in files of the
-/// test's folder.
+/// test's folder. Spawned and reaped with posix_spawn and waitpid (WNOHANG), not Foundation's Process,
+/// whose exit monitoring has been seen to lose a child's exit (see PostgresTools).
 final class HostProcess {
     let name: String
-    private let process: Process
-    private let outURL: URL
-    private let errURL: URL
+    private let pid: pid_t
+    /// The exit status once reaped (128 + the signal for a signal), nil while it runs.
+    private var status: Int32?
+    private let outPath: String
+    private let errPath: String
 
     init(_ command: [String], name: String, in folder: TemporaryFolder) throws {
         self.name = name
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: command[0])
-        process.arguments = Array(command.dropFirst())
-        process.currentDirectoryURL = folder.url
-        process.environment = CLI.environment(in: folder)
-        outURL = folder.url.appendingPathComponent(".out-\(name)-\(UUID().uuidString)")
-        errURL = folder.url.appendingPathComponent(".err-\(name)-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: outURL)
-        process.standardError = try FileHandle(forWritingTo: errURL)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        outPath = folder.path(".out-\(name)-\(UUID().uuidString)")
+        errPath = folder.path(".err-\(name)-\(UUID().uuidString)")
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let argv = command.map { strdup($0) } + [nil]
+        let envp = CLI.environment(in: folder).map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var child: pid_t = 0
+        let spawned = posix_spawn(&child, command[0], &actions, nil, argv, envp)
+        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
+        pid = child
     }
 
     /// Runs `command` to its end.
@@ -166,9 +179,13 @@ final class HostProcess {
         return (status, running.stdout, running.stderr)
     }
 
-    var isRunning: Bool { process.isRunning }
-    var stdout: String { (try? String(contentsOf: outURL, encoding: .utf8)) ?? "" }
-    var stderr: String { (try? String(contentsOf: errURL, encoding: .utf8)) ?? "" }
+    var isRunning: Bool {
+        reap(blocking: false)
+        return status == nil
+    }
+
+    var stdout: String { (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "" }
+    var stderr: String { (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "" }
 
     /// The paths of its `{"event": "imported"}` lines so far.
     var imported: [String] {
@@ -181,13 +198,26 @@ final class HostProcess {
 
     /// SIGKILL, unless it has ended.
     func kill() {
-        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+        if isRunning { Glibc.kill(pid, SIGKILL) }
     }
 
-    /// Waits for its end; the exit status, or 128 + the signal that ended it.
+    /// Waits for its end; the exit status, or 128 + the signal that ended it (-1 if it could not be learnt).
     @discardableResult
     func wait() -> Int32 {
-        process.waitUntilExit()
-        return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+        reap(blocking: true)
+        return status ?? -1
+    }
+
+    private func reap(blocking: Bool) {
+        guard status == nil else { return }
+        var raw: Int32 = 0
+        var reaped = waitpid(pid, &raw, blocking ? 0 : WNOHANG)
+        while reaped < 0 && errno == EINTR { reaped = waitpid(pid, &raw, blocking ? 0 : WNOHANG) }
+        if reaped == pid {
+            // WIFEXITED and WEXITSTATUS are macros Swift cannot call: the low 7 bits are the signal, bits 8-15 the code.
+            status = (raw & 0x7f) == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
+        } else if reaped < 0 {
+            status = -1  // not our child any more (reaped elsewhere)
+        }
     }
 }
