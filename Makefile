@@ -28,7 +28,7 @@ PKG_MODEL ?= $(TEST_MODEL)
 PKG_DEPS := dpkg-dev lintian
 DEB_DIR ?= .
 
-.PHONY: deps build demo test test-deps test-browser test-model test-package stage install uninstall deb package-model corpus model bench bench-stages bench-real bench-import bench-formats bench-reprocess bench-cutout bench-search bench-serve bench-page bench-palette fuzz reliability-long clean
+.PHONY: deps build demo test test-deps test-browser test-model test-package stage install uninstall deb package-model corpus model bench bench-stages bench-real bench-import bench-formats bench-reprocess bench-cutout bench-search bench-serve bench-page bench-palette bench-postgres test-readme fuzz reliability-long clean
 
 ## deps: install the Debian packages the build needs (only those missing; idempotent)
 deps:
@@ -82,6 +82,7 @@ test: test-deps corpus test-model
 	STICKER_CORPUS="$(abspath $(CORPUS))" STICKER_U2NETP_DIR="$(TEST_MODEL)" $(SWIFT) test 2>&1 | tee .build/test-run.log \
 	  || { echo "== failed tests, repeated from above:"; grep -E -A4 'recorded an issue|✘ Test .* failed' .build/test-run.log | tail -60; exit 1; }
 	$(MAKE) test-browser
+	$(MAKE) test-readme
 	@if [ -s "$(PKG_MODEL)/u2netp.bin" ]; then $(MAKE) test-package CONFIG=debug; \
 	else echo "note: no segmentation model to package; the install and package tests are skipped"; fi
 
@@ -93,6 +94,12 @@ test-deps:
 test-browser:
 	$(SWIFT) build --product catalog && $(SWIFT) build --product sample-photos
 	STICKER_MODEL_DIR="$(TEST_MODEL)" CATALOG_BIN=.build/debug/catalog SAMPLES_BIN=.build/debug/sample-photos Tests/Browser/run.sh
+
+## test-readme: the README's "Scaling out" section run as it is written (a PostgreSQL server of its own, two
+## workers; debug build), in a temporary folder laid out like a source tree after `make demo` (Tests/Readme)
+test-readme:
+	$(SWIFT) build --product catalog && $(SWIFT) build --product sample-photos
+	STICKER_MODEL_DIR="$(TEST_MODEL)" CATALOG_BIN=.build/debug/catalog SAMPLES_BIN=.build/debug/sample-photos Tests/Readme/scaling-out.sh
 
 ## test-package: make install / uninstall into a DESTDIR, then make deb, and as root: dpkg -i, catalog --version,
 ## a sample photo imported and found by colour as a user without the source tree, dpkg -r, nothing left behind.
@@ -170,6 +177,14 @@ bench-serve:
 bench-search:
 	$(MAKE) build CONFIG=release
 	CATALOG_BIN=.build/release/catalog SEARCH_BENCH=.build/release/search-bench Benchmarks/search/run.sh
+
+## bench-postgres: the PostgreSQL back end beside SQLite, in one interleaved run: import throughput on the same photos,
+## two `catalog work` processes against one, the queue's claim + commit cost a photo (work-bench), colour search at
+## 1,000,000 stickers (search-bench); a server of its own (scripts/local-postgres.sh) in BENCH_PG_DIR
+bench-postgres: model
+	$(MAKE) build CONFIG=release EXTRA_DEPS="time $(PG_TEST_DEPS)"
+	CATALOG_BIN=.build/release/catalog SAMPLES_BIN=.build/release/sample-photos WORK_BENCH=.build/release/work-bench \
+	  SEARCH_BENCH=.build/release/search-bench Benchmarks/postgres/run.sh
 
 ## bench-page: the page in Chromium on 100,000 entries (real sticker PNGs, ~8 GB in bench-data/page):
 ## first screen of stickers (Performance API), scrolling, a jump to the middle

@@ -122,8 +122,9 @@ let package = Package(
             swiftSettings: strictSwift
         ),
 
-        // Benchmarks (not tests): `make bench-search`, `make bench-palette`, `make bench-cutout`.
+        // Benchmarks (not tests): `make bench-search`, `make bench-palette`, `make bench-cutout`, `make bench-postgres`.
         .executableTarget(name: "search-bench", dependencies: ["Catalog", "Processing"], swiftSettings: strictSwift),
+        .executableTarget(name: "work-bench", dependencies: ["Catalog", "Processing"], swiftSettings: strictSwift),
         .executableTarget(name: "palette-bench", dependencies: ["Processing"], swiftSettings: strictSwift),
         .executableTarget(name: "cutout-bench", dependencies: ["Processing"], swiftSettings: strictSwift),
 

@@ -2,9 +2,10 @@ import Catalog
 import Foundation
 import Processing
 
-/// `search-bench CATALOG [--count N] [--runs R]`: fills CATALOG (when it does not hold N stickers yet) with
-/// N synthetic stickers of 5 palette colours each, through `CatalogStore.recordProcessed(batch:)`,
-/// then times `search` (the R*Tree) and `searchByFullScan` in this process on the same queries, and
+/// `search-bench CATALOG [--count N] [--runs R]`: fills CATALOG (a SQLite file; a `postgres://` address is
+/// filled beforehand, by Benchmarks/postgres/run.sh) when it does not hold N stickers yet, with N synthetic
+/// stickers of 5 palette colours each, through `CatalogStore.recordProcessed(batch:)`, then times `search`
+/// (SQLite's R*Tree, PostgreSQL's cube index) and `searchByFullScan` in this process on the same queries, and
 /// prints one JSON object with the figures. Used by Benchmarks/search/run.sh, which adds the
 /// whole-process timings of the `catalog` binary.
 var count = 1_000_000
@@ -106,14 +107,21 @@ struct Report: Encodable {
         var fullScanP50Ms: Double
         var speedup: Double
         var sameResults: Bool
+        /// With several colours, the same search following the R*Tree for the rarest colour (the search
+        /// before `palette_cell`), timed in the same run.
+        var rarestColorP50Ms: Double?
+        var rarestColorCpuP50Ms: Double?
+        var rarestColorSameResults: Bool?
     }
 }
 
 do {
-    let url = URL(fileURLWithPath: path)
     var report = Report()
-    let repository = try SQLiteCatalogStore(url: url, access: .readWrite)  // the SQLite back end: its R*Tree is what is measured
-    let present = try repository.stats().ok
+    // A file is the SQLite back end (its R*Tree is what is measured); a postgres:// address the PostgreSQL one
+    // (its cube GiST index), filled beforehand by Benchmarks/postgres/run.sh.
+    let location = CatalogLocation.resolve(explicitPath: path, environment: ProcessInfo.processInfo.environment)
+    let repository = try await CatalogStores.open(location, access: .readWrite)
+    let present = try await repository.stats().ok
     if present != count {
         guard present < count else {
             try? FileHandle.standardError.write(contentsOf: Data("search-bench: \(path) holds \(present) stickers, not \(count): remove it first\n".utf8))
@@ -133,12 +141,12 @@ do {
         report.fillSeconds = seconds() - start
         report.fillStickersPerSecond = Double(count - present) / (report.fillSeconds ?? 1)
     }
-    let stats = try repository.stats()
+    let stats = try await repository.stats()
     report.stickers = stats.ok
     report.colors = stats.paletteColors
     report.fileBytes = stats.fileSize
     report.fileBytesPerMillion = Double(stats.fileSize) / Double(max(stats.ok, 1)) * 1_000_000
-    report.tableBytes = try repository.tableSizes()
+    report.tableBytes = try await repository.tableSizes()
 
     let queries: [(String, String, ColorQuery)] = [
         ("orange", "--color orange", ColorQuery(colors: [ColorName.parse("orange")!.oklab])),
@@ -146,6 +154,8 @@ do {
         ("#ff8800 within 6", "--color '#ff8800' --within 6", ColorQuery(colors: [ColorName.parse("#ff8800")!.oklab], within: 6)),
         ("grey", "--color grey", ColorQuery(colors: [ColorName.parse("grey")!.oklab])),
         ("orange + navy", "--color orange --color navy", ColorQuery(colors: [ColorName.parse("orange")!.oklab, ColorName.parse("navy")!.oklab])),
+        ("orange + navy + grey", "--color orange --color navy --color grey",
+         ColorQuery(colors: ["orange", "navy", "grey"].map { ColorName.parse($0)!.oklab })),
         ("orange, Canon, 2024", "--color orange --camera canon --taken-after 2024-01-01",
          ColorQuery(colors: [ColorName.parse("orange")!.oklab], camera: "canon", takenAfter: "2024-01-01")),
     ]
@@ -153,28 +163,47 @@ do {
         var wall: [Double] = []
         var cpu: [Double] = []
         var results: [ColorSearchResult] = []
-        _ = try repository.search(query)  // warm the page cache once
+        _ = try await repository.search(query)  // warm the page cache once
         for _ in 0..<runs {
             let start = seconds(), startCPU = cpuSeconds()
-            results = try repository.search(query)
+            results = try await repository.search(query)
             wall.append((seconds() - start) * 1000)
             cpu.append((cpuSeconds() - startCPU) * 1000)
+        }
+        var rarestWall: [Double] = []
+        var rarestCPU: [Double] = []
+        var rarest: [ColorSearchResult] = []
+        // The R*Tree walk the several-colour search is compared with exists in the SQLite back end only.
+        if let sqlite = repository as? SQLiteCatalogStore, query.colors.count > 1 {
+            for _ in 0..<runs {
+                let start = seconds(), startCPU = cpuSeconds()
+                rarest = try sqlite.searchFollowingRarestColor(query)
+                rarestWall.append((seconds() - start) * 1000)
+                rarestCPU.append((cpuSeconds() - startCPU) * 1000)
+            }
         }
         var scans: [Double] = []
         var scanned: [ColorSearchResult] = []
         for _ in 0..<(scan ? 3 : 0) {
             let start = seconds()
-            scanned = try repository.searchByFullScan(query)
+            scanned = try await repository.searchByFullScan(query)
             scans.append((seconds() - start) * 1000)
         }
         let line = Report.Query(
             name: name, arguments: arguments, results: results.count,
             indexP50Ms: percentile(wall, 0.5), indexP95Ms: percentile(wall, 0.95), indexCpuP50Ms: percentile(cpu, 0.5),
             fullScanP50Ms: percentile(scans, 0.5), speedup: percentile(scans, 0.5) / percentile(wall, 0.5),
-            sameResults: results.map(\.id) == scanned.map(\.id)
+            sameResults: results == scanned,
+            rarestColorP50Ms: rarestWall.isEmpty ? nil : percentile(rarestWall, 0.5),
+            rarestColorCpuP50Ms: rarestCPU.isEmpty ? nil : percentile(rarestCPU, 0.5),
+            rarestColorSameResults: rarestWall.isEmpty ? nil : rarest == results
         )
         try? FileHandle.standardError.write(contentsOf: Data(String(format: "%-22@ index p50 %7.2f ms p95 %7.2f ms (cpu p50 %6.2f)  full scan %8.1f ms  %6.0fx  same=%@\n",
                                                     name, line.indexP50Ms, line.indexP95Ms, line.indexCpuP50Ms, line.fullScanP50Ms, line.speedup, line.sameResults ? "yes" : "NO").utf8))
+        if let p50 = line.rarestColorP50Ms, let cpu = line.rarestColorCpuP50Ms {
+            try? FileHandle.standardError.write(contentsOf: Data(String(format: "%-22@ following the rarest colour: p50 %7.2f ms (cpu p50 %6.2f)  same=%@\n",
+                                                        name, p50, cpu, line.rarestColorSameResults == true ? "yes" : "NO").utf8))
+        }
         report.queries.append(line)
     }
     let encoder = JSONEncoder()

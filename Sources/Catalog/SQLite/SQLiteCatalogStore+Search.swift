@@ -8,13 +8,22 @@ extension SQLiteCatalogStore {
     /// Best-first over the `palette_index` R*Tree: SQLite's R*Tree hands out one query colour's palette
     /// colours by falling upper bound of their score (``PaletteScoreQuery``), and each new sticker met is
     /// scored exactly from its palette (and EXIF). Every sticker not met yet scores at most the next upper
-    /// bound, so the search stops once `limit` stickers score more. With several colours the index is
-    /// followed for the rarest one (whose bound falls fastest), the others are checked on the palettes.
-    /// With a date filter that few photos pass, those photos are scored instead. The results are the
-    /// full scan's (``searchByFullScan(_:)``).
+    /// bound, so the search stops once `limit` stickers score more. With several colours every colour is
+    /// read together from `palette_cell` (``PaletteCellSearch``); for a very wide `within` (too many cells),
+    /// the R*Tree is followed for the rarest colour (whose bound falls fastest) and the others are checked
+    /// on the palettes. With a date filter
+    /// that few photos pass, those photos are scored instead. The results are the full scan's
+    /// (``searchByFullScan(_:)``).
     public nonisolated func search(_ query: ColorQuery) throws(CatalogError) -> [ColorSearchResult] {
         guard !query.colors.isEmpty, query.limit > 0 else { return [] }
         return try read { db in try ColorSearch(query: query, db: db).indexed() }
+    }
+
+    /// The same search as ``search(_:)`` without `palette_cell`: several colours follow the R*Tree for the
+    /// rarest one and check the others on the palettes. The benchmark's and the tests' second reference.
+    public nonisolated func searchFollowingRarestColor(_ query: ColorQuery) throws(CatalogError) -> [ColorSearchResult] {
+        guard !query.colors.isEmpty, query.limit > 0 else { return [] }
+        return try read { db in try ColorSearch(query: query, db: db, readsCells: false).indexed() }
     }
 
     /// The same search without the index: every palette colour is read and compared (a full scan).
@@ -29,6 +38,8 @@ extension SQLiteCatalogStore {
 private struct ColorSearch {
     let query: ColorQuery
     let db: Database
+    /// Whether several colours are read together from `palette_cell` when the catalog has it.
+    var readsCells = true
 
     /// The best match so far of one query colour in one sticker: the palette colour row and its score.
     struct Hit {
@@ -46,6 +57,12 @@ private struct ColorSearch {
         if let photos = try exifFirstCandidates() {
             try evaluate(photos, into: &evaluated)
             return try results(evaluated.compactMapValues { $0 })
+        }
+        if readsCells, query.colors.count > 1,
+           let finals = try PaletteCellSearch(query: query, db: db).search(allowed: allowed) {
+            return try results(finals.mapValues { hits in
+                hits.map { Hit(colorId: $0.colorId, distance: $0.distance, share: $0.share, score: $0.score) }
+            })
         }
         var pending: [Int64] = []
         var batch = max(query.limit, 16)

@@ -175,6 +175,38 @@ extension SQLiteCatalogStore {
             let color: Int64 = row["id"]
             problems.append(.init(check: "palette-index", id: id, message: "entry \(id): palette colour \(color) is indexed at other coordinates or under another entry"))
         }
+        try problems.append(contentsOf: paletteCellProblems(db))
+        return problems
+    }
+
+    /// When the catalog has `palette_cell` (migration 0005): every palette colour once, with its exact
+    /// values, in the cell the migration's triggers compute, and no other row. Found by primary key, so
+    /// one B-tree lookup a colour.
+    private static func paletteCellProblems(_ db: Database) throws -> [VerifyReport.Problem] {
+        guard try Bool.fetchOne(db, sql: "SELECT count(*) > 0 FROM sqlite_master WHERE name = 'palette_cell'") == true else {
+            return []
+        }
+        var problems: [VerifyReport.Problem] = []
+        let missing = try Row.fetchAll(db, sql: """
+            SELECT c.id, c.photo_id FROM palette_color c
+            WHERE NOT EXISTS (SELECT 1 FROM palette_cell p
+                WHERE p.cell = (max(0, min(127, CAST((c.l + 1) * 40 AS INTEGER))) * 128
+                                + max(0, min(127, CAST((c.a + 1) * 40 AS INTEGER)))) * 128
+                                + max(0, min(127, CAST((c.b + 1) * 40 AS INTEGER)))
+                  AND p.share = c.share AND p.id = c.id
+                  AND p.photo_id = c.photo_id AND p.l = c.l AND p.a = c.a AND p.b = c.b)
+            ORDER BY c.id
+            """)
+        for row in missing {
+            let id: Int64 = row["photo_id"]
+            let color: Int64 = row["id"]
+            problems.append(.init(check: "palette-index", id: id, message: "entry \(id): palette colour \(color) is missing from palette_cell or differs there"))
+        }
+        let rows = try Int.fetchOne(db, sql: "SELECT count(*) FROM palette_cell") ?? 0
+        let colors = try Int.fetchOne(db, sql: "SELECT count(*) FROM palette_color") ?? 0
+        if rows > colors - missing.count {
+            problems.append(.init(check: "palette-index", message: "palette_cell has rows that match no palette colour (\(rows - (colors - missing.count)))"))
+        }
         return problems
     }
 }

@@ -12,8 +12,8 @@ import Processing
 /// queue when it adds a node, so a queue of every colour within `within` made each row cost microseconds).
 ///
 /// The only file that touches SQLite's C API: the R*Tree query callback and its info pointer, and the
-/// search's two hot reads (``PaletteStream``, ``palettes(of:_:)``), stepped and read column by column
-/// without GRDB's `Row` (whose decoding cost more than SQLite's own work there).
+/// search's hot reads (``PaletteStream``, ``palettes(of:_:)``, ``PaletteCellReader``), stepped and read
+/// column by column without GRDB's `Row` (whose decoding cost more than SQLite's own work there).
 enum PaletteScoreQuery {
     static let functionName = "palette_score"
 
@@ -142,5 +142,46 @@ final class PaletteStream {
             shareMax: sqlite3_column_double(raw, 7)
         )
         return Entry(photo: sqlite3_column_int64(raw, 0), bound: bound ?? -1)
+    }
+}
+
+/// Reads the palette colours of one cell of `palette_cell` (migration 0005) by falling share: the
+/// sequential reads behind the search with several colours (``PaletteCellSearch``). One prepared
+/// statement, rebound for every cell.
+final class PaletteCellReader {
+    /// One palette colour, exact.
+    struct Row {
+        var share: Double
+        var id: Int64
+        var photo: Int64
+        var color: OklabColor
+    }
+
+    private let statement: Statement
+
+    init(db: Database) throws {
+        statement = try db.makeStatement(sql: """
+            SELECT share, id, photo_id, l, a, b FROM palette_cell
+            WHERE cell = ? AND share <= ? ORDER BY share DESC, id DESC
+            """)
+    }
+
+    /// Hands `body` the rows of `cell` with a share of at most `atMost` and at least `downTo`, largest
+    /// first. Returns the share of the first row below `downTo` (where the next read starts: rows of
+    /// equal share are never split between reads), or nil when the cell has no more rows.
+    func read(cell: Int64, atMost: Double, downTo: Double, _ body: (Row) -> Void) throws -> Double? {
+        let raw = statement.sqliteStatement
+        sqlite3_reset(raw)
+        sqlite3_bind_int64(raw, 1, cell)
+        sqlite3_bind_double(raw, 2, atMost)
+        while try PaletteScoreQuery.step(raw) {
+            let share = sqlite3_column_double(raw, 0)
+            if share < downTo { return share }
+            body(Row(
+                share: share, id: sqlite3_column_int64(raw, 1), photo: sqlite3_column_int64(raw, 2),
+                color: OklabColor(l: sqlite3_column_double(raw, 3), a: sqlite3_column_double(raw, 4), b: sqlite3_column_double(raw, 5))
+            ))
+        }
+        return nil
     }
 }

@@ -1,0 +1,3 @@
+-- Schema v5 of SQLite (Migrations/0005_palette_cell.sql) adds a second palette index for searches
+-- with several colours. PostgreSQL's cube GiST index (0002) serves those searches as it is: nothing
+-- to add here; the migration exists so both back ends share one schema version.

@@ -1,0 +1,151 @@
+import Catalog
+import Foundation
+import Processing
+
+/// `work-bench ADDRESS [--count N] [--sticker-kb K]`: what the shared work queue itself costs a photo, with no
+/// photo work at all. Enqueues N synthetic files into the catalog at ADDRESS (a new SQLite file or an empty
+/// PostgreSQL database), then claims and commits them one at a time through ``CatalogStore``, as
+/// `catalog work --jobs 1` does, each with a ready-made result: a sticker of K KB of incompressible bytes
+/// (real stickers are PNGs of about that size), 5 palette colours, EXIF. Prints one JSON object: wall time of
+/// the claim and of the commit per photo (p50, p95, mean), this process's CPU time per photo, commits/s.
+/// Used by Benchmarks/postgres/run.sh, which adds the PostgreSQL server's CPU time.
+var count = 2_000
+var stickerKB = 200
+var address: String?
+var remaining = CommandLine.arguments.dropFirst()[...]
+while let argument = remaining.popFirst() {
+    switch argument {
+    case "--count": count = Int(remaining.popFirst() ?? "") ?? count
+    case "--sticker-kb": stickerKB = Int(remaining.popFirst() ?? "") ?? stickerKB
+    default: address = argument
+    }
+}
+guard let address, count > 0, stickerKB > 0 else {
+    try? FileHandle.standardError.write(contentsOf: Data("usage: work-bench ADDRESS [--count N] [--sticker-kb K]\n".utf8))
+    exit(64)
+}
+
+func seconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+func cpuSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+func percentile(_ values: [Double], _ p: Double) -> Double {
+    guard !values.isEmpty else { return 0 }
+    let sorted = values.sorted()
+    return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
+}
+
+/// A fixed-seed generator (64-bit LCG, top bits): the same bytes every run.
+struct Generator {
+    var state: UInt64 = 0x5EED
+    mutating func next() -> UInt64 {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return state
+    }
+    mutating func unit() -> Double { Double(next() >> 11) / Double(UInt64(1) << 53) }
+}
+
+/// The result a worker would commit for file `index`: its own sticker bytes (so no two share a hash or
+/// compress), 5 colours, a camera and a date.
+func result(_ index: Int, stickerBytes: Int, source: SourceFile, _ random: inout Generator) -> WorkResult {
+    var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    png.reserveCapacity(stickerBytes)
+    while png.count < stickerBytes { withUnsafeBytes(of: random.next()) { png.append(contentsOf: $0) } }
+    var weights = (0..<5).map { _ in random.unit() + 0.02 }
+    let total = weights.reduce(0, +)
+    weights = weights.map { $0 / total }.sorted(by: >)
+    let colors = weights.map { share in
+        let srgb = SRGBColor(red: UInt8(random.unit() * 255.999), green: UInt8(random.unit() * 255.999), blue: UInt8(random.unit() * 255.999))
+        let lab = srgb.oklab
+        return PaletteColor(hex: srgb.hex, l: lab.l, a: lab.a, b: lab.b, share: share)
+    }
+    let exif = ExifMetadata(
+        make: "Canon", model: "EOS R5", lensModel: nil, takenAt: "2024-05-01T12:00:00", exposureTime: 0.004, fNumber: 8, iso: 200,
+        focalLength: 50, orientation: 1, gpsLatitude: nil, gpsLongitude: nil, gpsAltitude: nil, tags: [:]
+    )
+    let photo = ProcessedPhoto(
+        format: .jpeg, width: 4000, height: 3000, exif: exif,
+        sticker: StickerImage(png: png, width: 512, height: 384),
+        palette: Palette(colors: colors), pipelineVersion: PhotoProcessor.pipelineVersion, settings: .default
+    )
+    return .processed(photo, sha256: String(format: "%064x", index + 1), source: source)
+}
+
+struct Report: Encodable {
+    var backend = ""
+    var photos = 0
+    var stickerKB = 0
+    var enqueueSeconds = 0.0
+    var claimP50Ms = 0.0
+    var claimP95Ms = 0.0
+    var commitP50Ms = 0.0
+    var commitP95Ms = 0.0
+    var perPhotoMeanMs = 0.0
+    var clientCpuPerPhotoMs = 0.0
+    var commitsPerSecond = 0.0
+    var failures = 0
+}
+
+do {
+    let location = CatalogLocation.resolve(explicitPath: address, environment: ProcessInfo.processInfo.environment)
+    let repository = try await CatalogStores.open(location, access: .readWrite)
+    var report = Report()
+    if case .postgres = location { report.backend = "postgres" } else { report.backend = "sqlite" }
+    report.photos = count
+    report.stickerKB = stickerKB
+    guard try await repository.stats().total == 0, try await repository.workStatus().isDrained else {
+        try? FileHandle.standardError.write(contentsOf: Data("work-bench: \(address) is not an empty catalog\n".utf8))
+        exit(65)
+    }
+    let files = (0..<count).map { SourceFile(path: "/bench/queue/\($0 / 1000)/photo-\($0).jpg", size: 3_000_000, modificationTime: 1_700_000_000) }
+    var start = seconds()
+    for batch in stride(from: 0, to: count, by: 2_000) {
+        _ = try await repository.enqueue(Array(files[batch..<min(count, batch + 2_000)]))
+    }
+    report.enqueueSeconds = seconds() - start
+
+    let holder = "work-bench:\(getpid())"
+    var random = Generator()
+    var claims: [Double] = []
+    var commits: [Double] = []
+    start = seconds()
+    let startCPU = cpuSeconds()
+    var index = 0
+    var makingCPU = 0.0
+    while true {
+        let claimStart = seconds()
+        guard let claim = try await repository.claimWork(limit: 1, holder: holder, lease: .seconds(60)).first else { break }
+        claims.append((seconds() - claimStart) * 1000)
+        // The result is made outside the timed commit: in a worker it is the photo work.
+        let makeStart = cpuSeconds()
+        let made = result(index, stickerBytes: stickerKB * 1024, source: claim.source, &random)
+        makingCPU += cpuSeconds() - makeStart
+        index += 1
+        let commitStart = seconds()
+        if case .fenced = try await repository.completeWork(claim, holder: holder, with: made) { report.failures += 1 }
+        commits.append((seconds() - commitStart) * 1000)
+    }
+    let wall = seconds() - start - makingCPU
+    report.claimP50Ms = percentile(claims, 0.5)
+    report.claimP95Ms = percentile(claims, 0.95)
+    report.commitP50Ms = percentile(commits, 0.5)
+    report.commitP95Ms = percentile(commits, 0.95)
+    report.perPhotoMeanMs = (claims.reduce(0, +) + commits.reduce(0, +)) / Double(max(index, 1))
+    report.clientCpuPerPhotoMs = (cpuSeconds() - startCPU - makingCPU) * 1000 / Double(max(index, 1))
+    report.commitsPerSecond = Double(index) / wall
+    if index != count { report.failures += count - index }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    print(String(decoding: try encoder.encode(report), as: UTF8.self))
+} catch {
+    try? FileHandle.standardError.write(contentsOf: Data("work-bench: \(error)\n".utf8))
+    exit(74)
+}
