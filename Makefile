@@ -13,8 +13,9 @@ BIN      = .build/$(CONFIG)/catalog
 # in a venv the test makes), and an emoji font so the screenshots show the packs' emoji.
 BROWSER_DEPS := chromium chromium-driver fonts-noto-color-emoji python3-venv
 # The PostgreSQL back end's tests start a server of their own (initdb into /tmp, as the postgres user when root):
-# Debian's server (postgresql-15 ships the cube extension) and its client (psql, pg_dump).
-PG_TEST_DEPS := postgresql
+# Debian's server (postgresql-15 ships the cube extension) and its client (psql, pg_dump). The many-machines
+# test (FleetTests) makes its hosts with network namespaces: `ip` from iproute2 (util-linux's unshare is essential).
+PG_TEST_DEPS := postgresql iproute2
 # The segmentation model the tests use (installed by scripts/install-model.sh; skipped when it can't be).
 TEST_MODEL ?= $(abspath .build/test-model)
 # make install / make deb: where to, what they carry (see scripts/install.sh for the layout).

@@ -64,7 +64,9 @@ struct PostgresCopyAndWorkTests {
         let url = folder.url.appendingPathComponent(name)
         _ = FileManager.default.createFile(atPath: url.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: url)
-        process.standardError = FileHandle.nullDevice
+        let errors = folder.url.appendingPathComponent(name + ".err")
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: errors)
         try process.run()
         return process
     }
@@ -125,6 +127,37 @@ struct PostgresCopyAndWorkTests {
         #expect(status["done"] as? Int == 6 && status["claimed"] as? Int == 0 && status["pending"] as? Int == 0)
         let list = try CLI.run(["--catalog", postgres, "list", "--json"], in: folder)
         #expect((list.json as? [Any])?.count == 6)
+        #expect(try Reliability.verify(postgres, in: folder).status == 0)
+    }
+
+    /// Polls with Thread.sleep: an async sleep's resumption may wait seconds for a thread of the test pool,
+    /// and the signal must land while the worker works.
+    private func waitForFirstImport(_ worker: Process, _ name: String, in folder: TemporaryFolder) {
+        let deadline = Date().addingTimeInterval(120)
+        while Date() < deadline, worker.isRunning, !lines(name, in: folder).contains(where: { $0["event"] as? String == "imported" }) {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+    }
+
+    @Test(arguments: [(SIGTERM, Int32(143)), (SIGINT, Int32(130))])
+    func aSignalledWorkerGivesBackWhatItHolds(signal: Int32, status: Int32) async throws {
+        let folder = try TemporaryFolder()
+        // 640 × 480: about a second each, so the signal lands while the worker works.
+        let photos = try folder.writeNumberedCopies(8, width: 640, height: 480)
+        let postgres = server.address(database: try await server.makeDatabase())
+        #expect(try CLI.run(["--catalog", postgres, "import", "--enqueue", photos], in: folder).status == 0)
+        let worker = try startWorker(postgres, ["--jobs", "2"], in: folder, output: ".w")
+        waitForFirstImport(worker, ".w", in: folder)
+        kill(worker.processIdentifier, signal)
+        worker.waitUntilExit()
+        let errors = (try? String(contentsOf: folder.url.appendingPathComponent(".w.err"), encoding: .utf8)) ?? ""
+        #expect(worker.terminationStatus == status, "\(errors)")
+        let summary = try #require(lines(".w", in: folder).last)
+        #expect(summary["event"] as? String == "summary" && summary["interrupted"] as? Bool == true, "\(summary)")
+        // Nothing is left claimed until a lease runs out: what it held is pending again, at once.
+        let left = try queue(postgres, in: folder)
+        #expect(left["claimed"] as? Int == 0, "\(left)")
+        #expect((left["pending"] as? Int ?? 0) + (left["done"] as? Int ?? 0) == 8, "\(left)")
         #expect(try Reliability.verify(postgres, in: folder).status == 0)
     }
 

@@ -48,6 +48,26 @@ import Testing
         }
     }
 
+    /// A worker whose connection broke during its commit tries the commit again: when the first attempt had
+    /// landed, the row (finished under the claim's fence) says so, and nothing is written twice.
+    @Test(arguments: StoreKind.withCopyAndWork)
+    func aCommitTriedAgainAfterItLandedIsRecognised(kind: StoreKind) async throws {
+        try await withTemporaryDirectory { directory in
+            let store = try await openStore(kind, in: directory)
+            _ = try await store.enqueue([file(1), file(2)])
+            let claims = try await store.claimWork(limit: 2, holder: "a:1", lease: .seconds(60))
+            let result = WorkResult.processed(sampleProcessedPhoto(), sha256: sha(1), source: file(1))
+            #expect(try await store.completeWork(claims[0], holder: "a:1", with: result) == .committed(.imported(id: 1)))
+            #expect(try await store.completeWork(claims[0], holder: "a:1", with: result) == .committedEarlier(resultID: 1))
+            // A released claim is not finished: trying its commit again is fenced, as before.
+            try await store.releaseWork([claims[1]], holder: "a:1")
+            #expect(try await store.completeWork(claims[1], holder: "a:1", with: .unreadable(message: "x")) == .fenced)
+            let status = try await store.workStatus()
+            #expect(status.done == 1 && status.pending == 1 && status.claimed == 0)
+            #expect(try await store.stats().total == 1)
+        }
+    }
+
     @Test(arguments: StoreKind.withCopyAndWork)
     func releasedAndFailedWorkIsCounted(kind: StoreKind) async throws {
         try await withTemporaryDirectory { directory in

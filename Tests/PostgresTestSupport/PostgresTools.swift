@@ -36,11 +36,14 @@ struct PostgresTools: Sendable {
         try Self.run(executable: programPath(program), arguments)
     }
 
-    /// Runs a server program (initdb, pg_ctl) as the server's user.
+    /// Runs a server program (initdb, pg_ctl) as the server's user; `launcher` runs it (`ip netns exec NS`:
+    /// on a test host of its own, where the server it starts stays).
     @discardableResult
-    func runAsServer(_ program: String, _ arguments: [String]) throws -> String {
-        guard let serverUser else { return try run(program, arguments) }
-        return try Self.run(executable: "/usr/sbin/runuser", ["-u", serverUser.name, "--", programPath(program)] + arguments)
+    func runAsServer(_ program: String, _ arguments: [String], launcher: [String] = []) throws -> String {
+        var command = [programPath(program)] + arguments
+        if let serverUser { command = ["/usr/sbin/runuser", "-u", serverUser.name, "--"] + command }
+        command = launcher + command
+        return try Self.run(executable: command[0], Array(command.dropFirst()))
     }
 
     /// Appends `text` to a file of the server's (owned by its user, as initdb made it).

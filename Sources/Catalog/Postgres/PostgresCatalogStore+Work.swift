@@ -142,10 +142,13 @@ extension PostgresCatalogStore {
         let now = Timestamp.now()
         return try await write { connection in
             let row = try await connection.row(
-                "SELECT state, holder, fence FROM work_item WHERE id = $1 FOR UPDATE", binds(claim.id))
-            guard let row, try row.value("state", as: String.self) == "claimed", try row.value("holder", as: String?.self) == holder,
-                  try row.value("fence", as: Int64.self) == claim.fence
-            else { return .fenced }
+                "SELECT state, holder, fence, result_id FROM work_item WHERE id = $1 FOR UPDATE", binds(claim.id))
+            guard let row, try row.value("fence", as: Int64.self) == claim.fence else { return .fenced }
+            let state: String = try row.value("state")
+            // Only this claim's holder finishes a row under its fence: this is our own commit, retried after
+            // the connection broke before COMMIT's answer came.
+            if state == "done" || state == "failed" { return .committedEarlier(resultID: try row.value("result_id")) }
+            guard state == "claimed", try row.value("holder", as: String?.self) == holder else { return .fenced }
             let commit: WorkCommit
             let failure: String?
             let resultID: Int64?

@@ -125,12 +125,20 @@ extension PostgresConnection {
     }
 
     /// Runs one statement and returns its rows, each as random-access columns.
+    ///
+    /// The rows are read in a task of their own, which does not inherit the caller's cancellation: a
+    /// statement runs to its end, as a SQLite statement does, and a signalled command stops between
+    /// statements. (postgres-nio's row sequence throws CancellationError in a cancelled task: a worker
+    /// signalled in the middle of a claim failed with exit 74 instead of giving its claims back.)
     func rows(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) async throws -> [PostgresRandomAccessRow] {
-        var rows: [PostgresRandomAccessRow] = []
-        for try await row in try await query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: PostgresConnector.silentLogger) {
-            rows.append(row.makeRandomAccess())
-        }
-        return rows
+        let connection = self
+        return try await Task {
+            var rows: [PostgresRandomAccessRow] = []
+            for try await row in try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: PostgresConnector.silentLogger) {
+                rows.append(row.makeRandomAccess())
+            }
+            return rows
+        }.value
     }
 
     /// The first row of a statement, if any.

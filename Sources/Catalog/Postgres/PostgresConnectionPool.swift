@@ -15,11 +15,24 @@ actor PostgresConnectionPool {
     }
 
     /// An idle connection, or a new one.
+    ///
+    /// A new connection is made in a task of its own, which does not inherit the caller's cancellation:
+    /// postgres-nio abandons a connect (and the connect deadline's sleep throws) in a cancelled task, so a
+    /// worker signalled while its pool was empty failed with a CancellationError (exit 74) instead of
+    /// giving its claims back. Connecting has its own deadline, so this never waits long.
     func acquire() async throws(CatalogError) -> PostgresConnection {
         while let connection = idle.popLast() {
             if !connection.isClosed { return connection }
         }
-        return try await connector.connect()
+        let connector = self.connector
+        let connecting = Task { () async -> Result<PostgresConnection, CatalogError> in
+            do throws(CatalogError) {
+                return .success(try await connector.connect())
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try await connecting.value.get()
     }
 
     /// Gives a connection back (closed or after the pool closed: dropped).

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Logging
 import NIOCore
 import NIOPosix
@@ -59,37 +60,33 @@ struct PostgresConnector: Sendable {
         }
     }
 
-    /// Runs `connect`, or throws ``ConnectDeadlineExceeded`` after `deadline`, closing a connection that
-    /// arrives too late. The TCP connect has its own timeout; this one also covers a server that accepts
-    /// the connection and then never answers the startup or authentication messages.
+    /// Runs `connect`, or throws ``ConnectDeadlineExceeded`` after `deadline`. The TCP connect has its own
+    /// timeout; this one also covers a server that accepts the connection and then never answers the
+    /// startup or authentication messages.
+    ///
+    /// The attempt runs in a task of its own that is cancelled, not awaited, at the deadline: a task group
+    /// would wait for it on the way out, and postgres-nio's handshake does not always end when cancelled
+    /// (a worker whose pool reconnected while its server restarted waited there for good). A connection
+    /// that still arrives after the deadline is closed.
     private static func withDeadline(
         _ deadline: Duration, _ connect: @escaping @Sendable () async throws -> PostgresConnection
     ) async throws -> PostgresConnection {
-        try await withThrowingTaskGroup(of: PostgresConnection?.self) { group in
-            group.addTask { try await connect() }
-            group.addTask {
-                try await Task.sleep(for: deadline)
-                return nil
+        let race = ConnectRace()
+        return try await withCheckedThrowingContinuation { continuation in
+            race.start(continuation)
+            let attempt = Task {
+                do {
+                    let connection = try await connect()
+                    if !race.finish(.success(connection)) { try? await connection.close() }
+                } catch {
+                    race.finish(.failure(error))
+                }
             }
-            let first: PostgresConnection?
-            do {
-                first = try await group.next() ?? nil
-            } catch {
-                group.cancelAll()
-                await closeLateArrivals(in: &group)
-                throw error
+            let timer = Task {
+                try? await Task.sleep(for: deadline)
+                if race.finish(.failure(ConnectDeadlineExceeded(deadline: deadline))) { attempt.cancel() }
             }
-            group.cancelAll()
-            await closeLateArrivals(in: &group)
-            guard let first else { throw ConnectDeadlineExceeded(deadline: deadline) }
-            return first
-        }
-    }
-
-    /// Waits for the other child and closes a connection it may still have made.
-    private static func closeLateArrivals(in group: inout ThrowingTaskGroup<PostgresConnection?, any Error>) async {
-        while let result = await group.nextResult() {
-            if case .success(let connection?) = result { try? await connection.close() }
+            race.onFinish { timer.cancel() }
         }
     }
 
@@ -143,4 +140,43 @@ struct PostgresConnector: Sendable {
 /// The connection deadline passed before the server finished the handshake.
 struct ConnectDeadlineExceeded: Error {
     let deadline: Duration
+}
+
+/// The first of a connect attempt and its deadline to finish, handed to the waiting caller once.
+private final class ConnectRace: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<PostgresConnection, any Error>?
+        var finished = false
+        var cleanup: (@Sendable () -> Void)?
+    }
+    private let state = Mutex(State())
+
+    func start(_ continuation: CheckedContinuation<PostgresConnection, any Error>) {
+        state.withLock { $0.continuation = continuation }
+    }
+
+    /// Runs `cleanup` once the race is decided (at once if it already is).
+    func onFinish(_ cleanup: @escaping @Sendable () -> Void) {
+        let decided = state.withLock { state -> Bool in
+            if state.finished { return true }
+            state.cleanup = cleanup
+            return false
+        }
+        if decided { cleanup() }
+    }
+
+    /// Resumes the caller with `result` if nothing did yet; false when the race was already decided.
+    @discardableResult
+    func finish(_ result: Result<PostgresConnection, any Error>) -> Bool {
+        let (continuation, cleanup) = state.withLock { state -> (CheckedContinuation<PostgresConnection, any Error>?, (@Sendable () -> Void)?) in
+            guard !state.finished else { return (nil, nil) }
+            state.finished = true
+            defer { state.continuation = nil; state.cleanup = nil }
+            return (state.continuation, state.cleanup)
+        }
+        guard let continuation else { return false }
+        continuation.resume(with: result)
+        cleanup?()
+        return true
+    }
 }

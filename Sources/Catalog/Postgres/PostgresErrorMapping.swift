@@ -37,7 +37,10 @@ enum PostgresErrorMapping {
                     return .accessDenied(address: name, user: address.user, reason: message)
                 }
                 if sqlState == missingDatabase { return .databaseMissing(address: name, database: address.database) }
-                if unavailable.contains(sqlState) { return .serverUnreachable(address: name, server: server, reason: message) }
+                // Class 08, connection exceptions: the connection broke (a restart, a fail-over).
+                if unavailable.contains(sqlState) || sqlState.hasPrefix("08") {
+                    return .serverUnreachable(address: name, server: server, reason: message)
+                }
                 return .database(path: name, message: "\(message) (SQLSTATE \(sqlState))")
             }
             switch error.code {
@@ -54,6 +57,11 @@ enum PostgresErrorMapping {
             case .connectionError, .serverClosedConnection, .uncleanShutdown, .failedToAddSSLHandler,
                  .receivedUnencryptedDataAfterSSLRequest:
                 return .serverUnreachable(address: name, server: server, reason: describe(error.underlying) ?? "the connection failed")
+            case .clientClosedConnection:
+                // A statement sent on a connection that was closing or closed: we close connections only when
+                // a store closes, so this one broke under it (the server went away between two statements).
+                return .serverUnreachable(
+                    address: name, server: server, reason: describe(error.underlying) ?? "the connection to the server was lost")
             default:
                 return .database(path: name, message: "PostgreSQL client error \(error.code)")
             }

@@ -13,6 +13,8 @@ actor PostgresWorkListener {
     /// Waits that ended (timed out) before their waiter was registered: it must not be registered then.
     private var ended: Set<UUID> = []
     private var closed = false
+    /// Counts listening tasks: a task that ends touches the state only while it is still the current one.
+    private var generation = 0
 
     init(connector: PostgresConnector) {
         self.connector = connector
@@ -77,22 +79,28 @@ actor PostgresWorkListener {
     }
 
     /// Opens the listening connection unless it is open; a broken one is replaced at the next wait.
+    ///
+    /// A listening connection that breaks (the server restarted) wakes the waiters, so that a worker looks
+    /// at the queue at once (and reconnects) instead of sleeping out its timeout with nobody listening.
+    /// A connection that cannot be made does not: the wait then lasts its timeout, which paces the retries.
     private func startListening() {
         guard listening == nil, !closed else { return }
+        generation += 1
+        let current = generation
         listening = Task {
-            defer { Task { await self.stopped() } }
-            guard let connection = try? await connector.connect() else { return }
-            guard await self.adopt(connection) else { return }
+            guard let connection = try? await connector.connect() else { return await self.stopped(current, wasListening: false) }
+            guard await self.adopt(connection, current) else { return }
             _ = try? await connection.listen(on: PostgresCatalogStore.workChannel) { notifications in
                 // Listening from here on: whatever was enqueued before may have been missed, so look again.
                 self.signal()
                 for try await _ in notifications { self.signal() }
             }
+            await self.stopped(current, wasListening: true)
         }
     }
 
-    private func adopt(_ connection: PostgresConnection) async -> Bool {
-        guard !closed else {
+    private func adopt(_ connection: PostgresConnection, _ current: Int) async -> Bool {
+        guard !closed, current == generation else {
             try? await connection.close()
             return false
         }
@@ -100,10 +108,15 @@ actor PostgresWorkListener {
         return true
     }
 
-    private func stopped() async {
+    /// The listening task `current` ended: its connection is closed and forgotten, unless a newer one
+    /// replaced it meanwhile (or the listener was closed, which closes its own).
+    private func stopped(_ current: Int, wasListening: Bool) async {
+        guard current == generation, !closed else { return }
         listening = nil
-        if let connection, !closed { try? await connection.close() }
+        let broken = connection
         connection = nil
+        if let broken { try? await broken.close() }
+        if wasListening { signal() }
     }
 }
 

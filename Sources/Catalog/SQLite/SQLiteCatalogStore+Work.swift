@@ -113,10 +113,12 @@ extension SQLiteCatalogStore {
         let now = Timestamp.now()
         return try StageClock.measure(.commit) { () throws(CatalogError) in
             try write { db in
-                let held = try Bool.fetchOne(
-                    db, sql: "SELECT 1 FROM work_item WHERE id = ? AND state = 'claimed' AND holder = ? AND fence = ?",
-                    arguments: [claim.id, holder, claim.fence]) == true
-                guard held else { return .fenced }
+                let row = try Row.fetchOne(db, sql: "SELECT state, holder, result_id FROM work_item WHERE id = ? AND fence = ?", arguments: [claim.id, claim.fence])
+                guard let row else { return .fenced }
+                let state: String = row["state"]
+                // Finished under this very fence: this claim's own commit, tried again (the contract's `.committedEarlier`).
+                if state == "done" || state == "failed" { return .committedEarlier(resultID: row["result_id"]) }
+                guard state == "claimed", row["holder"] == holder else { return .fenced }
                 if case .reprocess(let step) = result {
                     let (outcome, failure) = try Self.apply(step, now: now, db)
                     try Self.finish(claim, failure: failure, resultID: step.entryID, now: now, db)

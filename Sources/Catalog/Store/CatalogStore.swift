@@ -172,7 +172,9 @@ public protocol CatalogStore: Sendable {
     // - `completeWork`, one transaction: when the row is claimed by `holder` with the claim's fence, records
     //   the result exactly as the matching import method would and marks the row done (failed for a
     //   failure or an unreadable file, with its message); otherwise writes nothing and returns `.fenced`.
-    //   PostgreSQL: `SELECT … FOR UPDATE` of the row first, so a concurrent claim waits for the commit.
+    //   PostgreSQL: `SELECT … FOR UPDATE` of the row first, so a concurrent claim waits for the commit. A row
+    //   already done or failed with the claim's fence was finished by this claim (a retry after a broken
+    //   connection whose COMMIT had landed): `.committedEarlier`, nothing written.
     // - `waitForWork`: returns when the queue may have changed, or after `timeout`. SQLite polls (the file
     //   has no notifications); PostgreSQL `LISTEN catalog_work` and `NOTIFY catalog_work` from `enqueue`,
     //   `releaseWork` and `completeWork`, so idle `--follow` workers wake at once without polling.

@@ -47,6 +47,10 @@ public enum WorkCommit: Sendable, Equatable {
     /// The claim is no longer this worker's (its lease ran out and another worker claimed the file, or it
     /// was released): nothing was written.
     case fenced
+    /// The row was already finished under this very claim: an earlier attempt of this commit landed, but
+    /// the connection broke before its answer came (the worker retried after reconnecting). Nothing more
+    /// was written; `resultID` is the entry that attempt recorded.
+    case committedEarlier(resultID: Int64?)
 }
 
 /// What `catalog import --enqueue` did with one batch of files.

@@ -35,6 +35,8 @@ public struct WorkSummary: Sendable, Equatable, Encodable {
     public var lost = 0
     /// Claims given back unfinished when the worker stopped.
     public var released = 0
+    /// Claims it could not give back (signalled while its server was away): they wait for their leases to run out.
+    public var leftClaimed = 0
     /// True when a signal stopped the worker.
     public var interrupted = false
 
@@ -50,7 +52,7 @@ public struct WorkSummary: Sendable, Equatable, Encodable {
         }
     }
 
-    private enum CodingKeys: String, CodingKey { case event, imported, duplicates, failed, reprocessed, lost, released, interrupted }
+    private enum CodingKeys: String, CodingKey { case event, imported, duplicates, failed, reprocessed, lost, released, leftClaimed, interrupted }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -61,6 +63,7 @@ public struct WorkSummary: Sendable, Equatable, Encodable {
         try container.encode(reprocessed, forKey: .reprocessed)
         try container.encode(lost, forKey: .lost)
         try container.encode(released, forKey: .released)
+        try container.encode(leftClaimed, forKey: .leftClaimed)
         try container.encode(interrupted, forKey: .interrupted)
     }
 }

@@ -87,3 +87,28 @@ final class StaleCandidates: Sendable {
         return candidates
     }
 }
+
+extension Worker {
+    /// The event of a commit that had landed before the connection broke (``WorkCommit/committedEarlier(resultID:)``):
+    /// what the result was meant to record, with the entry the row names.
+    static func earlierEvent(_ id: Int64?, result: WorkResult, path: String, reasons: [StaleReason]) -> WorkEvent {
+        switch result {
+        case .processed:
+            return .file(.imported(id: id, path: path))
+        case .known(let known, _):
+            return .file(.duplicate(id: id ?? known, path: path, moved: false))
+        case .failed(_, _, _, _, let code, let message):
+            return .file(.failed(id: id, path: path, code: code, message: message))
+        case .unreadable(let message):
+            return .file(.failed(id: id, path: path, code: "unreadable", message: message))
+        case .reprocess(let step):
+            let outcome: ReprocessOutcome = switch step.change {
+            case .replace: .replaced
+            case .refreshSource: .sourceRefreshed
+            case .fail, .keep: .failed
+            case .resolveDuplicate: .duplicate(of: id ?? step.entryID, removed: false)
+            }
+            return .reprocess(reprocessEvent(outcome, step: step, path: path, reasons: reasons))
+        }
+    }
+}

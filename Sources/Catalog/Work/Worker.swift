@@ -17,14 +17,17 @@ public struct WorkOptions: Sendable {
     public var settings: StickerSettings
     public var maxPixels: Int
     public var predictor: (any MaskPredictor)?
+    /// How long the worker keeps retrying while its catalog's server cannot be reached (see ``ServerOutage``).
+    public var reconnectFor: Duration
 
     public init(
         jobs: Int, lease: Duration, follow: Bool, host: String, holder: String, settings: StickerSettings,
-        maxPixels: Int = DecodeOptions.defaultMaxPixels, predictor: (any MaskPredictor)?
+        maxPixels: Int = DecodeOptions.defaultMaxPixels, predictor: (any MaskPredictor)?, reconnectFor: Duration = .seconds(300)
     ) {
         self.jobs = max(1, jobs)
         self.lease = lease
         self.follow = follow
+        self.reconnectFor = reconnectFor
         self.host = host
         self.holder = holder
         self.settings = settings
@@ -42,6 +45,12 @@ public struct WorkOptions: Sendable {
 /// per drain: an entry still stale after its re-run (a failure worth retrying) waits for the next one.
 /// Stops when nothing is pending or claimed (unless `follow`). When its task is cancelled it claims
 /// nothing more, commits what finished, and gives back every claim it still holds.
+///
+/// A server that goes away (a restart, a fail-over) does not stop it: each queue call and each commit is
+/// retried, on a new connection, for up to ``WorkOptions/reconnectFor`` (``ServerOutage``). A file whose
+/// result was ready is committed after the reconnection if its claim is still the worker's (the fencing
+/// token says so); otherwise its result is discarded (`lost`). Nothing is recorded as failed because
+/// the server was away: files are failed only for what their bytes or their reading did.
 public struct Worker: Sendable {
     let repository: any CatalogStore
     let options: WorkOptions
@@ -51,28 +60,41 @@ public struct Worker: Sendable {
         self.options = options
     }
 
-    public func run(onEvent: @Sendable (WorkEvent) -> Void) async throws(CatalogError) -> WorkSummary {
+    /// Runs until the queue is drained (or, with `follow`, until cancelled). `onEvent` gets each file's
+    /// event; `onNotice` an outage of the server and its end.
+    public func run(
+        onEvent: @Sendable (WorkEvent) -> Void, onNotice: @escaping @Sendable (WorkNotice) -> Void = { _ in }
+    ) async throws(CatalogError) -> WorkSummary {
         let processor = PhotoProcessor(settings: options.settings, maxPixels: options.maxPixels, predictor: options.predictor)
+        let outage = ServerOutage(patience: options.reconnectFor, notify: onNotice)
         let held = HeldClaims()
         let stale = StaleCandidates()
         let renewal = renewLeases(of: held)
         defer { renewal.cancel() }
         var summary = WorkSummary()
-        let outcome = await loop(processor: processor, held: held, stale: stale, summary: &summary, onEvent: onEvent)
+        let outcome = await loop(processor: processor, held: held, stale: stale, outage: outage, summary: &summary, onEvent: onEvent)
         renewal.cancel()
         // Whatever is still held (a file interrupted mid-way, or everything after a failed commit) goes back.
         let left = held.all
+        // Signalled while the server is away: nothing can be given back, so the claims are left to their
+        // leases and the worker still stops as interrupted (not as failed), at once.
+        let signalledInOutage = { (error: CatalogError) in Task.isCancelled && error.isServerOutage }
         if !left.isEmpty {
-            try await repository.releaseWork(left, holder: options.holder)
-            summary.released += left.count
+            do {
+                try await outage.retrying { () throws(CatalogError) in try await repository.releaseWork(left, holder: options.holder) }
+                summary.released += left.count
+            } catch {
+                guard signalledInOutage(error) else { throw error }
+                summary.leftClaimed += left.count
+            }
         }
-        try outcome.get()
+        if case .failure(let error) = outcome, !signalledInOutage(error) { throw error }
         summary.interrupted = Task.isCancelled
         return summary
     }
 
     private func loop(
-        processor: PhotoProcessor, held: HeldClaims, stale: StaleCandidates, summary: inout WorkSummary,
+        processor: PhotoProcessor, held: HeldClaims, stale: StaleCandidates, outage: ServerOutage, summary: inout WorkSummary,
         onEvent: @Sendable (WorkEvent) -> Void
     ) async -> Result<Void, CatalogError> {
         let repository = self.repository
@@ -85,12 +107,17 @@ public struct Worker: Sendable {
             do throws(CatalogError) {
                 while true {
                     if !Task.isCancelled, inFlight < options.jobs {
-                        let claims = try await repository.claimWork(limit: options.jobs - inFlight, holder: options.holder, lease: options.lease)
+                        let limit = options.jobs - inFlight
+                        let claims = try await outage.retrying { () throws(CatalogError) in
+                            try await repository.claimWork(limit: limit, holder: options.holder, lease: options.lease)
+                        }
                         for claim in claims {
                             held.add(claim)
                             inFlight += 1
                             if let entryID = claim.entryID {
-                                let candidate = try await stale.candidate(entryID, repository: repository, settings: options.settings)
+                                let candidate = try await outage.retrying { () throws(CatalogError) in
+                                    try await stale.candidate(entryID, repository: repository, settings: options.settings)
+                                }
                                 group.addTask {
                                     (claim, await Self.reexamine(claim, candidate, host: host, repository: repository, processor: processor, options: reprocessOptions))
                                 }
@@ -101,10 +128,13 @@ public struct Worker: Sendable {
                     }
                     if inFlight == 0 {
                         if Task.isCancelled { return .success(()) }
-                        let status = try await repository.workStatus()
+                        let status = try await outage.retrying { () throws(CatalogError) in try await repository.workStatus() }
                         if status.isDrained && !staleEnqueued {
                             staleEnqueued = true
-                            if try await stale.enqueue(repository: repository, settings: options.settings) > 0 { continue }
+                            let added = try await outage.retrying { () throws(CatalogError) in
+                                try await stale.enqueue(repository: repository, settings: options.settings)
+                            }
+                            if added > 0 { continue }
                         }
                         if status.isDrained && !options.follow { return .success(()) }
                         // Claims held by others (perhaps by a worker that died: its lease runs out) or nothing yet.
@@ -114,7 +144,10 @@ public struct Worker: Sendable {
                     guard let (claim, result) = await group.next() else { continue }
                     inFlight -= 1
                     guard let result else { continue }  // interrupted before a result: released at the end
-                    let commit = try await repository.completeWork(claim, holder: options.holder, with: result)
+                    // Retried through an outage: the fencing token decides whether the result still counts.
+                    let commit = try await outage.retrying { () throws(CatalogError) in
+                        try await repository.completeWork(claim, holder: options.holder, with: result)
+                    }
                     held.remove(claim)
                     let event = Self.event(commit, claim: claim, result: result, reasons: stale.reasons(of: claim.entryID))
                     // New imports may make entries stale (or be stale themselves): look again at the next drain.
@@ -166,6 +199,8 @@ public struct Worker: Sendable {
         switch (commit, result) {
         case (.fenced, _):
             return .lost(path: path)
+        case (.committedEarlier(let id), _):
+            return earlierEvent(id, result: result, path: path, reasons: reasons)
         case (.reprocessed(let outcome), .reprocess(let step)):
             return .reprocess(reprocessEvent(outcome, step: step, path: path, reasons: reasons))
         case (.reprocessed, _):
