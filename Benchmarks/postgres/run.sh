@@ -191,7 +191,7 @@ if [[ " $PARTS " == *" search "* ]]; then
     [ "$have" -lt "$SEARCH_COUNT" ] || { echo "error: $name holds $have stickers, not $SEARCH_COUNT" >&2; exit 1; }
     echo "filling $name from $have to $SEARCH_COUNT stickers (once; kept in $PGDIR) ..." >&2
     fill_start=$(now)
-    sql "DROP INDEX IF EXISTS palette_color_oklab" "$name"
+    sql "DROP INDEX IF EXISTS palette_color_oklab_share" "$name"
     step=100000
     for ((low = have + 1; low <= SEARCH_COUNT; low += step)); do
       high=$((low + step - 1 > SEARCH_COUNT ? SEARCH_COUNT : low + step - 1))
@@ -240,7 +240,7 @@ SQL
 SELECT setval(pg_get_serial_sequence('photo', 'id'), (SELECT max(id) FROM photo));
 SELECT setval(pg_get_serial_sequence('palette_color', 'id'), (SELECT max(id) FROM palette_color));
 SET maintenance_work_mem = '512MB';
-CREATE INDEX palette_color_oklab ON palette_color USING gist (oklab);
+CREATE INDEX palette_color_oklab_share ON palette_color USING gist (oklab_share);
 VACUUM ANALYZE;
 SQL
     echo "fill: $(awk -v a="$fill_start" -v b="$(now)" 'BEGIN { printf "%.0f", b - a }') s" | tee "$out/search-fill.txt"
@@ -274,7 +274,7 @@ for q in inproc["queries"]:
     print(f"{q['name']:22} {q['indexP50Ms']:11.2f} ms {q['indexP95Ms']:7.2f} {q['indexCpuP50Ms']:8.2f} {q['fullScanP50Ms']:10.0f} "
           f"{('-' if q['fullScanP50Ms'] == 0 else 'yes' if q['sameResults'] else 'NO'):>5} {pct(wall, 0.5):9.1f} ms {pct(cpu, 0.5):8.1f}")
 sizes = inproc.get("tableBytes", {})
-print(f"space: palette_color with its indexes {sizes.get('palette_color', 0) / 1e6:,.0f} MB, of which the GiST index {sizes.get('palette_color_oklab', 0) / 1e6:,.0f} MB")
+print(f"space: palette_color with its indexes {sizes.get('palette_color', 0) / 1e6:,.0f} MB, of which the GiST index {sizes.get('palette_color_oklab_share', 0) / 1e6:,.0f} MB")
 json.dump({"inProcess": inproc, "wholeProcess": whole}, open(os.path.join(out, "search-results.json"), "w"), indent=1)
 PY
 fi
