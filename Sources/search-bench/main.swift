@@ -21,11 +21,15 @@ while let argument = remaining.popFirst() {
     case "--runs": runs = Int(remaining.popFirst() ?? "") ?? runs
     case "--only": only = remaining.popFirst()
     case "--no-scan": scan = false
-    default: path = argument
+    case "-h", "--help": path = nil; remaining = []
+    default:
+        // An unknown option is a mistake, not a catalog to fill with a million stickers.
+        if argument.hasPrefix("-") { path = nil; remaining = [] } else { path = argument }
     }
 }
 guard let path else {
-    try? FileHandle.standardError.write(contentsOf: Data("usage: search-bench CATALOG [--count N] [--runs R]\n".utf8))
+    try? FileHandle.standardError.write(contentsOf: Data(
+        "usage: search-bench CATALOG [--count N] [--runs R] [--only NAME] [--no-scan]\n".utf8))
     exit(64)
 }
 
