@@ -11,8 +11,9 @@
 #      processes' CPU (user + system) and the server's CPU (its processes' and their ended children's,
 #      from /proc).
 #   3. The queue's own cost: work-bench claims and commits QUEUE_COUNT (2,000) synthetic results (200 KB
-#      stickers) one at a time on a new database and on a new SQLite file: wall time of a claim and of a
-#      commit, CPU per photo of the client and of the server, commits/s.
+#      stickers) one at a time on a new database and on a new SQLite file, as `catalog work --jobs 1` does
+#      (each commit claims the next file): wall time of claim + commit a photo, CPU per photo of the client
+#      and of the server, commits/s.
 #   4. Colour search at SEARCH_COUNT (1,000,000) synthetic stickers (5 random colours each, as search-bench
 #      makes them) in the database search_N, filled once by SQL (generate_series, the GiST index built
 #      after; about 9 minutes) and kept; search-bench times the queries in-process (SEARCH_RUNS, 5; with
@@ -153,7 +154,7 @@ fi
 if [[ " $PARTS " == *" queue "* ]]; then
   echo
   echo "The queue's own cost: $QUEUE_COUNT claims + commits one at a time (work-bench, $QUEUE_STICKER_KB KB stickers)"
-  printf '%-12s %12s %12s %12s %12s %16s %16s %12s\n' "" "claim p50" "claim p95" "commit p50" "commit p95" "client CPU/ph" "server CPU/ph" "commits/s"
+  printf '%-12s %16s %18s %12s %16s %16s %12s\n' "" "claim+commit p50" "commit+claim p95" "mean" "client CPU/ph" "server CPU/ph" "commits/s"
   for backend in postgres sqlite; do
     if [ "$backend" = postgres ]; then
       fresh_db bench_queue
@@ -171,7 +172,7 @@ r = json.load(open(sys.argv[1]))
 server = (float(sys.argv[4]) - float(sys.argv[3])) * 1000 / r["photos"] if sys.argv[2] == "postgres" else 0
 r["serverCpuPerPhotoMs"] = server
 json.dump(r, open(sys.argv[1], "w"), indent=1, sort_keys=True)
-print(f"{sys.argv[2]:12} {r['claimP50Ms']:9.2f} ms {r['claimP95Ms']:9.2f} ms {r['commitP50Ms']:9.2f} ms {r['commitP95Ms']:9.2f} ms "
+print(f"{sys.argv[2]:12} {r['perPhotoP50Ms']:13.2f} ms {r['commitP95Ms']:15.2f} ms {r['perPhotoMeanMs']:9.2f} ms "
       f"{r['clientCpuPerPhotoMs']:13.2f} ms {server:13.2f} ms {r['commitsPerSecond']:12.0f}")
 PY
   done

@@ -2,26 +2,30 @@ import Catalog
 import Foundation
 import Processing
 
-/// `work-bench ADDRESS [--count N] [--sticker-kb K]`: what the shared work queue itself costs a photo, with no
-/// photo work at all. Enqueues N synthetic files into the catalog at ADDRESS (a new SQLite file or an empty
-/// PostgreSQL database), then claims and commits them one at a time through ``CatalogStore``, as
-/// `catalog work --jobs 1` does, each with a ready-made result: a sticker of K KB of incompressible bytes
+/// `work-bench ADDRESS [--count N] [--sticker-kb K] [--claim-apart]`: what the shared work queue itself costs a
+/// photo, with no photo work at all. Enqueues N synthetic files into the catalog at ADDRESS (a new SQLite file
+/// or an empty PostgreSQL database), then claims and commits them one at a time through ``CatalogStore``, as
+/// `catalog work --jobs 1` does (each commit claims the next file; with `--claim-apart`, each claim is a call
+/// of its own, as before that), each with a ready-made result: a sticker of K KB of incompressible bytes
 /// (real stickers are PNGs of about that size), 5 palette colours, EXIF. Prints one JSON object: wall time of
-/// the claim and of the commit per photo (p50, p95, mean), this process's CPU time per photo, commits/s.
-/// Used by Benchmarks/postgres/run.sh, which adds the PostgreSQL server's CPU time.
+/// the claims made apart and of the commits (p50, p95), of claim + commit a photo (p50, mean), this
+/// process's CPU time per photo, commits/s. Used by Benchmarks/postgres/run.sh, which adds the PostgreSQL
+/// server's CPU time.
 var count = 2_000
 var stickerKB = 200
 var address: String?
+var claimApart = false
 var remaining = CommandLine.arguments.dropFirst()[...]
 while let argument = remaining.popFirst() {
     switch argument {
     case "--count": count = Int(remaining.popFirst() ?? "") ?? count
     case "--sticker-kb": stickerKB = Int(remaining.popFirst() ?? "") ?? stickerKB
+    case "--claim-apart": claimApart = true
     default: address = argument
     }
 }
 guard let address, count > 0, stickerKB > 0 else {
-    try? FileHandle.standardError.write(contentsOf: Data("usage: work-bench ADDRESS [--count N] [--sticker-kb K]\n".utf8))
+    try? FileHandle.standardError.write(contentsOf: Data("usage: work-bench ADDRESS [--count N] [--sticker-kb K] [--claim-apart]\n".utf8))
     exit(64)
 }
 
@@ -83,11 +87,13 @@ struct Report: Encodable {
     var backend = ""
     var photos = 0
     var stickerKB = 0
+    var claimApart = false
     var enqueueSeconds = 0.0
     var claimP50Ms = 0.0
     var claimP95Ms = 0.0
     var commitP50Ms = 0.0
     var commitP95Ms = 0.0
+    var perPhotoP50Ms = 0.0
     var perPhotoMeanMs = 0.0
     var clientCpuPerPhotoMs = 0.0
     var commitsPerSecond = 0.0
@@ -101,6 +107,7 @@ do {
     if case .postgres = location { report.backend = "postgres" } else { report.backend = "sqlite" }
     report.photos = count
     report.stickerKB = stickerKB
+    report.claimApart = claimApart
     guard try await repository.stats().total == 0, try await repository.workStatus().isDrained else {
         try? FileHandle.standardError.write(contentsOf: Data("work-bench: \(address) is not an empty catalog\n".utf8))
         exit(65)
@@ -116,28 +123,42 @@ do {
     var random = Generator()
     var claims: [Double] = []
     var commits: [Double] = []
+    var perPhoto: [Double] = []
     start = seconds()
     let startCPU = cpuSeconds()
     var index = 0
     var makingCPU = 0.0
+    var next: WorkClaim?
+    var claimMs = 0.0
     while true {
-        let claimStart = seconds()
-        guard let claim = try await repository.claimWork(limit: 1, holder: holder, lease: .seconds(60)).first else { break }
-        claims.append((seconds() - claimStart) * 1000)
+        if next == nil {
+            let claimStart = seconds()
+            next = try await repository.claimWork(limit: 1, holder: holder, lease: .seconds(60)).first
+            claimMs = (seconds() - claimStart) * 1000
+            claims.append(claimMs)
+        }
+        guard let claim = next else { break }
         // The result is made outside the timed commit: in a worker it is the photo work.
         let makeStart = cpuSeconds()
         let made = result(index, stickerBytes: stickerKB * 1024, source: claim.source, &random)
         makingCPU += cpuSeconds() - makeStart
         index += 1
         let commitStart = seconds()
-        if case .fenced = try await repository.completeWork(claim, holder: holder, with: made) { report.failures += 1 }
-        commits.append((seconds() - commitStart) * 1000)
+        let (commit, claimed) = try await repository.completeWork(
+            claim, holder: holder, with: made, claimingNext: claimApart ? 0 : 1, lease: .seconds(60))
+        if case .fenced = commit { report.failures += 1 }
+        let commitMs = (seconds() - commitStart) * 1000
+        commits.append(commitMs)
+        perPhoto.append(claimMs + commitMs)
+        claimMs = 0
+        next = claimed.first
     }
     let wall = seconds() - start - makingCPU
     report.claimP50Ms = percentile(claims, 0.5)
     report.claimP95Ms = percentile(claims, 0.95)
     report.commitP50Ms = percentile(commits, 0.5)
     report.commitP95Ms = percentile(commits, 0.95)
+    report.perPhotoP50Ms = percentile(perPhoto, 0.5)
     report.perPhotoMeanMs = (claims.reduce(0, +) + commits.reduce(0, +)) / Double(max(index, 1))
     report.clientCpuPerPhotoMs = (cpuSeconds() - startCPU - makingCPU) * 1000 / Double(max(index, 1))
     report.commitsPerSecond = Double(index) / wall

@@ -68,6 +68,33 @@ import Testing
         }
     }
 
+    /// A worker claims its next files with each commit (PostgreSQL: in the commit's transaction): the claims
+    /// come with the commit's outcome, held under the worker's name with a new fencing token, and a commit
+    /// that is fenced or was committed earlier still hands out the next files.
+    @Test(arguments: StoreKind.withCopyAndWork)
+    func aCommitClaimsTheNextFiles(kind: StoreKind) async throws {
+        try await withTemporaryDirectory { directory in
+            let store = try await openStore(kind, in: directory)
+            _ = try await store.enqueue((1...4).map { file($0) })
+            let first = try #require(try await store.claimWork(limit: 1, holder: "a:1", lease: .seconds(60)).first)
+            let result = WorkResult.processed(sampleProcessedPhoto(), sha256: sha(1), source: file(1))
+            let (commit, next) = try await store.completeWork(first, holder: "a:1", with: result, claimingNext: 1, lease: .seconds(60))
+            #expect(commit == .committed(.imported(id: 1)))
+            #expect(next.map(\.source.path) == [file(2).path] && next.allSatisfy { $0.fence == 1 && $0.id != first.id })
+            // The same commit again: recognised, written once, and the next two files are claimed.
+            let (again, more) = try await store.completeWork(first, holder: "a:1", with: result, claimingNext: 2, lease: .seconds(60))
+            #expect(again == .committedEarlier(resultID: 1))
+            #expect(more.map(\.source.path) == [file(3).path, file(4).path])
+            // Nothing claimed when the worker asks for nothing (it is stopping).
+            let (last, none) = try await store.completeWork(next[0], holder: "a:1", with: .unreadable(message: "gone"), claimingNext: 0, lease: .seconds(60))
+            #expect(last == .committed(nil) && none.isEmpty)
+            let status = try await store.workStatus()
+            #expect(status.done == 1 && status.failed == 1 && status.claimed == 2 && status.pending == 0)
+            #expect(status.holders.map(\.holder) == ["a:1"])
+            #expect(try await store.stats().total == 1)
+        }
+    }
+
     @Test(arguments: StoreKind.withCopyAndWork)
     func releasedAndFailedWorkIsCounted(kind: StoreKind) async throws {
         try await withTemporaryDirectory { directory in

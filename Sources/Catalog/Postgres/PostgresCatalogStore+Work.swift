@@ -66,32 +66,37 @@ extension PostgresCatalogStore {
     }
 
     public func claimWork(limit: Int, holder: String, lease: Duration) async throws(CatalogError) -> [WorkClaim] {
-        try await queueTransaction { connection in
-            // Rows another worker is claiming or committing right now are locked: skipped, not waited for.
-            let rows = try await connection.rows("""
-                WITH picked AS (
-                    SELECT id FROM work_item
-                    WHERE state = 'pending' OR (state = 'claimed' AND lease_until < \(Self.serverNow))
-                    ORDER BY id LIMIT $1
-                    FOR UPDATE SKIP LOCKED
-                )
-                UPDATE work_item w SET state = 'claimed', holder = $2, lease_until = \(Self.serverNow) + $3, fence = w.fence + 1
-                FROM picked WHERE w.id = picked.id
-                RETURNING w.id, w.kind, w.entry_id, w.path, w.file_size, w.file_mtime, w.fence
-                """, binds(max(1, limit), holder, lease.timeInterval))
-            return try rows.map { row in
-                let kind: String = try row.value("kind")
-                return WorkClaim(
-                    id: try row.value("id"),
-                    source: SourceFile(path: try row.value("path"), size: try row.value("file_size"), modificationTime: try row.value("file_mtime")),
-                    entryID: kind == "reprocess" ? try row.value("entry_id") : nil, fence: try row.value("fence"))
-            }.sorted { $0.id < $1.id }
+        try await queueStatement { connection in
+            try await Self.claim(limit: limit, holder: holder, lease: lease, connection)
         }
+    }
+
+    /// Claims up to `limit` rows for `holder`: one statement, on its own or inside a commit's transaction.
+    private static func claim(limit: Int, holder: String, lease: Duration, _ connection: PostgresConnection) async throws -> [WorkClaim] {
+        // Rows another worker is claiming or committing right now are locked: skipped, not waited for.
+        let rows = try await connection.rows("""
+            WITH picked AS (
+                SELECT id FROM work_item
+                WHERE state = 'pending' OR (state = 'claimed' AND lease_until < \(serverNow))
+                ORDER BY id LIMIT $1
+                FOR UPDATE SKIP LOCKED
+            )
+            UPDATE work_item w SET state = 'claimed', holder = $2, lease_until = \(serverNow) + $3, fence = w.fence + 1
+            FROM picked WHERE w.id = picked.id
+            RETURNING w.id, w.kind, w.entry_id, w.path, w.file_size, w.file_mtime, w.fence
+            """, binds(max(1, limit), holder, lease.timeInterval))
+        return try rows.map { row in
+            let kind: String = try row.value("kind")
+            return WorkClaim(
+                id: try row.value("id"),
+                source: SourceFile(path: try row.value("path"), size: try row.value("file_size"), modificationTime: try row.value("file_mtime")),
+                entryID: kind == "reprocess" ? try row.value("entry_id") : nil, fence: try row.value("fence"))
+        }.sorted { $0.id < $1.id }
     }
 
     public func renewLeases(_ claims: [WorkClaim], holder: String, lease: Duration) async throws(CatalogError) -> [Int64] {
         guard !claims.isEmpty else { return [] }
-        let kept = try await queueTransaction { connection in
+        let kept = try await queueStatement { connection in
             try await connection.rows("""
                 UPDATE work_item w SET lease_until = \(Self.serverNow) + $3
                 FROM unnest($1::bigint[], $2::bigint[]) AS c(id, fence)
@@ -121,9 +126,23 @@ extension PostgresCatalogStore {
     }
 
     public func completeWork(_ claim: WorkClaim, holder: String, with result: WorkResult) async throws(CatalogError) -> WorkCommit {
+        try await completeWork(claim, holder: holder, with: result, claimingNext: 0, lease: .zero).0
+    }
+
+    /// The next claim rides in the commit's transaction: one round trip and one WAL flush fewer a file. A
+    /// commit whose answer is lost (the server went away after COMMIT) leaves those claims to their lease:
+    /// the retry finds the result committed earlier and claims afresh, and the rows it took before go back
+    /// to the queue when their lease runs out, as a dead worker's do.
+    public func completeWork(
+        _ claim: WorkClaim, holder: String, with result: WorkResult, claimingNext limit: Int, lease: Duration
+    ) async throws(CatalogError) -> (WorkCommit, [WorkClaim]) {
         // A file that finished is committed even when the worker is being interrupted (see releaseWork).
-        let commit = Task { () async throws -> WorkCommit in
-            try await self.commit(claim, holder: holder, with: result)
+        let commit = Task { () async throws -> (WorkCommit, [WorkClaim]) in
+            try await self.write(lockTakenByBody: true) { connection in
+                let commit = try await Self.commit(claim, holder: holder, with: result, now: Timestamp.now(), connection)
+                let next = limit > 0 ? try await Self.claim(limit: limit, holder: holder, lease: lease, connection) : []
+                return (commit, next)
+            }
         }
         return try await awaitCatalogTask(commit)
     }
@@ -137,46 +156,52 @@ extension PostgresCatalogStore {
         }
     }
 
-    /// The row `FOR UPDATE` and its fencing token, then the import or reprocess writes, in one write transaction.
-    private func commit(_ claim: WorkClaim, holder: String, with result: WorkResult) async throws(CatalogError) -> WorkCommit {
-        let now = Timestamp.now()
-        return try await write { connection in
-            let row = try await connection.row(
-                "SELECT state, holder, fence, result_id FROM work_item WHERE id = $1 FOR UPDATE", binds(claim.id))
-            guard let row, try row.value("fence", as: Int64.self) == claim.fence else { return .fenced }
-            let state: String = try row.value("state")
-            // Only this claim's holder finishes a row under its fence: this is our own commit, retried after
-            // the connection broke before COMMIT's answer came.
-            if state == "done" || state == "failed" { return .committedEarlier(resultID: try row.value("result_id")) }
-            guard state == "claimed", try row.value("holder", as: String?.self) == holder else { return .fenced }
-            let commit: WorkCommit
-            let failure: String?
-            let resultID: Int64?
-            switch result {
-            case .reprocess(let step):
-                let (outcome, message) = try await Self.apply(step, now: now, connection)
-                (commit, failure, resultID) = (.reprocessed(outcome), message, step.entryID)
-            case .processed(let photo, let sha256, let source):
-                let outcome = try await Self.insertProcessed(photo, sha256: sha256, source: source, now: now, connection)
-                (commit, failure, resultID) = (.committed(outcome), nil, outcome.id)
-            case .known(let id, let source):
-                let outcome = try await Self.noteDuplicate(id: id, source: source, now: now, connection)
-                (commit, failure, resultID) = (.committed(outcome), nil, outcome.id)
-            case .failed(let sha256, let source, let format, let facts, let code, let message):
-                let outcome = try await Self.insertFailure(
-                    sha256: sha256, source: source, format: format, facts: facts, code: code, message: message, now: now, connection)
-                let failed: String? = if case .failed = outcome { "\(message) [\(code)]" } else { nil }
-                (commit, failure, resultID) = (.committed(outcome), failed, outcome.id)
-            case .unreadable(let message):
-                (commit, failure, resultID) = (.committed(nil), message, nil)
-            }
-            try await connection.run("""
-                UPDATE work_item SET state = $2, holder = NULL, lease_until = NULL, result_id = $3, message = $4, finished_at = $5
-                WHERE id = $1
-                """, binds(claim.id, failure == nil ? "done" : "failed", resultID, failure, now))
-            try await connection.run("NOTIFY \(Self.workChannel)")
-            return commit
+    /// The row `FOR UPDATE` and its fencing token, then the import or reprocess writes, inside a write
+    /// transaction whose lock this takes (``write(lockTakenByBody:_:)``).
+    private static func commit(
+        _ claim: WorkClaim, holder: String, with result: WorkResult, now: String, _ connection: PostgresConnection
+    ) async throws -> WorkCommit {
+        // The write lock and the queue row's lock in one round trip (see write(lockTakenByBody:)).
+        let row = try await connection.row("""
+            SELECT w.state, w.holder, w.fence, w.result_id
+            FROM pg_advisory_xact_lock(\(Self.writeLockKey)) AS write_lock, work_item w
+            WHERE w.id = $1 FOR UPDATE OF w
+            """, binds(claim.id))
+        guard let row, try row.value("fence", as: Int64.self) == claim.fence else { return .fenced }
+        let state: String = try row.value("state")
+        // Only this claim's holder finishes a row under its fence: this is our own commit, retried after
+        // the connection broke before COMMIT's answer came.
+        if state == "done" || state == "failed" { return .committedEarlier(resultID: try row.value("result_id")) }
+        guard state == "claimed", try row.value("holder", as: String?.self) == holder else { return .fenced }
+        let commit: WorkCommit
+        let failure: String?
+        let resultID: Int64?
+        switch result {
+        case .reprocess(let step):
+            let (outcome, message) = try await Self.apply(step, now: now, connection)
+            (commit, failure, resultID) = (.reprocessed(outcome), message, step.entryID)
+        case .processed(let photo, let sha256, let source):
+            // The common case: the queue row is finished by the same statement as the entry's rows.
+            let outcome = try await Self.insertProcessed(photo, sha256: sha256, source: source, now: now, finishing: claim.id, connection)
+            return .committed(outcome)
+        case .known(let id, let source):
+            let outcome = try await Self.noteDuplicate(id: id, source: source, now: now, connection)
+            (commit, failure, resultID) = (.committed(outcome), nil, outcome.id)
+        case .failed(let sha256, let source, let format, let facts, let code, let message):
+            let outcome = try await Self.insertFailure(
+                sha256: sha256, source: source, format: format, facts: facts, code: code, message: message, now: now, connection)
+            let failed: String? = if case .failed = outcome { "\(message) [\(code)]" } else { nil }
+            (commit, failure, resultID) = (.committed(outcome), failed, outcome.id)
+        case .unreadable(let message):
+            (commit, failure, resultID) = (.committed(nil), message, nil)
         }
+        // NOTIFY as pg_notify in the same statement: delivered at COMMIT, as the statement would be.
+        try await connection.run("""
+            UPDATE work_item SET state = $2, holder = NULL, lease_until = NULL, result_id = $3, message = $4, finished_at = $5
+            WHERE id = $1
+            RETURNING pg_notify('\(Self.workChannel)', '')
+            """, binds(claim.id, failure == nil ? "done" : "failed", resultID, failure, now))
+        return commit
     }
 
     /// Applies a stale entry's result as the reprocess methods do; the outcome and, for a failure, its message.
@@ -230,6 +255,16 @@ extension PostgresCatalogStore {
     }
 
     // MARK: - Transactions
+
+    /// Runs `body`, one statement, on its own: a statement is a transaction of its own in PostgreSQL, so the
+    /// claim and the lease renewal need no BEGIN and COMMIT (two round trips fewer). Outside the write gate
+    /// and lock, as ``queueTransaction(_:)``.
+    private func queueStatement<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws(CatalogError) -> T {
+        guard access == .readWrite else {
+            throw .readOnly(path: displayName, reason: "the catalog was opened read-only")
+        }
+        return try await read(body)
+    }
 
     /// Runs `body` in a short read-write transaction of its own, outside the write gate and lock: the
     /// queue's rows are locked one by one, so claims never queue behind a long commit.

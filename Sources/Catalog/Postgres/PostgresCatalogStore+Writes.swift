@@ -76,39 +76,61 @@ extension PostgresCatalogStore {
         return .failed(id: id)
     }
 
+    /// Records a processed photo in one statement (one round trip, however many rows): the unreadable
+    /// entry at its path removed, its hash looked up, and when it is new the entry, EXIF, sticker, PNG
+    /// and palette inserted. With `workItem`, that queue row is finished too (done, with the entry's id)
+    /// and idle workers are notified at COMMIT. A duplicate's source is refreshed afterwards.
     static func insertProcessed(
-        _ photo: ProcessedPhoto, sha256: String, source: SourceFile, now: String, _ connection: PostgresConnection
+        _ photo: ProcessedPhoto, sha256: String, source: SourceFile, now: String, finishing workItem: Int64? = nil,
+        _ connection: PostgresConnection
     ) async throws -> ImportOutcome {
-        try await removeUnreadableEntry(at: source.path, connection)
-        if let existing = try await Self.photo(sha256: sha256, connection) {
-            return try await refreshSource(of: existing, with: source, now: now, connection)
+        let content = try StickerContentInsert(photo, now: now)
+        let next = StickerContentInsert.parameterCount
+        var bindings = content.bindings
+        for value in [sha256, source.path, source.size, source.modificationTime, photo.format.rawValue, photo.width, photo.height,
+                      EntryStatus.ok.rawValue, now, PhotoDecoder.decoderVersion, workItem] as [(any PostgresDynamicTypeEncodable)?] {
+            if let value { bindings.append(value) } else { bindings.appendNull() }
         }
-        let record = PhotoRecord(
-            sha256: sha256, path: source.path, fileSize: source.size, fileMtime: source.modificationTime,
-            format: photo.format.rawValue, width: photo.width, height: photo.height, status: EntryStatus.ok.rawValue,
-            importedAt: now, updatedAt: now
-        )
-        let id = try await insert(record, connection)
-        try await insertContent(of: photo, id: id, now: now, connection)
-        return .imported(id: id)
+        let sql = """
+            WITH gone AS (
+                DELETE FROM photo WHERE sha256 IS NULL AND path = $\(next + 2)
+            ), existing AS (
+                SELECT id FROM photo WHERE sha256 = $\(next + 1)
+            ), entry AS (
+                INSERT INTO photo (sha256, path, file_size, file_mtime, format, width, height, status, imported_at, updated_at,
+                    decoder_version)
+                SELECT $\(next + 1), $\(next + 2), $\(next + 3)::bigint, $\(next + 4)::float8, $\(next + 5), $\(next + 6)::bigint,
+                    $\(next + 7)::bigint, $\(next + 8), $\(next + 9), $\(next + 9), $\(next + 10)::bigint
+                WHERE NOT EXISTS (SELECT 1 FROM existing)
+                RETURNING id
+            ), \(StickerContentInsert.tables(of: "entry")), finished AS (
+                UPDATE work_item SET state = 'done', holder = NULL, lease_until = NULL, message = NULL, finished_at = $\(next + 9),
+                    result_id = coalesce((SELECT id FROM entry), (SELECT id FROM existing))
+                WHERE id = $\(next + 11)::bigint
+                RETURNING pg_notify('\(workChannel)', '')
+            )
+            SELECT (SELECT id FROM entry) AS new_id, (SELECT id FROM existing) AS existing_id, (SELECT count(*) FROM finished) AS finished
+            """
+        guard let row = try await connection.row(sql, bindings) else {
+            throw CatalogError.database(path: "photo", message: "INSERT returned no row")
+        }
+        if let id = try row.value("new_id", as: Int64?.self) { return .imported(id: id) }
+        guard let existingID = try row.value("existing_id", as: Int64?.self), let existing = try await Self.photo(id: existingID, connection) else {
+            throw CatalogError.database(path: "photo", message: "INSERT returned neither a new nor an existing id")
+        }
+        return try await refreshSource(of: existing, with: source, now: now, connection)
     }
 
-    /// Inserts the `exif`, `sticker`, `sticker_png` and `palette_color` rows of entry `id`.
+    /// Inserts the `exif`, `sticker`, `sticker_png` and `palette_color` rows of entry `id`, in one statement.
     static func insertContent(of photo: ProcessedPhoto, id: Int64, now: String, _ connection: PostgresConnection) async throws {
-        if let exif = photo.exif {
-            try await insert(try ExifRecord(photoId: id, exif: exif), connection)
-        }
-        try await connection.run("""
-            INSERT INTO sticker (photo_id, width, height, bytes, pipeline_version, settings_json, created_at)
-            VALUES ($1, $2, $3, $4, $5, $6, $7)
-            """, binds(id, photo.sticker.width, photo.sticker.height, photo.sticker.png.count, photo.pipelineVersion,
-                       try CatalogJSON.string(photo.settings), now))
-        try await connection.run("INSERT INTO sticker_png (photo_id, png) VALUES ($1, $2)", binds(id, ByteBuffer(bytes: photo.sticker.png)))
-        for (rank, color) in photo.palette.colors.enumerated() {
-            try await connection.run("""
-                INSERT INTO palette_color (photo_id, rank, hex, l, a, b, share) VALUES ($1, $2, $3, $4, $5, $6, $7)
-                """, binds(id, rank, color.hex, color.l, color.a, color.b, color.share))
-        }
+        let content = try StickerContentInsert(photo, now: now)
+        var bindings = content.bindings
+        bindings.append(id)
+        let sql = """
+            WITH entry AS (SELECT $\(StickerContentInsert.parameterCount + 1)::bigint AS id), \(StickerContentInsert.tables(of: "entry"))
+            SELECT 1
+            """
+        try await connection.run(sql, bindings)
     }
 
     static func insert(_ record: PhotoRecord, _ connection: PostgresConnection) async throws -> Int64 {
@@ -173,5 +195,67 @@ extension PostgresCatalogStore {
 
     private static func removeUnreadableEntry(at path: String, _ connection: PostgresConnection) async throws {
         try await connection.run("DELETE FROM photo WHERE sha256 IS NULL AND path = $1", binds(path))
+    }
+}
+
+/// The bindings and SQL that insert a processed photo's content (EXIF, sticker, PNG, palette) in one
+/// statement, as data-modifying CTEs: the palette goes in as arrays through `unnest`, the PNG as one binary
+/// parameter. The content's parameters are `$1` to `$parameterCount`; the statement adds its own after them.
+struct StickerContentInsert {
+    static let parameterCount = 27
+    var bindings = PostgresBindings()
+
+    init(_ photo: ProcessedPhoto, now: String) throws {
+        let exif = try photo.exif.map { try ExifRecord(photoId: 0, exif: $0) }
+        let colors = photo.palette.colors
+        let values: [(any PostgresDynamicTypeEncodable)?] = [
+            exif?.make, exif?.model, exif?.lensModel, exif?.takenAt, exif?.takenAtUtc, exif?.exposureTime, exif?.fNumber, exif?.iso,
+            exif?.focalLength, exif?.orientation, exif?.gpsLatitude, exif?.gpsLongitude, exif?.gpsAltitude, exif?.tagsJson, exif != nil,
+            photo.sticker.width, photo.sticker.height, photo.sticker.png.count, photo.pipelineVersion, try CatalogJSON.string(photo.settings),
+            now, PNGBytes(photo.sticker.png),
+            colors.map(\.hex), colors.map(\.l), colors.map(\.a), colors.map(\.b), colors.map(\.share),
+        ]
+        for value in values {
+            if let value { bindings.append(value) } else { bindings.appendNull() }
+        }
+    }
+
+    /// The CTEs (without `WITH`) that insert the content of the entry whose `id` the relation `entry` holds.
+    static func tables(of entry: String) -> String {
+        """
+        content_exif AS (
+                INSERT INTO exif (photo_id, make, model, lens_model, taken_at, taken_at_utc, exposure_time, f_number, iso,
+                    focal_length, orientation, gps_latitude, gps_longitude, gps_altitude, tags_json)
+                SELECT id, $1::text, $2::text, $3::text, $4::text, $5::text, $6::float8, $7::float8, $8::bigint, $9::float8,
+                    $10::bigint, $11::float8, $12::float8, $13::float8, $14::text
+                FROM \(entry) WHERE $15::bool
+            ), content_sticker AS (
+                INSERT INTO sticker (photo_id, width, height, bytes, pipeline_version, settings_json, created_at)
+                SELECT id, $16::bigint, $17::bigint, $18::bigint, $19::bigint, $20::text, $21::text FROM \(entry)
+                RETURNING photo_id
+            ), content_png AS (
+                INSERT INTO sticker_png (photo_id, png) SELECT photo_id, $22::bytea FROM content_sticker
+            ), content_palette AS (
+                INSERT INTO palette_color (photo_id, rank, hex, l, a, b, share)
+                SELECT s.photo_id, c.rank - 1, c.hex, c.l, c.a, c.b, c.share
+                FROM content_sticker s,
+                    unnest($23::text[], $24::float8[], $25::float8[], $26::float8[], $27::float8[]) WITH ORDINALITY AS c(hex, l, a, b, share, rank)
+            )
+        """
+    }
+}
+
+/// A sticker's PNG as a `bytea` parameter, written straight from its array into the message (no
+/// intermediate buffer: the bytes are copied once on their way to the server).
+struct PNGBytes: PostgresNonThrowingEncodable {
+    let bytes: [UInt8]
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    static var psqlType: PostgresDataType { .bytea }
+    static var psqlFormat: PostgresFormat { .binary }
+
+    func encode<JSONEncoder: PostgresJSONEncoder>(into byteBuffer: inout ByteBuffer, context: PostgresEncodingContext<JSONEncoder>) {
+        byteBuffer.writeBytes(bytes)
     }
 }

@@ -86,7 +86,11 @@ public final class PostgresCatalogStore: Sendable {
 
     /// Runs `body` in a write transaction, one at a time (in this process and, through the advisory lock,
     /// across processes). A read-only store refuses, as SQLite's does.
-    func write<T>(_ body: (PostgresConnection) async throws -> T) async throws(CatalogError) -> T {
+    ///
+    /// With `lockTakenByBody`, the body's first statement takes the advisory lock itself (one round trip
+    /// fewer): it must call `pg_advisory_xact_lock(writeLockKey)` and read nothing the lock guards, since
+    /// the lock is held only once that statement has run.
+    func write<T>(lockTakenByBody: Bool = false, _ body: (PostgresConnection) async throws -> T) async throws(CatalogError) -> T {
         guard access == .readWrite else {
             throw .readOnly(path: displayName, reason: "the catalog was opened read-only")
         }
@@ -95,7 +99,7 @@ public final class PostgresCatalogStore: Sendable {
             let value = try await read { connection in
                 try await connection.run("BEGIN")
                 do {
-                    try await connection.run("SELECT pg_advisory_xact_lock(\(Self.writeLockKey))")
+                    if !lockTakenByBody { try await connection.run("SELECT pg_advisory_xact_lock(\(Self.writeLockKey))") }
                     let value = try await body(connection)
                     try await connection.run("COMMIT")
                     return value

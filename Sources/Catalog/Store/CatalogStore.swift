@@ -191,6 +191,12 @@ public protocol CatalogStore: Sendable {
     func releaseWork(_ claims: [WorkClaim], holder: String) async throws(CatalogError)
     /// Commits a claimed file's result with the check of its fencing token, in one transaction.
     func completeWork(_ claim: WorkClaim, holder: String, with result: WorkResult) async throws(CatalogError) -> WorkCommit
+    /// ``completeWork(_:holder:with:)``, then claims up to `limit` more files as ``claimWork(limit:holder:lease:)``
+    /// does (none when `limit` is 0): in the commit's own transaction where the back end can (PostgreSQL: one
+    /// round trip and one wait for the disk fewer a file), else one after the other.
+    func completeWork(
+        _ claim: WorkClaim, holder: String, with result: WorkResult, claimingNext limit: Int, lease: Duration
+    ) async throws(CatalogError) -> (WorkCommit, [WorkClaim])
     /// Counts of the queue by state, and who holds what.
     func workStatus() async throws(CatalogError) -> WorkStatus
     /// Returns when new work may be there, at the latest after `timeout`.
@@ -213,6 +219,15 @@ public protocol CatalogStore: Sendable {
 }
 
 extension CatalogStore {
+    /// The commit, then a claim of its own (SQLite: each is a short transaction on the local file).
+    public func completeWork(
+        _ claim: WorkClaim, holder: String, with result: WorkResult, claimingNext limit: Int, lease: Duration
+    ) async throws(CatalogError) -> (WorkCommit, [WorkClaim]) {
+        let commit = try await completeWork(claim, holder: holder, with: result)
+        guard limit > 0, !Task.isCancelled else { return (commit, []) }
+        return (commit, try await claimWork(limit: limit, holder: holder, lease: lease))
+    }
+
     /// ``recordFailure(sha256:source:format:facts:code:message:)`` with no facts.
     public func recordFailure(
         sha256: String?, source: SourceFile, format: ImageFormat?, code: String, message: String

@@ -104,27 +104,30 @@ public struct Worker: Sendable {
         return await withTaskGroup(of: (WorkClaim, WorkResult?).self) { group in
             var inFlight = 0
             var staleEnqueued = false
+            /// Starts the work of files just claimed.
+            func start(_ claims: [WorkClaim]) async throws(CatalogError) {
+                for claim in claims {
+                    held.add(claim)
+                    inFlight += 1
+                    if let entryID = claim.entryID {
+                        let candidate = try await outage.retrying { () throws(CatalogError) in
+                            try await stale.candidate(entryID, repository: repository, settings: options.settings)
+                        }
+                        group.addTask {
+                            (claim, await Self.reexamine(claim, candidate, host: host, repository: repository, processor: processor, options: reprocessOptions))
+                        }
+                    } else {
+                        group.addTask { (claim, await Self.examine(claim, host: host, repository: repository, processor: processor)) }
+                    }
+                }
+            }
             do throws(CatalogError) {
                 while true {
                     if !Task.isCancelled, inFlight < options.jobs {
                         let limit = options.jobs - inFlight
-                        let claims = try await outage.retrying { () throws(CatalogError) in
+                        try await start(try await outage.retrying { () throws(CatalogError) in
                             try await repository.claimWork(limit: limit, holder: options.holder, lease: options.lease)
-                        }
-                        for claim in claims {
-                            held.add(claim)
-                            inFlight += 1
-                            if let entryID = claim.entryID {
-                                let candidate = try await outage.retrying { () throws(CatalogError) in
-                                    try await stale.candidate(entryID, repository: repository, settings: options.settings)
-                                }
-                                group.addTask {
-                                    (claim, await Self.reexamine(claim, candidate, host: host, repository: repository, processor: processor, options: reprocessOptions))
-                                }
-                            } else {
-                                group.addTask { (claim, await Self.examine(claim, host: host, repository: repository, processor: processor)) }
-                            }
-                        }
+                        })
                     }
                     if inFlight == 0 {
                         if Task.isCancelled { return .success(()) }
@@ -144,11 +147,16 @@ public struct Worker: Sendable {
                     guard let (claim, result) = await group.next() else { continue }
                     inFlight -= 1
                     guard let result else { continue }  // interrupted before a result: released at the end
-                    // Retried through an outage: the fencing token decides whether the result still counts.
-                    let commit = try await outage.retrying { () throws(CatalogError) in
-                        try await repository.completeWork(claim, holder: options.holder, with: result)
+                    // Retried through an outage: the fencing token decides whether the result still counts. The
+                    // next files are claimed with the commit (in its transaction where the back end can), unless
+                    // the worker is being stopped.
+                    let limit = Task.isCancelled ? 0 : options.jobs - inFlight
+                    let (commit, next) = try await outage.retrying { () throws(CatalogError) in
+                        try await repository.completeWork(
+                            claim, holder: options.holder, with: result, claimingNext: limit, lease: options.lease)
                     }
                     held.remove(claim)
+                    try await start(next)
                     let event = Self.event(commit, claim: claim, result: result, reasons: stale.reasons(of: claim.entryID))
                     // New imports may make entries stale (or be stale themselves): look again at the next drain.
                     if claim.entryID == nil { staleEnqueued = false }
