@@ -8,8 +8,8 @@ import Processing
 /// (``PostgresScoreRegion``: range queries `<@` on the cube GiST index of colour and share). After a
 /// floor's read, a sticker whose score reaches the floor is scored exactly (its deciding colours were all
 /// read) and every other sticker scores less; once `limit` stickers reach it (and pass the EXIF filters),
-/// they are the results. Otherwise the next floor is lower: at most the `limit`-th best score met so far,
-/// which is then reached for sure. One colour is scored from the colours read; with several, the rarest
+/// they are the results. Otherwise the next floor is lower (a fixed fraction of it, or the `limit`-th
+/// best score met so far if higher: that one is reached for sure). One colour is scored from the colours read; with several, the rarest
 /// colour's region is read and each sticker met is scored from its whole palette, on the server's side
 /// only if it has every other colour within reach.
 struct PostgresColorSearch {
@@ -134,7 +134,9 @@ struct PostgresColorSearch {
     private func rarestColor() async throws -> Int {
         var statement = PostgresStatement()
         let counts = query.colors.map { color in
-            let region = PostgresScoreRegion(color: color, within: query.within, floor: Self.firstFloor).condition(in: &statement)
+            // At most the default reach: a wide `--within` would count a large part of the table.
+            let within = min(query.within, ColorQuery.defaultWithin)
+            let region = PostgresScoreRegion(color: color, within: within, floor: Self.firstFloor).condition(in: &statement)
             return "(SELECT count(*) FROM palette_color WHERE \(region))"
         }
         let rows = try await connection.decodedRows(
