@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Logging
 import NIOCore
 import NIOPosix
@@ -87,7 +86,7 @@ struct PostgresConnector: Sendable {
     private static func withDeadline(
         _ deadline: Duration, _ connect: @escaping @Sendable () async throws -> PostgresConnection
     ) async throws -> PostgresConnection {
-        let race = ConnectRace()
+        let race = FirstOutcome<PostgresConnection>()
         return try await withCheckedThrowingContinuation { continuation in
             race.start(continuation)
             let attempt = Task {
@@ -156,43 +155,4 @@ struct PostgresConnector: Sendable {
 /// The connection deadline passed before the server finished the handshake.
 struct ConnectDeadlineExceeded: Error {
     let deadline: Duration
-}
-
-/// The first of a connect attempt and its deadline to finish, handed to the waiting caller once.
-private final class ConnectRace: Sendable {
-    private struct State {
-        var continuation: CheckedContinuation<PostgresConnection, any Error>?
-        var finished = false
-        var cleanup: (@Sendable () -> Void)?
-    }
-    private let state = Mutex(State())
-
-    func start(_ continuation: CheckedContinuation<PostgresConnection, any Error>) {
-        state.withLock { $0.continuation = continuation }
-    }
-
-    /// Runs `cleanup` once the race is decided (at once if it already is).
-    func onFinish(_ cleanup: @escaping @Sendable () -> Void) {
-        let decided = state.withLock { state -> Bool in
-            if state.finished { return true }
-            state.cleanup = cleanup
-            return false
-        }
-        if decided { cleanup() }
-    }
-
-    /// Resumes the caller with `result` if nothing did yet; false when the race was already decided.
-    @discardableResult
-    func finish(_ result: Result<PostgresConnection, any Error>) -> Bool {
-        let (continuation, cleanup) = state.withLock { state -> (CheckedContinuation<PostgresConnection, any Error>?, (@Sendable () -> Void)?) in
-            guard !state.finished else { return (nil, nil) }
-            state.finished = true
-            defer { state.continuation = nil; state.cleanup = nil }
-            return (state.continuation, state.cleanup)
-        }
-        guard let continuation else { return false }
-        continuation.resume(with: result)
-        cleanup?()
-        return true
-    }
 }
