@@ -233,7 +233,7 @@ extension PostgresCatalogStore {
 
     /// Runs `body` in a short read-write transaction of its own, outside the write gate and lock: the
     /// queue's rows are locked one by one, so claims never queue behind a long commit.
-    private func queueTransaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws(CatalogError) -> T {
+    func queueTransaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws(CatalogError) -> T {
         guard access == .readWrite else {
             throw .readOnly(path: displayName, reason: "the catalog was opened read-only")
         }

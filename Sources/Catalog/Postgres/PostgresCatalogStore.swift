@@ -121,24 +121,24 @@ public final class PostgresCatalogStore: Sendable {
 extension PostgresConnection {
     /// Runs one statement whose rows (if any) are not needed.
     func run(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) async throws {
-        try await query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: PostgresConnector.silentLogger)
+        _ = try await rows(sql, binds)
     }
 
     /// Runs one statement and returns its rows, each as random-access columns.
     ///
-    /// The rows are read in a task of their own, which does not inherit the caller's cancellation: a
-    /// statement runs to its end, as a SQLite statement does, and a signalled command stops between
-    /// statements. (postgres-nio's row sequence throws CancellationError in a cancelled task: a worker
-    /// signalled in the middle of a claim failed with exit 74 instead of giving its claims back.)
+    /// The rows are read in a task of their own (``answer(_:)``), which does not inherit the caller's
+    /// cancellation: a statement runs to its end, as a SQLite statement does, and a signalled command
+    /// stops between statements. (postgres-nio's row sequence throws CancellationError in a cancelled
+    /// task: a worker signalled in the middle of a claim failed with exit 74 instead of giving its claims
+    /// back.) A statement the closing connection lost fails as ``StatementUnanswered``.
     func rows(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) async throws -> [PostgresRandomAccessRow] {
-        let connection = self
-        return try await Task {
+        try await answer { connection in
             var rows: [PostgresRandomAccessRow] = []
             for try await row in try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: PostgresConnector.silentLogger) {
                 rows.append(row.makeRandomAccess())
             }
             return rows
-        }.value
+        }
     }
 
     /// The first row of a statement, if any.

@@ -30,6 +30,9 @@ enum PostgresErrorMapping {
                 address: name, server: server,
                 reason: "no answer within \(deadline.deadline.components.seconds) s (connect_timeout)")
         }
+        if error is StatementUnanswered {
+            return .serverUnreachable(address: name, server: server, reason: "the connection to the server was lost")
+        }
         if let error = error as? PSQLError {
             if let sqlState = error.serverInfo?[.sqlState] {
                 let message = error.serverInfo?[.message] ?? "SQLSTATE \(sqlState)"

@@ -110,7 +110,8 @@ enum PostgresSchema {
             }
             try await connection.query("COMMIT", logger: logger)
         } catch {
-            _ = try? await connection.query("ROLLBACK", logger: logger)
+            // Not on a closed connection: postgres-nio may neither send nor fail it (see `answer(_:)`).
+            if !connection.isClosed { _ = try? await connection.query("ROLLBACK", logger: logger) }
             throw error
         }
     }
