@@ -46,6 +46,12 @@ struct PostgresTLSCommandTests {
         // The catalog is shown by its address: the host, and the sslmode asked for.
         #expect(human.stdout.contains("postgres://\(user)@localhost:\(server.port)/\(database)?sslmode=verify-full"), "\(human.stdout)")
 
+        // backup runs pg_dump with the same TLS settings (libpq's variables): it verifies the server as catalog does.
+        let backup = try run(verified, ["backup", folder.path("catalog.dump")])
+        #expect(backup.status == 0, "\(backup.stderr)")
+        let head = try FileHandle(forReadingFrom: URL(fileURLWithPath: folder.path("catalog.dump"))).read(upToCount: 5)
+        #expect(head == Data("PGDMP".utf8))
+
         // ~/.postgresql/root.crt is trusted when the URL names no sslrootcert (HOME is the test's folder).
         try FileManager.default.createDirectory(atPath: folder.path(".postgresql"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: certificates.authority, toPath: folder.path(".postgresql/root.crt"))

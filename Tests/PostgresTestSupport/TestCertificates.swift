@@ -59,5 +59,5 @@ public struct TestCertificates: Sendable {
 }
 
 private func run(_ arguments: [String]) throws {
-    try PostgresTools.run(executable: TestCertificates.openssl, arguments)
+    _ = try PostgresTools.run(executable: TestCertificates.openssl, arguments)
 }
