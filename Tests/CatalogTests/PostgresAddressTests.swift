@@ -70,6 +70,20 @@ import Testing
         #expect(address.sslMode == mode)
     }
 
+    @Test func livenessDefaultsAndLibpqParameters() throws {
+        let standard = try PostgresAddress(parsing: "postgres://u@h/db", environment: environment).liveness
+        #expect(standard == PostgresLiveness())
+        #expect(standard.keepalives && standard.idle == .seconds(30) && standard.interval == .seconds(10))
+        #expect(standard.count == 3 && standard.userTimeout == .seconds(60))
+        let set = try PostgresAddress(
+            parsing: "postgres://u@h/db?keepalives=0&keepalives_idle=5&keepalives_interval=2&keepalives_count=4&tcp_user_timeout=1500",
+            environment: environment
+        ).liveness
+        #expect(set == PostgresLiveness(keepalives: false, idle: .seconds(5), interval: .seconds(2), count: 4, userTimeout: .milliseconds(1500)))
+        let off = try PostgresAddress(parsing: "postgres://u@h/db?tcp_user_timeout=0", environment: environment).liveness
+        #expect(off.userTimeout == .zero)
+    }
+
     @Test func passwordInTheURLIsKeptButNeverShown() throws {
         let address = try PostgresAddress(parsing: "postgres://bob:hunter2@h:5432/db", environment: environment)
         #expect(address.urlPassword == "hunter2")
@@ -93,6 +107,10 @@ import Testing
         "postgres://u:hunter2@h1,h2/db",
         "postgres://u:hunter2@[::1/db",
         "postgres://u:hunter2@h/d%ZZb",
+        "postgres://u:hunter2@h/db?keepalives=yes",
+        "postgres://u:hunter2@h/db?keepalives_idle=0",
+        "postgres://u:hunter2@h/db?keepalives_count=many",
+        "postgres://u:hunter2@h/db?tcp_user_timeout=-1",
     ])
     func malformedAddressesAreUsageErrorsWithoutThePassword(text: String) throws {
         let error = #expect(throws: CatalogError.self) { try PostgresAddress(parsing: text, environment: environment) }

@@ -116,6 +116,14 @@ public final class TestNetwork: Sendable {
         return [ip, "netns", "exec", namespace]
     }
 
+    /// Cuts `host` off the network without a word: its interface goes down, so what is sent to it or
+    /// from it is dropped, and no connection of its is closed or reset (a machine powered off, a cable
+    /// pulled). Only for namespaces.
+    public func disconnect(_ host: Host) throws {
+        guard let namespace = host.namespace, let ip else { return }
+        try Self.command(ip, ["-n", namespace, "link", "set", "eth0", "down"])
+    }
+
     /// Deletes the namespaces (and with them the veth pairs and the bridge). Processes still inside keep
     /// their namespace alive until they exit: stop them first.
     public func remove() {

@@ -23,6 +23,8 @@ public struct PostgresAddress: Sendable, Equatable, CustomStringConvertible, Cus
     public var sslRootCertificate: String?
     /// How long connecting may take before the server counts as unreachable (`connect_timeout`; default 10 s).
     public var connectTimeout: Duration
+    /// How a server that vanished without closing its connections is noticed over TCP.
+    public var liveness: PostgresLiveness
     /// A password given in the URL itself. Never printed; compared by nothing.
     var urlPassword: String?
 
@@ -49,6 +51,13 @@ public struct PostgresAddress: Sendable, Equatable, CustomStringConvertible, Cus
         sslMode = parsed.sslMode ?? .prefer
         // libpq treats 0 as "wait forever"; a catalog command must never hang, so 0 is the default here.
         connectTimeout = .seconds(parsed.connectTimeoutSeconds.flatMap { $0 > 0 ? $0 : nil } ?? 10)
+        let standard = PostgresLiveness()
+        liveness = PostgresLiveness(
+            keepalives: parsed.keepalives ?? standard.keepalives,
+            idle: parsed.keepalivesIdleSeconds.map { .seconds($0) } ?? standard.idle,
+            interval: parsed.keepalivesIntervalSeconds.map { .seconds($0) } ?? standard.interval,
+            count: parsed.keepalivesCount ?? standard.count,
+            userTimeout: parsed.tcpUserTimeoutMilliseconds.map { .milliseconds($0) } ?? standard.userTimeout)
         if let host = parsed.host, !host.hasPrefix("/") {
             self.host = host
             socketFolder = nil
@@ -108,6 +117,35 @@ public struct PostgresAddress: Sendable, Equatable, CustomStringConvertible, Cus
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~/")
         return part.addingPercentEncoding(withAllowedCharacters: allowed) ?? part
+    }
+}
+
+/// How a connection to a server that went away without a word (a host powered off, a network cut, a
+/// fail-over to another machine) is found dead: TCP keepalive probes on an idle connection, and a limit
+/// on how long sent data may go unacknowledged. libpq's parameters of the same names set them; the
+/// defaults notice a dead server within about a minute, where the system's would wait for hours
+/// (keepalive) or some fifteen minutes (retransmissions), and a worker would hang meanwhile.
+public struct PostgresLiveness: Sendable, Equatable {
+    /// Keepalive probes on (`keepalives=1`, the default) or off.
+    public var keepalives = true
+    /// Idle time before the first probe (`keepalives_idle`, seconds).
+    public var idle: Duration = .seconds(30)
+    /// Time between probes (`keepalives_interval`, seconds).
+    public var interval: Duration = .seconds(10)
+    /// Unanswered probes before the connection is dropped (`keepalives_count`).
+    public var count = 3
+    /// How long sent data may stay unacknowledged before the connection is dropped (`tcp_user_timeout`,
+    /// milliseconds; 0 leaves the system's retransmission limits).
+    public var userTimeout: Duration = .seconds(60)
+
+    public init() {}
+
+    public init(keepalives: Bool, idle: Duration, interval: Duration, count: Int, userTimeout: Duration) {
+        self.keepalives = keepalives
+        self.idle = idle
+        self.interval = interval
+        self.count = count
+        self.userTimeout = userTimeout
     }
 }
 

@@ -14,12 +14,20 @@ struct PostgresAddressParser {
         var sslMode: PostgresSSLMode?
         var sslRootCertificate: String?
         var connectTimeoutSeconds: Int?
+        var keepalives: Bool?
+        var keepalivesIdleSeconds: Int?
+        var keepalivesIntervalSeconds: Int?
+        var keepalivesCount: Int?
+        var tcpUserTimeoutMilliseconds: Int?
     }
 
     let text: String
 
     /// The query parameters understood; libpq rejects unknown ones too, so a typo is not silently ignored.
-    static let parameterNames = ["host", "port", "user", "dbname", "password", "sslmode", "sslrootcert", "connect_timeout"]
+    static let parameterNames = [
+        "host", "port", "user", "dbname", "password", "sslmode", "sslrootcert", "connect_timeout",
+        "keepalives", "keepalives_idle", "keepalives_interval", "keepalives_count", "tcp_user_timeout",
+    ]
 
     func parse() throws(CatalogError) -> Parts {
         guard let schemeEnd = text.range(of: "://"),
@@ -98,10 +106,27 @@ struct PostgresAddressParser {
             case "connect_timeout":
                 guard let seconds = Int(value), seconds >= 0 else { throw invalid("connect_timeout \(value) is not a number of seconds") }
                 parts.connectTimeoutSeconds = seconds
+            case "keepalives":
+                guard value == "0" || value == "1" else { throw invalid("keepalives \(value) is not 0 or 1") }
+                parts.keepalives = value == "1"
+            case "keepalives_idle": parts.keepalivesIdleSeconds = try positive(value, name, unit: "seconds")
+            case "keepalives_interval": parts.keepalivesIntervalSeconds = try positive(value, name, unit: "seconds")
+            case "keepalives_count": parts.keepalivesCount = try positive(value, name, unit: "probes")
+            case "tcp_user_timeout":
+                guard let milliseconds = Int(value), milliseconds >= 0, milliseconds <= Int(Int32.max) else {
+                    throw invalid("tcp_user_timeout \(value) is not a number of milliseconds")
+                }
+                parts.tcpUserTimeoutMilliseconds = milliseconds
             default:
                 throw invalid("the parameter \(name) is not understood (known: \(Self.parameterNames.joined(separator: ", ")))")
             }
         }
+    }
+
+    /// A whole number from 1 up (a socket option's: at most 32,767).
+    private func positive(_ text: String, _ name: String, unit: String) throws(CatalogError) -> Int {
+        guard let number = Int(text), (1...32_767).contains(number) else { throw invalid("\(name) \(text) is not a number of \(unit) from 1 to 32767") }
+        return number
     }
 
     private func port(_ text: String) throws(CatalogError) -> Int {

@@ -38,21 +38,32 @@ struct PostgresConnector: Sendable {
 
     /// A new connection, or the ``CatalogError`` that says why not.
     func connect() async throws(CatalogError) -> PostgresConnection {
-        var configuration: PostgresConnection.Configuration
-        if let socketPath = address.socketPath {
-            configuration = .init(unixSocketPath: socketPath, username: address.user, password: password, database: address.database)
-        } else {
-            configuration = .init(
-                host: address.host ?? "localhost", port: address.port, username: address.user,
-                password: password, database: address.database, tls: tls)
-        }
-        configuration.options.connectTimeout = .seconds(address.connectTimeout.components.seconds)
-        configuration.options.additionalStartupParameters = [("application_name", "catalog")]
-        let finalConfiguration = configuration
-        let deadline = address.connectTimeout
+        let address = self.address
+        let (password, tls) = (self.password, self.tls)
+        let startup: [(String, String)] = [("application_name", "catalog")]
         do {
-            return try await Self.withDeadline(deadline) {
-                try await PostgresConnection.connect(configuration: finalConfiguration, id: 1, logger: Self.silentLogger)
+            return try await Self.withDeadline(address.connectTimeout) {
+                guard let host = address.host else {
+                    var configuration = PostgresConnection.Configuration(
+                        unixSocketPath: address.socketPath ?? "", username: address.user, password: password, database: address.database)
+                    configuration.options.additionalStartupParameters = startup
+                    return try await PostgresConnection.connect(configuration: configuration, id: 1, logger: Self.silentLogger)
+                }
+                // The TCP connection is made here, with keepalives and a retransmission limit on its socket.
+                let channel = try await PostgresTCPChannel.open(
+                    host: host, port: address.port, connectTimeout: address.connectTimeout, liveness: address.liveness)
+                var configuration = PostgresConnection.Configuration(
+                    establishedChannel: channel, tls: tls, username: address.user, password: password, database: address.database)
+                configuration.options.additionalStartupParameters = startup
+                // As postgres-nio does for a host it connects to itself: the name for TLS, unless it is an IP address.
+                configuration.options.tlsServerName = Self.isIPAddress(host) ? nil : host
+                do {
+                    // On the channel's own event loop: postgres-nio sets the channel's handlers up from there.
+                    return try await PostgresConnection.connect(on: channel.eventLoop, configuration: configuration, id: 1, logger: Self.silentLogger)
+                } catch {
+                    try? await channel.close()
+                    throw error
+                }
             }
         } catch {
             if let reason = tlsFailure(error) {
@@ -71,6 +82,11 @@ struct PostgresConnector: Sendable {
             }
             throw mapped
         }
+    }
+
+    /// Whether `host` is an IPv4 or IPv6 address rather than a name.
+    private static func isIPAddress(_ host: String) -> Bool {
+        (try? SocketAddress(ipAddress: host, port: 0)) != nil
     }
 
     /// Runs `connect`, or throws ``ConnectDeadlineExceeded`` after `deadline`. The TCP connect has its own
