@@ -15,7 +15,8 @@ BROWSER_DEPS := chromium chromium-driver fonts-noto-color-emoji python3-venv
 # The PostgreSQL back end's tests start a server of their own (initdb into /tmp, as the postgres user when root):
 # Debian's server (postgresql-15 ships the cube extension) and its client (psql, pg_dump). The many-machines
 # test (FleetTests) makes its hosts with network namespaces: `ip` from iproute2 (util-linux's unshare is essential).
-PG_TEST_DEPS := postgresql iproute2
+# The sslmode tests make their certificates with openssl.
+PG_TEST_DEPS := postgresql iproute2 openssl
 # The segmentation model the tests use (installed by scripts/install-model.sh; skipped when it can't be).
 TEST_MODEL ?= $(abspath .build/test-model)
 # make install / make deb: where to, what they carry (see scripts/install.sh for the layout).

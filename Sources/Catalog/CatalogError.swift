@@ -101,7 +101,10 @@ public enum CatalogError: Error, LocalizedError, Sendable, Equatable {
                 + "Check that the server runs and the address is right, then retry."
         case .accessDenied(let address, let user, let reason):
             "The PostgreSQL server refused the user \(user) for the catalog \(address): \(reason). "
-                + "Give the password in PGPASSWORD or ~/.pgpass (mode 0600), as for psql."
+                + (reason.contains("pg_hba.conf")
+                    // Refused by the server's access rules, before any password was asked for.
+                    ? "The server's pg_hba.conf says who may connect, from where and how; ask its administrator if this should work."
+                    : "Give the password in PGPASSWORD or ~/.pgpass (mode 0600), as for psql.")
         case .databaseMissing(let address, let database):
             "The PostgreSQL server of the catalog \(address) has no database \(database). "
                 + "Create it first (createdb \(database), by a role allowed to), then retry."

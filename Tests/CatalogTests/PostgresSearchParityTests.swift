@@ -5,7 +5,7 @@ import Testing
 
 @testable import Catalog
 
-/// Colour search on PostgreSQL (cube KNN over the GiST index of colour and share) gives the SQLite catalog's results for the
+/// Colour search on PostgreSQL (range queries on the cube GiST index of colour and share) gives the SQLite catalog's results for the
 /// same content: the same entries, in the same order, ΔE and scores to 0.1.
 @Suite(.enabled(if: TestPostgresServer.isAvailable, "PostgreSQL is not installed (make test installs it)"))
 struct PostgresSearchParityTests {
@@ -67,7 +67,7 @@ struct PostgresSearchParityTests {
                 queries.append(ColorQuery(colors: [color], within: 40, limit: 20, takenAfter: "2024-03-01", takenBefore: "2024-09-01T00:00:00Z"))
             }
             queries.append(ColorQuery(colors: [ColorName.parse("#ff8800")!.oklab, ColorName.parse("#3366cc")!.oklab], within: 35, limit: 10))
-            // Small limits stop the KNN scans early, on the score bound, at every reach (narrower and
+            // Small limits stop at a high score floor, at every reach (narrower and
             // wider than the share axis's scale), with one to three colours.
             for within in [4.0, 12, 60] {
                 for limit in [1, 3] {

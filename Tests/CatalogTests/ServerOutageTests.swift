@@ -70,7 +70,9 @@ import Testing
         let server = try NetworkedPostgresServer(host: "127.0.0.1", port: try unusedLoopbackPort(), subnet: "127.0.0.1/32", launcher: [])
         defer { server.stop() }
         try server.psql("CREATE DATABASE restart")
-        let address = try PostgresAddress(parsing: server.address(database: "restart"))
+        // A generous connect timeout: on two busy cores the handshake's resumptions may wait many seconds
+        // for a thread of the test pool (a stopped server still refuses at once).
+        let address = try PostgresAddress(parsing: server.address(database: "restart") + "&connect_timeout=300")
         let worker = try await PostgresCatalogStore.open(address: address, access: .readWrite, environment: [:])
         let producer = try await PostgresCatalogStore.open(address: address, access: .readWrite, environment: [:])
         // Listening (the first wait returns once it listens).

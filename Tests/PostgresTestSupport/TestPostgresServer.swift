@@ -151,11 +151,27 @@ private actor DatabaseFactory {
         counter += 1
         let name = "test_\(counter)"
         let template = migrated ? Self.template : "template0"
+        if migrated { try waitUntilTemplateIsFree(server) }
         try server.psql("CREATE DATABASE \(name) TEMPLATE \(template) OWNER \(owner)")
         if owner != TestPostgresServer.superuser {
             // PostgreSQL 15 lets only the schema's owner create in `public`: the database's owner gets it.
             try server.psql("ALTER SCHEMA public OWNER TO \(owner)", database: name)
         }
         return name
+    }
+
+    /// PostgreSQL copies a template only while nobody is connected to it, and waits just 5 s for that: the
+    /// backend of the connection that migrated it may take longer to exit on a busy machine.
+    private func waitUntilTemplateIsFree(_ server: TestPostgresServer) throws {
+        let query = "SELECT pid, state, backend_start FROM pg_stat_activity WHERE datname = '\(Self.template)'"
+        let deadline = Date().addingTimeInterval(120)
+        while true {
+            let sessions = try server.psql(query).trimmingCharacters(in: .whitespacesAndNewlines)
+            if sessions.isEmpty { return }
+            if Date() > deadline {
+                throw ToolFailure(command: "CREATE DATABASE … TEMPLATE \(Self.template)", status: 1, stderr: "still in use after 120 s: \(sessions)")
+            }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
     }
 }

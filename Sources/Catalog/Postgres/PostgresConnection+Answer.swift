@@ -19,7 +19,7 @@ extension PostgresConnection {
     /// suspended and holds nothing but the closed connection.
     func answer<T: Sendable>(_ statement: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         guard !isClosed else { throw StatementUnanswered() }
-        let race = AnswerRace<T>()
+        let race = FirstOutcome<T>()
         let connection = self
         return try await withCheckedThrowingContinuation { continuation in
             race.start(continuation)
@@ -41,48 +41,5 @@ extension PostgresConnection {
             }
             race.onFinish { watch.cancel() }
         }
-    }
-}
-
-/// Resumes a waiting statement once: with its answer, or with the failure that ended the wait.
-private final class AnswerRace<T: Sendable>: Sendable {
-    private struct State {
-        var continuation: CheckedContinuation<T, any Error>?
-        var result: Result<T, any Error>?
-        var cleanup: (@Sendable () -> Void)?
-    }
-    private let state = Mutex(State())
-
-    func start(_ continuation: CheckedContinuation<T, any Error>) {
-        let early = state.withLock { state -> Result<T, any Error>? in
-            if state.result == nil { state.continuation = continuation }
-            return state.result
-        }
-        if let early { continuation.resume(with: early) }
-    }
-
-    /// Runs `cleanup` once the race is decided (at once if it already is).
-    func onFinish(_ cleanup: @escaping @Sendable () -> Void) {
-        let decided = state.withLock { state -> Bool in
-            if state.result != nil { return true }
-            state.cleanup = cleanup
-            return false
-        }
-        if decided { cleanup() }
-    }
-
-    /// Decides the race with `result` if nothing did yet; false when it was already decided.
-    @discardableResult
-    func finish(_ result: Result<T, any Error>) -> Bool {
-        let decided = state.withLock { state -> (CheckedContinuation<T, any Error>?, (@Sendable () -> Void)?)? in
-            guard state.result == nil else { return nil }
-            state.result = result
-            defer { state.continuation = nil; state.cleanup = nil }
-            return (state.continuation, state.cleanup)
-        }
-        guard let (continuation, cleanup) = decided else { return false }
-        continuation?.resume(with: result)
-        cleanup?()
-        return true
     }
 }

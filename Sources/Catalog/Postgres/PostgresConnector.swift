@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Logging
 import NIOCore
 import NIOPosix
@@ -14,6 +13,9 @@ struct PostgresConnector: Sendable {
     /// Kept only here, for the handshake; never printed (this type has no description of its own).
     private let password: String?
     private let tls: PostgresConnection.Configuration.TLS
+    /// The authorities the server's certificate is checked against, as told in a TLS failure; nil when
+    /// `sslmode` checks no certificate.
+    private let trustedAuthorities: String?
     /// Why the password file was ignored (group or world readable, not a plain file), told with a refusal.
     private let passwordWarning: String?
 
@@ -30,7 +32,7 @@ struct PostgresConnector: Sendable {
         if let warning = lookup.warning { warn(warning) }
         passwordWarning = lookup.warning
         password = lookup.password
-        tls = try Self.tls(for: address, environment: environment)
+        (tls, trustedAuthorities) = try Self.tls(for: address, environment: environment)
     }
 
     /// A new connection, or the ``CatalogError`` that says why not.
@@ -63,9 +65,19 @@ struct PostgresConnector: Sendable {
                 }
             }
         } catch {
+            if let reason = tlsFailure(error) {
+                throw .serverUnreachable(address: address.description, server: address.serverDescription, reason: reason)
+            }
             let mapped = PostgresErrorMapping.catalogError(for: error, address: address)
-            if case .accessDenied(let name, let user, let reason) = mapped, let passwordWarning {
-                throw .accessDenied(address: name, user: user, reason: reason + " (\(passwordWarning))")
+            if case .accessDenied(let name, let user, var reason) = mapped {
+                // pg_hba.conf said no to a connection without TLS (its message ends "no encryption"): the
+                // server lets this client in over TLS only, which sslmode=disable refused to use.
+                if address.sslMode == .disable && reason.hasSuffix("no encryption") {
+                    reason += "; the server lets this connection in only over TLS, which sslmode=disable turns off "
+                        + "(use sslmode=require or verify-full)"
+                }
+                if let passwordWarning { reason += " (\(passwordWarning))" }
+                throw .accessDenied(address: name, user: user, reason: reason)
             }
             throw mapped
         }
@@ -87,7 +99,7 @@ struct PostgresConnector: Sendable {
     private static func withDeadline(
         _ deadline: Duration, _ connect: @escaping @Sendable () async throws -> PostgresConnection
     ) async throws -> PostgresConnection {
-        let race = ConnectRace()
+        let race = FirstOutcome<PostgresConnection>()
         return try await withCheckedThrowingContinuation { continuation in
             race.start(continuation)
             let attempt = Task {
@@ -122,77 +134,70 @@ struct PostgresConnector: Sendable {
     }
 
     /// TLS as libpq's `sslmode` asks: none, unverified, verified against the trusted authorities, or that
-    /// and the host name.
-    private static func tls(for address: PostgresAddress, environment: [String: String]) throws(CatalogError) -> PostgresConnection.Configuration.TLS {
+    /// and the host name; and the authorities trusted, for messages. As libpq does, `require` checks the
+    /// certificate as `verify-ca` does when a root certificate file is given or `~/.postgresql/root.crt` exists.
+    private static func tls(
+        for address: PostgresAddress, environment: [String: String]
+    ) throws(CatalogError) -> (PostgresConnection.Configuration.TLS, trustedAuthorities: String?) {
         var configuration = TLSConfiguration.makeClientConfiguration()
-        switch address.sslMode {
-        case .disable: return .disable
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        let standard = (home as NSString).appendingPathComponent(".postgresql/root.crt")
+        let rootFile = address.sslRootCertificate ?? (FileManager.default.fileExists(atPath: standard) ? standard : nil)
+        var mode = address.sslMode
+        if mode == .require && rootFile != nil { mode = .verifyCA }
+        switch mode {
+        case .disable: return (.disable, nil)
         case .allow, .prefer, .require: configuration.certificateVerification = .none
         case .verifyCA: configuration.certificateVerification = .noHostnameVerification
         case .verifyFull: configuration.certificateVerification = .fullVerification
         }
-        if address.sslMode == .verifyCA || address.sslMode == .verifyFull {
-            let home = environment["HOME"] ?? NSHomeDirectory()
-            let standard = (home as NSString).appendingPathComponent(".postgresql/root.crt")
-            if let rootCertificate = address.sslRootCertificate ?? (FileManager.default.fileExists(atPath: standard) ? standard : nil),
-               rootCertificate != "system" {
-                configuration.trustRoots = .file(rootCertificate)
+        var trusted: String?
+        if mode == .verifyCA || mode == .verifyFull {
+            if let rootFile, rootFile != "system" {
+                configuration.trustRoots = .file(rootFile)
+                trusted = rootFile
+            } else {
+                trusted = "the system's certificate authorities"
             }
         }
         do {
             let context = try NIOSSLContext(configuration: configuration)
-            switch address.sslMode {
-            case .allow, .prefer: return .prefer(context)
-            default: return .require(context)
+            switch mode {
+            case .allow, .prefer: return (.prefer(context), trusted)
+            default: return (.require(context), trusted)
             }
         } catch {
             throw .serverUnreachable(
                 address: address.description, server: address.serverDescription,
-                reason: "TLS cannot be set up (sslmode=\(address.sslMode.rawValue)): \(error)")
+                reason: "TLS cannot be set up (sslmode=\(address.sslMode.rawValue)"
+                    + (trusted.map { ", root certificates from \($0)" } ?? "") + "): \(error)")
         }
+    }
+
+    /// Why the TLS handshake failed, in words, when it is what failed: the server's certificate not signed by
+    /// a trusted authority, or not naming the host. Nil for every other failure.
+    private func tlsFailure(_ error: any Error) -> String? {
+        guard let error = error as? PSQLError, error.code == .connectionError, let underlying = error.underlying else { return nil }
+        let mode = address.sslMode.rawValue
+        if let extra = underlying as? NIOSSLExtraError, extra == .failedToValidateHostname {
+            let host = address.host ?? "localhost"
+            return "the server's certificate is not valid for the host name \(host) (sslmode=\(mode) checks it): "
+                + "connect by a name the certificate lists"
+        }
+        // BoringSSL names the failed check in its error stack, not why the chain failed (an unknown issuer,
+        // the dates): the error types have no other way to tell it.
+        if underlying is NIOSSLError || underlying is BoringSSLError,
+           String(describing: underlying).contains("CERTIFICATE_VERIFY_FAILED") {
+            let why = address.sslMode == .require ? " (given a root certificate, as verify-ca)" : ""
+            return "the server's certificate is not trusted: it is not signed by an authority trusted here "
+                + "(\(trustedAuthorities ?? "none")), or it is outside its dates of validity, and sslmode=\(mode)\(why) "
+                + "requires a trusted one: give its authority's certificate as sslrootcert=FILE"
+        }
+        return nil
     }
 }
 
 /// The connection deadline passed before the server finished the handshake.
 struct ConnectDeadlineExceeded: Error {
     let deadline: Duration
-}
-
-/// The first of a connect attempt and its deadline to finish, handed to the waiting caller once.
-private final class ConnectRace: Sendable {
-    private struct State {
-        var continuation: CheckedContinuation<PostgresConnection, any Error>?
-        var finished = false
-        var cleanup: (@Sendable () -> Void)?
-    }
-    private let state = Mutex(State())
-
-    func start(_ continuation: CheckedContinuation<PostgresConnection, any Error>) {
-        state.withLock { $0.continuation = continuation }
-    }
-
-    /// Runs `cleanup` once the race is decided (at once if it already is).
-    func onFinish(_ cleanup: @escaping @Sendable () -> Void) {
-        let decided = state.withLock { state -> Bool in
-            if state.finished { return true }
-            state.cleanup = cleanup
-            return false
-        }
-        if decided { cleanup() }
-    }
-
-    /// Resumes the caller with `result` if nothing did yet; false when the race was already decided.
-    @discardableResult
-    func finish(_ result: Result<PostgresConnection, any Error>) -> Bool {
-        let (continuation, cleanup) = state.withLock { state -> (CheckedContinuation<PostgresConnection, any Error>?, (@Sendable () -> Void)?) in
-            guard !state.finished else { return (nil, nil) }
-            state.finished = true
-            defer { state.continuation = nil; state.cleanup = nil }
-            return (state.continuation, state.cleanup)
-        }
-        guard let continuation else { return false }
-        continuation.resume(with: result)
-        cleanup?()
-        return true
-    }
 }
