@@ -123,10 +123,11 @@ let package = Package(
         ),
 
         // Benchmarks (not tests): `make bench-search`, `make bench-palette`, `make bench-cutout`, `make bench-postgres`.
-        .executableTarget(name: "search-bench", dependencies: ["Catalog", "Processing"], swiftSettings: strictSwift),
-        .executableTarget(name: "work-bench", dependencies: ["Catalog", "Processing"], swiftSettings: strictSwift),
+        .executableTarget(name: "search-bench", dependencies: ["BenchSupport", "Catalog", "Processing"], swiftSettings: strictSwift),
+        .executableTarget(name: "work-bench", dependencies: ["BenchSupport", "Catalog", "Processing"], swiftSettings: strictSwift),
         .executableTarget(name: "palette-bench", dependencies: ["Processing"], swiftSettings: strictSwift),
-        .executableTarget(name: "cutout-bench", dependencies: ["Processing"], swiftSettings: strictSwift),
+        .target(name: "BenchSupport", swiftSettings: strictSwift),
+        .executableTarget(name: "cutout-bench", dependencies: ["BenchSupport", "Processing"], swiftSettings: strictSwift),
 
         // Build-time: Migrations/*.sql become a Swift source inside the Catalog module.
         .executableTarget(name: "migration-embedder", swiftSettings: strictSwift),

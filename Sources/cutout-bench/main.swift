@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 import Processing
 
@@ -16,19 +17,6 @@ if arguments.first == "--model", arguments.count >= 2 {
 guard arguments.isEmpty else {
     try? FileHandle.standardError.write(contentsOf: Data("usage: cutout-bench [--model DIR] < lines of INPUT<TAB>OUTPUT\n".utf8))
     exit(64)
-}
-
-/// CPU time of this process (all threads), in seconds.
-func cpuSeconds() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-}
-
-func wallSeconds() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }
 
 /// One JSON line to the driver. When the driver has gone (closed pipe), there is no one left to work for.
@@ -51,12 +39,12 @@ while let line = readLine() {
         reply(["error": "expected INPUT<TAB>OUTPUT"])
         continue
     }
-    let cpu = cpuSeconds(), wall = wallSeconds()
+    let cpu = BenchClock.cpuSeconds(), wall = BenchClock.wallSeconds()
     do {
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: fields[0])))
         let png = try job.png(from: job.decode(bytes), segmenter: segmenter, output: .mask)
         try Data(png).write(to: URL(fileURLWithPath: fields[1]))
-        reply(["cpu": cpuSeconds() - cpu, "wall": wallSeconds() - wall])
+        reply(["cpu": BenchClock.cpuSeconds() - cpu, "wall": BenchClock.wallSeconds() - wall])
     } catch let error as ProcessingError {
         reply(["error": "\(fields[0]): \(error.errorDescription ?? error.code)"])
     } catch {

@@ -1,3 +1,4 @@
+import BenchSupport
 import Catalog
 import Foundation
 import Processing
@@ -33,38 +34,11 @@ guard let path else {
     exit(64)
 }
 
-func seconds() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-}
-
-func cpuSeconds() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-}
-
-func percentile(_ values: [Double], _ p: Double) -> Double {
-    guard !values.isEmpty else { return 0 }
-    let sorted = values.sorted()
-    return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
-}
-
-/// A fixed-seed generator (64-bit LCG, top bits): the same catalog every time.
-struct Generator {
-    var state: UInt64 = 0x5EED
-    mutating func unit() -> Double {
-        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        return Double(state >> 11) / Double(UInt64(1) << 53)
-    }
-}
-
 let cameras = [("Canon", "EOS R5"), ("NIKON CORPORATION", "NIKON Z 6"), ("FUJIFILM", "X100V"), ("Apple", "iPhone 15"), ("SONY", "ILCE-7M4")]
 let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
 /// Sticker `index`: 5 random sRGB colours (shares from sorted random weights), a camera, a date in 2020-2025.
-func synthetic(_ index: Int, _ random: inout Generator) -> ProcessedEntry {
+func synthetic(_ index: Int, _ random: inout BenchGenerator) -> ProcessedEntry {
     var weights = (0..<5).map { _ in random.unit() + 0.02 }
     let total = weights.reduce(0, +)
     weights = weights.map { $0 / total }.sorted(by: >)
@@ -132,9 +106,9 @@ do {
             exit(65)
         }
         // An interrupted fill resumes: the generator is replayed over the stickers already there.
-        var random = Generator()
+        var random = BenchGenerator()
         for index in 0..<present { _ = synthetic(index, &random) }
-        let start = seconds()
+        let start = BenchClock.wallSeconds()
         let batchSize = 20_000
         for batchStart in stride(from: present, to: count, by: batchSize) {
             let batch = (batchStart..<min(count, batchStart + batchSize)).map { synthetic($0, &random) }
@@ -142,7 +116,7 @@ do {
             try? FileHandle.standardError.write(contentsOf: Data("\rfilled \(batchStart + batch.count)/\(count)".utf8))
         }
         try? FileHandle.standardError.write(contentsOf: Data("\n".utf8))
-        report.fillSeconds = seconds() - start
+        report.fillSeconds = BenchClock.wallSeconds() - start
         report.fillStickersPerSecond = Double(count - present) / (report.fillSeconds ?? 1)
     }
     let stats = try await repository.stats()
@@ -169,10 +143,10 @@ do {
         var results: [ColorSearchResult] = []
         _ = try await repository.search(query)  // warm the page cache once
         for _ in 0..<runs {
-            let start = seconds(), startCPU = cpuSeconds()
+            let start = BenchClock.wallSeconds(), startCPU = BenchClock.cpuSeconds()
             results = try await repository.search(query)
-            wall.append((seconds() - start) * 1000)
-            cpu.append((cpuSeconds() - startCPU) * 1000)
+            wall.append((BenchClock.wallSeconds() - start) * 1000)
+            cpu.append((BenchClock.cpuSeconds() - startCPU) * 1000)
         }
         var rarestWall: [Double] = []
         var rarestCPU: [Double] = []
@@ -180,18 +154,18 @@ do {
         // The R*Tree walk the several-colour search is compared with exists in the SQLite back end only.
         if let sqlite = repository as? SQLiteCatalogStore, query.colors.count > 1 {
             for _ in 0..<runs {
-                let start = seconds(), startCPU = cpuSeconds()
+                let start = BenchClock.wallSeconds(), startCPU = BenchClock.cpuSeconds()
                 rarest = try sqlite.searchFollowingRarestColor(query)
-                rarestWall.append((seconds() - start) * 1000)
-                rarestCPU.append((cpuSeconds() - startCPU) * 1000)
+                rarestWall.append((BenchClock.wallSeconds() - start) * 1000)
+                rarestCPU.append((BenchClock.cpuSeconds() - startCPU) * 1000)
             }
         }
         var scans: [Double] = []
         var scanned: [ColorSearchResult] = []
         for _ in 0..<(scan ? 3 : 0) {
-            let start = seconds()
+            let start = BenchClock.wallSeconds()
             scanned = try await repository.searchByFullScan(query)
-            scans.append((seconds() - start) * 1000)
+            scans.append((BenchClock.wallSeconds() - start) * 1000)
         }
         let line = Report.Query(
             name: name, arguments: arguments, results: results.count,

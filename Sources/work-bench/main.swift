@@ -1,3 +1,4 @@
+import BenchSupport
 import Catalog
 import Foundation
 import Processing
@@ -29,37 +30,9 @@ guard let address, count > 0, stickerKB > 0 else {
     exit(64)
 }
 
-func seconds() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-}
-
-func cpuSeconds() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-}
-
-func percentile(_ values: [Double], _ p: Double) -> Double {
-    guard !values.isEmpty else { return 0 }
-    let sorted = values.sorted()
-    return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
-}
-
-/// A fixed-seed generator (64-bit LCG, top bits): the same bytes every run.
-struct Generator {
-    var state: UInt64 = 0x5EED
-    mutating func next() -> UInt64 {
-        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        return state
-    }
-    mutating func unit() -> Double { Double(next() >> 11) / Double(UInt64(1) << 53) }
-}
-
 /// The result a worker would commit for file `index`: its own sticker bytes (so no two share a hash or
 /// compress), 5 colours, a camera and a date.
-func result(_ index: Int, stickerBytes: Int, source: SourceFile, _ random: inout Generator) -> WorkResult {
+func result(_ index: Int, stickerBytes: Int, source: SourceFile, _ random: inout BenchGenerator) -> WorkResult {
     var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
     png.reserveCapacity(stickerBytes)
     while png.count < stickerBytes { withUnsafeBytes(of: random.next()) { png.append(contentsOf: $0) } }
@@ -113,54 +86,54 @@ do {
         exit(65)
     }
     let files = (0..<count).map { SourceFile(path: "/bench/queue/\($0 / 1000)/photo-\($0).jpg", size: 3_000_000, modificationTime: 1_700_000_000) }
-    var start = seconds()
+    var start = BenchClock.wallSeconds()
     for batch in stride(from: 0, to: count, by: 2_000) {
         _ = try await repository.enqueue(Array(files[batch..<min(count, batch + 2_000)]))
     }
-    report.enqueueSeconds = seconds() - start
+    report.enqueueSeconds = BenchClock.wallSeconds() - start
 
     let holder = "work-bench:\(getpid())"
-    var random = Generator()
+    var random = BenchGenerator()
     var claims: [Double] = []
     var commits: [Double] = []
     var perPhoto: [Double] = []
-    start = seconds()
-    let startCPU = cpuSeconds()
+    start = BenchClock.wallSeconds()
+    let startCPU = BenchClock.cpuSeconds()
     var index = 0
     var makingCPU = 0.0
     var next: WorkClaim?
     var claimMs = 0.0
     while true {
         if next == nil {
-            let claimStart = seconds()
+            let claimStart = BenchClock.wallSeconds()
             next = try await repository.claimWork(limit: 1, holder: holder, lease: .seconds(60)).first
-            claimMs = (seconds() - claimStart) * 1000
+            claimMs = (BenchClock.wallSeconds() - claimStart) * 1000
             claims.append(claimMs)
         }
         guard let claim = next else { break }
         // The result is made outside the timed commit: in a worker it is the photo work.
-        let makeStart = cpuSeconds()
+        let makeStart = BenchClock.cpuSeconds()
         let made = result(index, stickerBytes: stickerKB * 1024, source: claim.source, &random)
-        makingCPU += cpuSeconds() - makeStart
+        makingCPU += BenchClock.cpuSeconds() - makeStart
         index += 1
-        let commitStart = seconds()
+        let commitStart = BenchClock.wallSeconds()
         let (commit, claimed) = try await repository.completeWork(
             claim, holder: holder, with: made, claimingNext: claimApart ? 0 : 1, lease: .seconds(60))
         if case .fenced = commit { report.failures += 1 }
-        let commitMs = (seconds() - commitStart) * 1000
+        let commitMs = (BenchClock.wallSeconds() - commitStart) * 1000
         commits.append(commitMs)
         perPhoto.append(claimMs + commitMs)
         claimMs = 0
         next = claimed.first
     }
-    let wall = seconds() - start - makingCPU
+    let wall = BenchClock.wallSeconds() - start - makingCPU
     report.claimP50Ms = percentile(claims, 0.5)
     report.claimP95Ms = percentile(claims, 0.95)
     report.commitP50Ms = percentile(commits, 0.5)
     report.commitP95Ms = percentile(commits, 0.95)
     report.perPhotoP50Ms = percentile(perPhoto, 0.5)
     report.perPhotoMeanMs = (claims.reduce(0, +) + commits.reduce(0, +)) / Double(max(index, 1))
-    report.clientCpuPerPhotoMs = (cpuSeconds() - startCPU - makingCPU) * 1000 / Double(max(index, 1))
+    report.clientCpuPerPhotoMs = (BenchClock.cpuSeconds() - startCPU - makingCPU) * 1000 / Double(max(index, 1))
     report.commitsPerSecond = Double(index) / wall
     if index != count { report.failures += count - index }
     let encoder = JSONEncoder()

@@ -74,8 +74,8 @@ public final class LoopbackPostgresServer: Sendable {
             guard let started else { throw lastError ?? TestPostgresServer.Unavailable(reason: "no loopback port") }
             port = started
             let password = TestPostgresServer.password.replacingOccurrences(of: "'", with: "''")
-            try tools.run("psql", ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", folder, "-p", String(port), "-U", TestPostgresServer.superuser,
-                                   "-d", "postgres", "-c", "CREATE ROLE \(TestPostgresServer.passwordUser) LOGIN PASSWORD '\(password)'"])
+            try tools.psql(
+                "CREATE ROLE \(TestPostgresServer.passwordUser) LOGIN PASSWORD '\(password)'", folder: folder, port: port, database: "postgres")
         } catch {
             _ = try? tools.runAsServer("pg_ctl", ["stop", "-s", "-m", "immediate", "-D", folder + "/data"])
             try? FileManager.default.removeItem(atPath: folder)
@@ -145,8 +145,7 @@ public final class LoopbackPostgresServer: Sendable {
     /// Runs SQL through `psql` on the server's socket as the superuser; its unaligned, tuples-only output.
     @discardableResult
     public func psql(_ sql: String, database: String = "postgres") throws -> String {
-        try tools.run("psql", ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", folder, "-p", String(port),
-                              "-U", TestPostgresServer.superuser, "-d", database, "-c", sql])
+        try tools.psql(sql, folder: folder, port: port, database: database)
     }
 
     /// The server's log (for a failure message).

@@ -82,8 +82,7 @@ public final class NetworkedPostgresServer: Sendable {
     /// Runs SQL through `psql` on the socket and returns its unaligned, tuples-only output.
     @discardableResult
     public func psql(_ sql: String, database: String = "postgres") throws -> String {
-        try tools.run("psql", ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", folder, "-p", String(port),
-                              "-U", TestPostgresServer.superuser, "-d", database, "-c", sql])
+        try tools.psql(sql, folder: folder, port: port, database: database)
     }
 
     /// The server's log (for a failure message).

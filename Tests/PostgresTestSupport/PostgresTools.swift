@@ -36,6 +36,14 @@ struct PostgresTools: Sendable {
         try Self.run(executable: programPath(program), arguments)
     }
 
+    /// Runs SQL through `psql` as the superuser on the server whose socket is in `folder`; its unaligned,
+    /// tuples-only output. Every test server's `psql(_:database:)` is this.
+    @discardableResult
+    func psql(_ sql: String, folder: String, port: Int, database: String) throws -> String {
+        try run("psql", ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", folder, "-p", String(port),
+                         "-U", TestPostgresServer.superuser, "-d", database, "-c", sql])
+    }
+
     /// Runs a server program (initdb, pg_ctl) as the server's user; `launcher` runs it (`ip netns exec NS`:
     /// on a test host of its own, where the server it starts stays).
     @discardableResult

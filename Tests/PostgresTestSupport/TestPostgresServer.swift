@@ -124,8 +124,7 @@ public final class TestPostgresServer: Sendable {
     /// Runs SQL through `psql` as the superuser and returns its unaligned, tuples-only output.
     @discardableResult
     public func psql(_ sql: String, database: String = "postgres") throws -> String {
-        try tools.run("psql", ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", folder, "-p", String(port),
-                              "-U", Self.superuser, "-d", database, "-c", sql])
+        try tools.psql(sql, folder: folder, port: port, database: database)
     }
 }
 
