@@ -15,11 +15,16 @@ void sk_conv3x3_avx512(const float *in, int C, int H, int W, const float *weight
 
 /* Tiles per block of the AVX-512 Winograd path (the AVX2 path takes 24): a whole tile row of up to
  * 48 tiles (rounded up to 8), wider rows in blocks of 32, so that the products' vectors of 16
- * tiles are full (u2netp's rows: 80, 40, 20 ... tiles). */
-enum { SK_W4_TILES_AVX512 = 48 };
+ * tiles are full (u2netp's rows: 80, 40, 20 ... tiles). Rows of up to SK_W4_NARROW_TILES tiles
+ * take sk_w4_product_avx512_channels and the AVX2 output transform instead. */
+enum { SK_W4_TILES_AVX512 = 48, SK_W4_NARROW_TILES = 24 };
 static inline int sk_w4_tiles_avx512(int tilesWide) {
     return tilesWide <= SK_W4_TILES_AVX512 ? (tilesWide + 7) & ~7 : 32;
 }
+
+/* The products for narrow planes (winograd4_avx512_channels.c), M as the AVX2 path keeps it:
+ * M[t][o] for t < n, o < op, rows op floats apart; V's rows `vrow` floats apart. */
+void sk_w4_product_avx512_channels(const float *U, int C, int op, const float *V, int vrow, float *M, int n);
 
 /* One of Winograd F(4x4, 3x3)'s 36 matrix products for tiles 0 ..< n (n <= vrow <= SK_W4_TILES_AVX512) of
  * a block: M[o][t] = sum_c V[c][t] U[c][o] for o < op (a multiple of 16), V's rows and M's rows
