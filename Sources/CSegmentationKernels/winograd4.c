@@ -54,7 +54,7 @@ size_t sk_winograd4_packed_count(int inC, int outC) {
 size_t sk_winograd4_workspace(int inC, int outC) {
     if (inC <= 0 || outC <= 0 || (long long)inC * outC > INT_MAX / 64) return 0;
     return (size_t)36 * w4_vstride(inC, SK_W4_TILES_MAX) + (size_t)36 * w4_mstride(w4_outpad(outC), SK_W4_TILES_MAX)
-           + (size_t)14 * SK_W4_ROW + 64;
+           + (size_t)16 * SK_W4_ROW + 64;
 }
 
 /* G for points 0, 1, -1, 2, -2 and infinity. */
@@ -213,27 +213,45 @@ static void w4_upsample_x(const float *row, int Ws, int xs, int count, float *ds
     }
 }
 
-/* Row r (of 2 Hs) of a plane of Hs x Ws resized to twice its size, columns 4 t0 - 1 ..< + count,
- * zero outside: the x blends of the two source rows, then sk_resize_bilinear_halfpixel's y blend. */
+/* dst = top (1 - fy) + bot fy, sk_resize_bilinear_halfpixel's y blend (no fused multiply-adds). */
 __attribute__((target("avx2,fma")))
-static void w4_load_row_upsampled(const float *plane, int Hs, int Ws, int r, int t0, int count, float *tmp,
-                                  float *dst) {
-    if (r < 0 || r >= 2 * Hs) {
-        memset(dst, 0, sizeof(float) * (size_t)count);
-        return;
-    }
-    int y0, y1;
-    float fy;
-    w4_tap2x(r, Hs, &y0, &y1, &fy);
-    float *top = tmp, *bot = tmp + SK_W4_ROW;
-    w4_upsample_x(plane + (size_t)y0 * Ws, Ws, 4 * t0 - 1, count, top);
-    w4_upsample_x(plane + (size_t)y1 * Ws, Ws, 4 * t0 - 1, count, bot);
+static void w4_blend_rows_y(const float *top, const float *bot, float fy, int count, float *dst) {
     __m256 wt = _mm256_set1_ps(1.0f - fy), wb = _mm256_set1_ps(fy);
     int j = 0;
     for (; j + 8 <= count; j += 8)
         _mm256_storeu_ps(dst + j, _mm256_add_ps(_mm256_mul_ps(_mm256_loadu_ps(top + j), wt),
                                                 _mm256_mul_ps(_mm256_loadu_ps(bot + j), wb)));
     for (; j < count; j++) dst[j] = top[j] * (1.0f - fy) + bot[j] * fy;
+}
+
+/* The six input rows 4 ty - 1 + k (k < 6, of 2 Hs) of tile row ty from a plane of Hs x Ws resized
+ * to twice its size, columns 4 t0 - 1 ..< + count, zero outside, SK_W4_ROW floats apart at dst:
+ * the x blends of source rows 2 ty - 1 ... 2 ty + 2 (each once, into the four rows at tmp; every
+ * output row blends two of them), then sk_resize_bilinear_halfpixel's y blend. */
+__attribute__((target("avx2,fma")))
+static void w4_load_rows_upsampled(const float *plane, int Hs, int Ws, int ty, int t0, int count, float *tmp,
+                                   float *dst) {
+    int first = 2 * ty - 1;  /* the source row in tmp's first slot */
+    unsigned blended = 0;    /* the slots computed */
+    for (int k = 0; k < 6; k++) {
+        int r = 4 * ty - 1 + k;
+        if (r < 0 || r >= 2 * Hs) {
+            memset(dst + k * SK_W4_ROW, 0, sizeof(float) * (size_t)count);
+            continue;
+        }
+        int y[2];
+        float fy;
+        w4_tap2x(r, Hs, &y[0], &y[1], &fy);
+        for (int e = 0; e < 2; e++) {
+            int slot = y[e] - first;
+            if (!(blended & (1u << slot))) {
+                w4_upsample_x(plane + (size_t)y[e] * Ws, Ws, 4 * t0 - 1, count, tmp + slot * SK_W4_ROW);
+                blended |= 1u << slot;
+            }
+        }
+        w4_blend_rows_y(tmp + (y[0] - first) * SK_W4_ROW, tmp + (y[1] - first) * SK_W4_ROW, fy, count,
+                        dst + k * SK_W4_ROW);
+    }
 }
 #pragma clang fp contract(on)
 
@@ -319,8 +337,7 @@ static void w4_input(w4_transform_fn transform, int tiles, const float *inA, int
             }
         const float *src = c < cA ? inA + (size_t)c * planeA : inB + (size_t)(c - cA) * planeB;
         if (c < cA ? upA : upB) {
-            for (int k = 0; k < 6; k++)
-                w4_load_row_upsampled(src, H / 2, W / 2, 4 * ty - 1 + k, t0, count, rows + 12 * SK_W4_ROW, d + k * SK_W4_ROW);
+            w4_load_rows_upsampled(src, H / 2, W / 2, ty, t0, count, rows + 12 * SK_W4_ROW, d);
         } else {
             for (int k = 0; k < 6; k++) w4_load_row(src, H, W, 4 * ty - 1 + k, t0, count, d + k * SK_W4_ROW);
         }
