@@ -71,7 +71,7 @@ static inline void at6(const __m512 m[6], __m512 r[4]) {
  * (A^T down the columns, A along the rows, + bias, ReLU, + residual), and a row of the 16 tiles,
  * 64 pixels, is interleaved in registers and written as four 64-byte stores (the AVX2 transform
  * writes 16 bytes per tile row and channel). */
-__attribute__((target("avx512f")))
+__attribute__((target("avx512f,prfchw")))
 void sk_w4_output_avx512(const float *M, size_t mstride, int mrow, const float *bias, int O, int op, int H, int W, int ty,
                          int t0, int n, int relu, const float *residual, float *out) {
     (void)op;
@@ -93,6 +93,13 @@ void sk_w4_output_avx512(const float *M, size_t mstride, int mrow, const float *
             }
             int x = 4 * (t0 + g);
             int valid = W - x < 4 * (n - g) ? W - x : 4 * (n - g);  /* pixels of a row these tiles hold */
+            /* The next channel's lines of these rows, fetched for writing while this one is
+             * computed: a new plane each channel, which the hardware prefetcher cannot guess
+             * (3-7% of a 320 x 320 layer). */
+            if (o + 1 < O)
+                for (int i = 0; i < rows; i++)
+                    for (int k = 0; k < valid; k += 16)
+                        __builtin_prefetch(out + (size_t)(o + 1) * plane + (size_t)(y0 + i) * W + x + k, 1, 3);
             for (int i = 0; i < rows; i++) {  /* (A^T M) A: along the rows */
                 __m512 y[4];
                 at6(s[i], y);
