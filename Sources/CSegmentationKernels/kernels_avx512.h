@@ -46,4 +46,9 @@ enum { SK_W4_ROW_FLOATS = 4 * SK_W4_TILES_AVX512 + 16 };
  * readable), e scratch for six such rows. */
 void sk_w4_transform_avx512(const float *d, float *e, int vecs, int n8, float *vc, size_t pstride);
 
+/* The same for a channel read in place (not upsampled): its six rows r0 ..< r0 + 6, columns
+ * x0 ..< x0 + count of a plane of H x W, zero outside. */
+void sk_w4_transform_plane_avx512(const float *plane, int H, int W, int r0, int x0, int count, float *e, int n8,
+                                  float *vc, size_t pstride);
+
 #endif

@@ -308,10 +308,13 @@ typedef struct {
     void (*output)(const float *M, size_t mstride, int mrow, const float *bias, int O, int op, int H, int W, int ty, int t0,
                    int n, int relu, const float *residual, float *out);
     int (*tiles)(int tilesWide);  /* tiles per block */
+    /* The input transform reading a channel in place (NULL: copy its rows first). */
+    void (*transformPlane)(const float *plane, int H, int W, int r0, int x0, int count, float *e, int n8, float *vc,
+                           size_t pstride);
 } w4_steps;
 
 __attribute__((target("avx2,fma")))
-static void w4_input(w4_transform_fn transform, int tiles, const float *inA, int cA, int upA, const float *inB, int upB, int C,
+static void w4_input(const w4_steps *path, int tiles, const float *inA, int cA, int upA, const float *inB, int upB, int C,
                      int H, int W, int ty, int t0, int n8, float *rows, float *V) {
     size_t plane = (size_t)H * W;
     size_t planeA = upA ? plane / 4 : plane, planeB = upB ? plane / 4 : plane;
@@ -338,10 +341,13 @@ static void w4_input(w4_transform_fn transform, int tiles, const float *inA, int
         const float *src = c < cA ? inA + (size_t)c * planeA : inB + (size_t)(c - cA) * planeB;
         if (c < cA ? upA : upB) {
             w4_load_rows_upsampled(src, H / 2, W / 2, ty, t0, count, rows + 12 * SK_W4_ROW, d);
+        } else if (path->transformPlane) {
+            path->transformPlane(src, H, W, 4 * ty - 1, 4 * t0 - 1, count, e, n8, V + (size_t)c * tiles, pstride);
+            continue;
         } else {
             for (int k = 0; k < 6; k++) w4_load_row(src, H, W, 4 * ty - 1 + k, t0, count, d + k * SK_W4_ROW);
         }
-        transform(d, e, vecs, n8, V + (size_t)c * tiles, pstride);
+        path->transform(d, e, vecs, n8, V + (size_t)c * tiles, pstride);
     }
 }
 
@@ -492,7 +498,7 @@ static void conv3x3_w4(const w4_steps *path, const float *inA, int cA, int upA, 
         for (int t0 = 0; t0 < tilesWide; t0 += tiles) {
             int n = tilesWide - t0 < tiles ? tilesWide - t0 : tiles;
             int n8 = (n + 7) & ~7;
-            w4_input(path->transform, tiles, inA, cA, upA, inB, upB, C, H, W, ty, t0, n8, rows, V);
+            w4_input(path, tiles, inA, cA, upA, inB, upB, C, H, W, ty, t0, n8, rows, V);
             for (int p = 0; p < 36; p++) path->product(U + p * uStride, C, op, V + p * vStride, tiles, M + p * mStride, n);
             path->output(M, mStride, tiles, bias, O, op, H, W, ty, t0, n, relu, residual, out);
         }
@@ -525,9 +531,11 @@ int sk_conv3x3_winograd4_fused_with(int kernels, const float *in, int inC, int i
         || kernels == SK_KERNELS_SCALAR || !sk_kernels_supported(kernels))
         return -1;
 #if SK_W4_X86
-    static const w4_steps avx2 = {w4_transform_avx2, w4_product_avx2, w4_output, w4_tiles_avx2},
-                          avx512 = {sk_w4_transform_avx512, sk_w4_product_avx512, sk_w4_output_avx512, sk_w4_tiles_avx512},
-                          avx512Narrow = {sk_w4_transform_avx512, sk_w4_product_avx512_channels, w4_output, w4_tiles_avx2};
+    static const w4_steps avx2 = {w4_transform_avx2, w4_product_avx2, w4_output, w4_tiles_avx2, NULL},
+                          avx512 = {sk_w4_transform_avx512, sk_w4_product_avx512, sk_w4_output_avx512, sk_w4_tiles_avx512,
+                                    sk_w4_transform_plane_avx512},
+                          avx512Narrow = {sk_w4_transform_avx512, sk_w4_product_avx512_channels, w4_output, w4_tiles_avx2,
+                                          sk_w4_transform_plane_avx512};
     /* On narrow planes the vectors of 16 tiles would run part empty (20 tiles at 80 pixels): there
      * the products vectorise over outputs instead (0.77 of AVX2's time at 128 -> 64, 80 x 80,
      * against 0.91 over tiles). */

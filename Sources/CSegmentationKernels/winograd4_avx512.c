@@ -150,6 +150,9 @@ static inline void bt6(const __m512 d[6], __m512 r[6]) {
 /* 16 tiles per step where the AVX2 transform takes 8: the columns of 16 tiles are gathered from
  * four vectors of a row by two-source permutes (vpermt2ps), and columns 4 and 5 (the next tile's
  * 0 and 1) by shifting columns 0 and 1 one lane (valignd). */
+__attribute__((target("avx512f"), always_inline))
+static inline void transform_rows(const float *e, int n8, float *vc, size_t pstride);
+
 __attribute__((target("avx512f")))
 void sk_w4_transform_avx512(const float *d, float *e, int vecs, int n8, float *vc, size_t pstride) {
     /* B^T along the columns: element-wise over the six rows. */
@@ -159,6 +162,40 @@ void sk_w4_transform_avx512(const float *d, float *e, int vecs, int n8, float *v
         bt6(x, r);
         for (int i = 0; i < 6; i++) _mm512_storeu_ps(e + i * SK_W4_ROW_FLOATS + 16 * v, r[i]);
     }
+    transform_rows(e, n8, vc, pstride);
+}
+
+/* The same reading the six rows straight from the plane (masked loads, zeros outside it) instead
+ * of from copies: the row copies were a fifth of a 64 -> 16 layer. */
+__attribute__((target("avx512f")))
+void sk_w4_transform_plane_avx512(const float *plane, int H, int W, int r0, int x0, int count, float *e, int n8,
+                                  float *vc, size_t pstride) {
+    const __m512 zero = _mm512_setzero_ps();
+    for (int v = 0; v < (count + 15) / 16; v++) {
+        int xs = x0 + 16 * v;  /* the plane column of lane 0; -1 only for the first block's first vector */
+        int shift = xs < 0;    /* then lane l reads column l - 1, lane 0 is zero */
+        int lanes = W - xs < count - 16 * v ? W - xs : count - 16 * v;  /* lanes inside the plane and the count */
+        __mmask16 load = first(lanes - shift);
+        __m512 x[6], r[6];
+        for (int k = 0; k < 6; k++) {
+            int row = r0 + k;
+            if (row < 0 || row >= H || lanes - shift <= 0) {
+                x[k] = zero;
+                continue;
+            }
+            x[k] = _mm512_maskz_loadu_ps(load, plane + (size_t)row * W + xs + shift);
+            if (shift)
+                x[k] = _mm512_castsi512_ps(_mm512_alignr_epi32(_mm512_castps_si512(x[k]), _mm512_castps_si512(zero), 15));
+        }
+        bt6(x, r);
+        for (int i = 0; i < 6; i++) _mm512_storeu_ps(e + i * SK_W4_ROW_FLOATS + 16 * v, r[i]);
+    }
+    transform_rows(e, n8, vc, pstride);
+}
+
+/* B along the rows of the column-transformed rows at e. */
+__attribute__((target("avx512f"), always_inline))
+static inline void transform_rows(const float *e, int n8, float *vc, size_t pstride) {
     /* Lane k: column j of tile k of (a, b) for k < 8, of (c, d) for k >= 8. */
     __m512i column[4];
     for (int j = 0; j < 4; j++)
