@@ -119,6 +119,76 @@ static inline __attribute__((always_inline)) void sub_sse2(uint8_t *row, size_t 
         store_pixel(row + i, a, bpp);
     }
 }
+
+/* One pixel of any filter, every operand in 16-bit lanes: the left (a), upper (b) and
+ * upper-left (c) neighbours already unfiltered, x as filtered. */
+static inline __attribute__((always_inline)) __m128i unfiltered_pixel(unsigned filter, __m128i a, __m128i b, __m128i c, __m128i x) {
+    const __m128i low_byte = _mm_set1_epi16(0xFF);
+    switch (filter) {
+    case 1: return _mm_and_si128(_mm_add_epi16(x, a), low_byte);
+    case 2: return _mm_and_si128(_mm_add_epi16(x, b), low_byte);
+    case 3: return _mm_and_si128(_mm_add_epi16(x, _mm_srli_epi16(_mm_add_epi16(a, b), 1)), low_byte);
+    case 4: {
+        __m128i pa = _mm_sub_epi16(b, c), pb = _mm_sub_epi16(a, c);
+        __m128i pc = abs_epi16(_mm_add_epi16(pa, pb));
+        pa = abs_epi16(pa);
+        pb = abs_epi16(pb);
+        __m128i smallest = _mm_min_epi16(_mm_min_epi16(pa, pb), pc);
+        __m128i predicted = select_si128(_mm_cmpeq_epi16(smallest, pa), a,
+                                         select_si128(_mm_cmpeq_epi16(smallest, pb), b, c));
+        return _mm_and_si128(_mm_add_epi16(x, predicted), low_byte);
+    }
+    default: return x;
+    }
+}
+
+/* Two rows at once, the second one pixel behind the first: each row's pixels form a chain
+ * (every pixel needs its left neighbour), and two independent chains keep the core twice as
+ * busy as one. The second row's upper neighbours are the first row's pixels just made, taken
+ * from registers rather than read back from memory. */
+static inline __attribute__((always_inline)) void unfilter_pair_sse2(
+    uint8_t *first, uint8_t *second, const uint8_t *prior, size_t length, size_t bpp,
+    unsigned first_filter, unsigned second_filter) {
+    const __m128i zero = _mm_setzero_si128();
+    __m128i a0 = zero, c0 = zero, a1 = zero, c1 = zero;
+    size_t i = 0;
+    for (; i + bpp <= length; i += bpp) {
+        __m128i b0 = _mm_unpacklo_epi8(load_pixel(prior + i, bpp), zero);
+        __m128i made = unfiltered_pixel(first_filter, a0, b0, c0, _mm_unpacklo_epi8(load_pixel(first + i, bpp), zero));
+        store_pixel(first + i, _mm_packus_epi16(made, made), bpp);
+        c0 = b0;
+        if (i > 0) {
+            /* The second row's pixel i - bpp, below the first row's previous pixel (a0). */
+            __m128i x1 = _mm_unpacklo_epi8(load_pixel(second + i - bpp, bpp), zero);
+            a1 = unfiltered_pixel(second_filter, a1, a0, c1, x1);
+            store_pixel(second + i - bpp, _mm_packus_epi16(a1, a1), bpp);
+            c1 = a0;
+        }
+        a0 = made;
+    }
+    if (i > 0) {
+        __m128i x1 = _mm_unpacklo_epi8(load_pixel(second + i - bpp, bpp), zero);
+        a1 = unfiltered_pixel(second_filter, a1, a0, c1, x1);
+        store_pixel(second + i - bpp, _mm_packus_epi16(a1, a1), bpp);
+    }
+}
+
+/* The pair loop compiled once for every pair of filters and pixel size, so no filter is tested
+ * per pixel. */
+static void unfilter_pair_dispatch(uint8_t *first, uint8_t *second, const uint8_t *prior, size_t length, size_t bpp,
+                                   unsigned first_filter, unsigned second_filter) {
+#define PAIR(F0, F1) \
+    case (F0) * 5 + (F1): \
+        if (bpp == 3) unfilter_pair_sse2(first, second, prior, length, 3, F0, F1); \
+        else unfilter_pair_sse2(first, second, prior, length, 4, F0, F1); \
+        return;
+#define PAIRS_WITH(F0) PAIR(F0, 0) PAIR(F0, 1) PAIR(F0, 2) PAIR(F0, 3) PAIR(F0, 4)
+    switch (first_filter * 5 + second_filter) {
+        PAIRS_WITH(0) PAIRS_WITH(1) PAIRS_WITH(2) PAIRS_WITH(3) PAIRS_WITH(4)
+    }
+#undef PAIRS_WITH
+#undef PAIR
+}
 #endif
 
 int png_rows_unfilter(uint8_t *row, const uint8_t *prior, size_t length, unsigned bytes_per_pixel, unsigned filter) {
@@ -126,7 +196,6 @@ int png_rows_unfilter(uint8_t *row, const uint8_t *prior, size_t length, unsigne
     if (filter == 0 || length == 0 || bytes_per_pixel == 0) return 0;
     size_t bpp = bytes_per_pixel;
 #if defined(__SSE2__)
-    /* Rows of whole 3- or 4-byte pixels; anything else takes the portable loop. */
     /* Rows of whole 3- or 4-byte pixels; the pixel size is a constant in each call below, so
      * the loads and stores compile to single moves. Anything else takes the portable loop. */
     if ((bpp == 3 || bpp == 4) && length % bpp == 0 && filter != 2) {
@@ -170,4 +239,21 @@ void png_rows_to_rgba(const uint8_t *source, uint8_t *rgba, size_t width, unsign
         memcpy(rgba, source, width * 4);
         break;
     }
+}
+
+int png_rows_unfilter_pair(uint8_t *first, uint8_t *second, const uint8_t *prior, size_t length,
+                           unsigned bytes_per_pixel, unsigned first_filter, unsigned second_filter) {
+    if (first_filter > 4 || second_filter > 4) return -1;
+#if defined(__SSE2__)
+    size_t bpp = bytes_per_pixel;
+    /* None and Up have no chain: two of them run faster as whole-row vector loops. */
+    int chained = (first_filter != 0 && first_filter != 2) || (second_filter != 0 && second_filter != 2);
+    if ((bpp == 3 || bpp == 4) && length % bpp == 0 && length > 0 && prior && chained) {
+        unfilter_pair_dispatch(first, second, prior, length, bpp, first_filter, second_filter);
+        return 0;
+    }
+#endif
+    png_rows_unfilter(first, prior, length, bytes_per_pixel, first_filter);
+    png_rows_unfilter(second, first, length, bytes_per_pixel, second_filter);
+    return 0;
 }

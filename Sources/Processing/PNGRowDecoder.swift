@@ -138,12 +138,20 @@ enum PNGRowDecoder {
         guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
         var nextRow = 0
         return body { y in
-            // Rows are unfiltered in place and in order, so each one is the next one's prior row.
+            // Rows are unfiltered in place and in order, so each one is the next one's prior row;
+            // two at a time where there are two, which runs their pixel chains side by side.
             while nextRow <= y {
                 let row = base + nextRow * stride
-                let prior = nextRow == 0 ? nil : UnsafePointer(row - stride + 1)
-                _ = png_rows_unfilter(row + 1, prior, layout.rowBytes, UInt32(layout.channels), UInt32(row[0]))
-                nextRow += 1
+                if nextRow > 0 && nextRow + 1 < layout.height {
+                    let next = row + stride
+                    _ = png_rows_unfilter_pair(
+                        row + 1, next + 1, row - stride + 1, layout.rowBytes, UInt32(layout.channels), UInt32(row[0]), UInt32(next[0]))
+                    nextRow += 2
+                } else {
+                    let prior = nextRow == 0 ? nil : UnsafePointer(row - stride + 1)
+                    _ = png_rows_unfilter(row + 1, prior, layout.rowBytes, UInt32(layout.channels), UInt32(row[0]))
+                    nextRow += 1
+                }
             }
             png_rows_to_rgba(base + y * stride + 1, rgba, layout.width, UInt32(layout.channels))
             return UnsafePointer(rgba)

@@ -112,4 +112,30 @@ struct PNGRowDecoderTests {
             }
         }
     }
+
+    @Test func rowPairsFollowTheFiltersForEveryPairing() {
+        var generator = SplitMix64(seed: 22)
+        for bytesPerPixel in 1...4 {
+            for (firstFilter, secondFilter) in (0...4).flatMap({ first in (0...4).map { (first, $0) } }) {
+                for pixels in [1, 2, 29] {
+                    let length = bytesPerPixel * pixels
+                    let random = { (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) } }
+                    let (prior, first, second) = (random(), random(), random())
+                    var firstRow = TestPNG.filtered(first, prior: prior, bytesPerPixel: bytesPerPixel, filter: firstFilter)
+                    var secondRow = TestPNG.filtered(second, prior: first, bytesPerPixel: bytesPerPixel, filter: secondFilter)
+                    let status = firstRow.withUnsafeMutableBufferPointer { firstRow in
+                        secondRow.withUnsafeMutableBufferPointer { secondRow in
+                            png_rows_unfilter_pair(firstRow.baseAddress, secondRow.baseAddress, prior, length, UInt32(bytesPerPixel),
+                                                   UInt32(firstFilter), UInt32(secondFilter))
+                        }
+                    }
+                    #expect(status == 0)
+                    #expect(firstRow == first && secondRow == second,
+                            "\(bytesPerPixel) bytes a pixel, filters \(firstFilter) then \(secondFilter), \(pixels) pixels")
+                }
+            }
+        }
+        var row: [UInt8] = [1, 2, 3], other: [UInt8] = [4, 5, 6]
+        #expect(png_rows_unfilter_pair(&row, &other, [0, 0, 0], 3, 3, 1, 5) == -1)
+    }
 }
