@@ -95,7 +95,7 @@ void sk_w4_output_avx512(const float *M, size_t mstride, int mrow, const float *
             int valid = W - x < 4 * (n - g) ? W - x : 4 * (n - g);  /* pixels of a row these tiles hold */
             /* The next channel's lines of these rows, fetched for writing while this one is
              * computed: a new plane each channel, which the hardware prefetcher cannot guess
-             * (3-7% of a 320 x 320 layer). */
+             * (3-7% of a 320 x 320 layer; PREFETCHW, which every AVX-512 CPU has). */
             if (o + 1 < O)
                 for (int i = 0; i < rows; i++)
                     for (int k = 0; k < valid; k += 16)
