@@ -1,3 +1,5 @@
+import CSegmentationKernels
+
 /// Removes the old background's colour from a cut-out's soft edges, so a subject lifted off a
 /// green lawn has no green halo on white paper. Blur-Fusion foreground estimation (Forte & Pitié,
 /// "Approximate Fast Foreground Colour Estimation", ICIP 2021), run twice: a wide pass, then a
@@ -7,8 +9,8 @@
 /// (1 − alpha)-weighted background). They run as one streamed `BoxFilter.means` call of seven
 /// planes: the products are formed as rows go in and the estimates updated as rows come out, so
 /// no temporary plane is made. Each plane gets the same operations as filtered alone, and the
-/// per-pixel estimates (four pixels at a time) the same operations as one pixel at a time, so the
-/// colours are the same, bit for bit, as seven separate means and a scalar loop.
+/// per-pixel estimates (vectorised, in C) the same operations as the scalar Swift expressions,
+/// so the colours are the same, bit for bit, as seven separate means and a scalar loop.
 ///
 /// Only the edge colours (0 < alpha < 1) are kept in the end, so the last pass works out the
 /// foreground alone, and only on rows that hold an edge pixel; the first pass must update every
@@ -94,47 +96,16 @@ public enum EdgeDecontamination {
     }
 
     /// One channel of one row: the foreground (and, unless nil, background) estimates from the
-    /// box means, four pixels at a time. Per pixel, exactly the scalar operations
+    /// box means. Per pixel, exactly the scalar operations
     /// `F̂ = blurredAlpha > 1e-5 ? weightedF / blurredAlpha : seen` (likewise B̂ with 1 − blurred
-    /// alpha), `r = seen − a F̂ − (1 − a) B̂`, `F = min(1, max(0, F̂ + a r))`, `B = min(1, max(0, B̂ + (1 − a) r))`.
+    /// alpha), `r = seen − a F̂ − (1 − a) B̂`, `F = min(1, max(0, F̂ + a r))`, `B = min(1, max(0, B̂ + (1 − a) r))`,
+    /// run by `sk_edge_estimates` (C, where the selects vectorise).
     @inline(__always)
     private static func estimate(
         width: Int, alpha: UnsafePointer<Float>, blurredAlpha: UnsafePointer<Float>,
         weightedForeground: UnsafePointer<Float>, weightedBackground: UnsafePointer<Float>, seen: UnsafePointer<Float>,
         foreground: UnsafeMutablePointer<Float>, background: UnsafeMutablePointer<Float>?
     ) {
-        let zero = SIMD4<Float>(repeating: 0), one = SIMD4<Float>(repeating: 1), threshold = SIMD4<Float>(repeating: 1e-5)
-        /// `min(1, max(0, value))` as the standard library's `min` and `max` define them.
-        @inline(__always) func clamped(_ value: SIMD4<Float>) -> SIMD4<Float> {
-            let low = zero.replacing(with: value, where: value .>= zero)
-            return one.replacing(with: low, where: low .< one)
-        }
-        var x = 0
-        while x < width {
-            let lanes = min(4, width - x)
-            let a = load(alpha + x, lanes), blurred = load(blurredAlpha + x, lanes), observed = load(seen + x, lanes)
-            let blurredInverse = one - blurred
-            // Lanes past the row's end divide zeros; their results are never stored.
-            let estimateF = observed.replacing(with: load(weightedForeground + x, lanes) / blurred, where: blurred .> threshold)
-            let estimateB = observed.replacing(with: load(weightedBackground + x, lanes) / blurredInverse, where: blurredInverse .> threshold)
-            let residual = observed - a * estimateF - (one - a) * estimateB
-            store(clamped(estimateF + a * residual), to: foreground + x, lanes)
-            if let background { store(clamped(estimateB + (one - a) * residual), to: background + x, lanes) }
-            x += 4
-        }
-    }
-
-    @inline(__always)
-    private static func load(_ source: UnsafePointer<Float>, _ lanes: Int) -> SIMD4<Float> {
-        if lanes == 4 { return UnsafeRawPointer(source).loadUnaligned(as: SIMD4<Float>.self) }
-        var value = SIMD4<Float>()
-        for lane in 0..<lanes { value[lane] = source[lane] }
-        return value
-    }
-
-    @inline(__always)
-    private static func store(_ value: SIMD4<Float>, to target: UnsafeMutablePointer<Float>, _ lanes: Int) {
-        if lanes == 4 { return UnsafeMutableRawPointer(target).storeBytes(of: value, as: SIMD4<Float>.self) }
-        for lane in 0..<lanes { target[lane] = value[lane] }
+        sk_edge_estimates(Int32(width), alpha, blurredAlpha, weightedForeground, weightedBackground, seen, foreground, background)
     }
 }
