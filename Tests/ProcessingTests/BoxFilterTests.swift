@@ -29,8 +29,8 @@ import Testing
     @Test func planesFilteredTogetherMatchEachAlone() {
         var random = MaskCleanupTests.Random(state: 11)
         let width = 37, height = 23, radius = 4
-        let planes = (0..<4).map { _ in Self.plane(width * height, random: &random) }
-        for count in 1...4 {
+        let planes = (0..<8).map { _ in Self.plane(width * height, random: &random) }
+        for count in 1...8 {
             var together = [[Float]](repeating: [Float](repeating: 0, count: width * height), count: count)
             BoxFilter.means(planes: count, width: width, height: height, radius: radius) { y, rows in
                 for plane in 0..<count {
@@ -45,5 +45,21 @@ import Testing
                 #expect(together[plane] == BoxFilter.mean(planes[plane], width: width, height: height, radius: radius), "\(count) planes")
             }
         }
+    }
+
+    @Test func onlyWantedRowsComeOutAndTheyAreUnchanged() {
+        var random = MaskCleanupTests.Random(state: 5)
+        let width = 19, height = 17, radius = 3
+        let values = Self.plane(width * height, random: &random)
+        let all = BoxFilter.mean(values, width: width, height: height, radius: radius)
+        let wanted = (0..<height).map { $0 % 3 == 1 || $0 == height - 1 }
+        var emitted: [Int] = []
+        BoxFilter.means(planes: 1, width: width, height: height, radius: radius, wanted: wanted) { y, row in
+            for x in 0..<width { row[x] = values[y * width + x] }
+        } emit: { y, means in
+            emitted.append(y)
+            #expect((0..<width).map { means[$0] } == Array(all[(y * width)..<((y + 1) * width)]), "row \(y)")
+        }
+        #expect(emitted == (0..<height).filter { wanted[$0] })
     }
 }

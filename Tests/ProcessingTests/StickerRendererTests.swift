@@ -97,4 +97,47 @@ import Testing
             }
         }
     }
+
+    /// Several set pixels, an empty set, a full one: the nearest set pixel by brute force.
+    @Test(arguments: [(23, 17, 5), (16, 31, 1), (12, 9, 0), (8, 6, 48)])
+    func distanceTransformMatchesBruteForce(width: Int, height: Int, points: Int) {
+        var random = MaskCleanupTests.Random(state: UInt64(width * height + points))
+        var set = [Bool](repeating: false, count: width * height)
+        if points >= width * height { set = set.map { _ in true } }
+        for _ in 0..<points { set[random.next(width * height)] = true }
+        let distances = DistanceTransform.distances(toSet: set, width: width, height: height)
+        for y in 0..<height {
+            for x in 0..<width {
+                var nearest = Int.max
+                for index in set.indices where set[index] {
+                    let dx = index % width - x, dy = index / width - y
+                    nearest = min(nearest, dx * dx + dy * dy)
+                }
+                let expected = nearest == Int.max ? Float(1e20).squareRoot() : Float(nearest).squareRoot()
+                #expect(distances[y * width + x] == expected, "(\(x), \(y))")
+            }
+        }
+    }
+
+    /// The crop box scan against testing every pixel, on scattered alphas around the threshold.
+    @Test func subjectBoundsHoldEveryPixelAtTheThreshold() {
+        var random = MaskCleanupTests.Random(state: 17)
+        for trial in 0..<40 {
+            let width = 1 + random.next(30), height = 1 + random.next(20)
+            var image = RGBAImage(width: width, height: height, red: 1, green: 2, blue: 3, alpha: 0)
+            for _ in 0..<random.next(6) {
+                image.pixels[random.next(width * height) * 4 + 3] = UInt8(random.next(3) + Int(StickerRenderer.cropThreshold) - 1)
+            }
+            var expected: (x: Int, y: Int, width: Int, height: Int)?
+            var minX = width, minY = height, maxX = -1, maxY = -1
+            for y in 0..<height {
+                for x in 0..<width where image.pixels[(y * width + x) * 4 + 3] >= StickerRenderer.cropThreshold {
+                    (minX, maxX, minY, maxY) = (min(minX, x), max(maxX, x), min(minY, y), max(maxY, y))
+                }
+            }
+            if maxX >= 0 { expected = (minX, minY, maxX - minX + 1, maxY - minY + 1) }
+            let found = StickerRenderer.subjectBounds(image)
+            #expect(found.map { [$0.x, $0.y, $0.width, $0.height] } == expected.map { [$0.x, $0.y, $0.width, $0.height] }, "trial \(trial)")
+        }
+    }
 }

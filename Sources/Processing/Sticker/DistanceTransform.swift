@@ -5,27 +5,42 @@ enum DistanceTransform {
     /// a very large value everywhere when the set is empty).
     static func distances(toSet inside: [Bool], width: Int, height: Int) -> [Float] {
         let infinity: Float = 1e20
-        var squared = inside.map { $0 ? Float(0) : infinity }
         let longest = max(width, height)
-        var line = [Float](repeating: 0, count: longest)
-        var output = [Float](repeating: 0, count: longest)
-        var parabolaAt = [Int](repeating: 0, count: longest)
-        var boundaries = [Float](repeating: 0, count: longest + 1)
-        for x in 0..<width {
-            for y in 0..<height { line[y] = squared[y * width + x] }
-            transform1D(line, count: height, into: &output, parabolaAt: &parabolaAt, boundaries: &boundaries)
-            for y in 0..<height { squared[y * width + x] = output[y] }
+        // Per line: its squared distances in, out, the parabolas' roots and their boundaries.
+        let line = UnsafeMutablePointer<Float>.allocate(capacity: 2 * longest + 1)
+        let parabolaAt = UnsafeMutablePointer<Int>.allocate(capacity: longest)
+        defer {
+            line.deallocate()
+            parabolaAt.deallocate()
         }
-        for y in 0..<height {
-            for x in 0..<width { line[x] = squared[y * width + x] }
-            transform1D(line, count: width, into: &output, parabolaAt: &parabolaAt, boundaries: &boundaries)
-            for x in 0..<width { squared[y * width + x] = output[x] }
+        let output = line + longest
+        let boundaries = UnsafeMutablePointer<Float>.allocate(capacity: longest + 1)
+        defer { boundaries.deallocate() }
+        return [Float](unsafeUninitializedCapacity: width * height) { squared, initialized in
+            let squared = squared.baseAddress!
+            inside.withUnsafeBufferPointer { inside in
+                for index in 0..<(width * height) { squared[index] = inside[index] ? 0 : infinity }
+            }
+            for x in 0..<width {
+                for y in 0..<height { line[y] = squared[y &* width &+ x] }
+                transform1D(line, count: height, into: output, parabolaAt: parabolaAt, boundaries: boundaries)
+                for y in 0..<height { squared[y &* width &+ x] = output[y] }
+            }
+            for y in 0..<height {
+                let row = squared + y * width
+                line.update(from: row, count: width)
+                transform1D(line, count: width, into: output, parabolaAt: parabolaAt, boundaries: boundaries)
+                for x in 0..<width { row[x] = output[x].squareRoot() }
+            }
+            initialized = width * height
         }
-        return squared.map { $0.squareRoot() }
     }
 
     /// The lower envelope of parabolas rooted at each sample: squared distances along one line.
-    private static func transform1D(_ f: [Float], count n: Int, into d: inout [Float], parabolaAt v: inout [Int], boundaries z: inout [Float]) {
+    private static func transform1D(
+        _ f: UnsafePointer<Float>, count n: Int, into d: UnsafeMutablePointer<Float>,
+        parabolaAt v: UnsafeMutablePointer<Int>, boundaries z: UnsafeMutablePointer<Float>
+    ) {
         guard n > 0 else { return }
         var k = 0
         v[0] = 0
@@ -36,19 +51,19 @@ enum DistanceTransform {
                 var s: Float
                 repeat {
                     let p = v[k]
-                    s = ((f[q] + Float(q * q)) - (f[p] + Float(p * p))) / Float(2 * (q - p))
-                    if s <= z[k] { k -= 1 } else { break }
+                    s = ((f[q] + Float(q &* q)) - (f[p] + Float(p &* p))) / Float(2 &* (q &- p))
+                    if s <= z[k] { k &-= 1 } else { break }
                 } while k >= 0
-                k += 1
+                k &+= 1
                 v[k] = q
                 z[k] = s
-                z[k + 1] = Float.infinity
+                z[k &+ 1] = Float.infinity
             }
         }
         k = 0
         for q in 0..<n {
-            while z[k + 1] < Float(q) { k += 1 }
-            let offset = Float(q - v[k])
+            while z[k &+ 1] < Float(q) { k &+= 1 }
+            let offset = Float(q &- v[k])
             d[q] = offset * offset + f[v[k]]
         }
     }

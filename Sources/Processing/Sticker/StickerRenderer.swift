@@ -73,13 +73,19 @@ public enum StickerRenderer {
 
     /// The smallest box holding every pixel with alpha of at least `cropThreshold`; nil when none has.
     public static func subjectBounds(_ image: RGBAImage) -> (x: Int, y: Int, width: Int, height: Int)? {
-        var minX = image.width, minY = image.height, maxX = -1, maxY = -1
-        for y in 0..<image.height {
-            for x in 0..<image.width where image.pixels[(y * image.width + x) * 4 + 3] >= cropThreshold {
-                minX = min(minX, x)
-                maxX = max(maxX, x)
+        let width = image.width
+        var minX = width, minY = image.height, maxX = -1, maxY = -1
+        image.pixels.withUnsafeBufferPointer { pixels in
+            for y in 0..<image.height {
+                let alpha = pixels.baseAddress! + 4 * y * width + 3
+                // A row's first subject pixel, then (only if it has one) its last; the columns
+                // already inside the box need no look.
+                guard let first = (0..<width).first(where: { alpha[4 &* $0] >= cropThreshold }) else { continue }
+                let last = (max(first, maxX + 1)..<width).last(where: { alpha[4 &* $0] >= cropThreshold }) ?? first
+                minX = min(minX, first)
+                maxX = max(maxX, last)
                 minY = min(minY, y)
-                maxY = max(maxY, y)
+                maxY = y
             }
         }
         guard maxX >= 0 else { return nil }
