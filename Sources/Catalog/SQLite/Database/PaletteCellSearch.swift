@@ -9,7 +9,10 @@ import Processing
 /// `limit` stickers met in every colour already reach, when that is higher) and reads, for every query
 /// colour, every palette colour whose cell's bound reaches τ (share × (1 − the cell's nearest distance /
 /// within)) that earlier rounds did not read: each cell is a range of one B-tree sorted by share, so a
-/// round is one seek a cell and sequential rows, and no row is read twice. After a round every sticker
+/// round is one seek a cell and sequential rows, and no row is read twice. The rows come from
+/// `palette_pack` (``PalettePackReader``: a band of share at a time, one B-tree step for tens of rows)
+/// when it is current, else from `palette_cell` row by row (``PaletteCellReader``); a band may bring
+/// rows below the level early, which changes nothing below (hits are exact). After a round every sticker
 /// scoring τ or more has all its best colours read, so its score is exact ("final"); once `limit` final
 /// stickers pass the filters, no other sticker can enter the results. Following one colour and looking
 /// the others up in each sticker's palette (the R*Tree search) costs a palette lookup per sticker met;
@@ -28,7 +31,8 @@ struct PaletteCellSearch {
         var id: Int64
         /// 1 − (the cell's nearest distance / within): a row's score is at most share × factor.
         var factor: Double
-        /// The share of the next unread row: +∞ before the first read, nil once the cell is read to its end.
+        /// At least the share of every unread row (the next row's share, or the top of the next band of
+        /// `palette_pack`): +∞ before the first read, nil once the cell is read to its end.
         var next: Double?
     }
 
@@ -44,6 +48,9 @@ struct PaletteCellSearch {
 
     let query: ColorQuery
     let db: Database
+    /// Whether cells are read from `palette_pack` (true), from `palette_cell` row by row (false), or from
+    /// the pack when it is current (nil). Forced only by tests and the benchmark, to compare the two.
+    var packed: Bool? = nil
 
     /// The cell index of a coordinate, as migration 0005's triggers compute it.
     static func index(_ value: Double) -> Int {
@@ -100,7 +107,8 @@ struct PaletteCellSearch {
             budget -= cells.count
             streams.append(cells)
         }
-        let reader = try PaletteCellReader(db: db)
+        let reader: any PaletteCellSource = try packed ?? PalettePack.isCurrent(db)
+            ? PalettePackReader(db: db) : PaletteCellReader(db: db)
         let count = colors.count
         let none = Hit(colorId: 0, distance: 0, share: 0, score: -1)
         // Every sticker met has a slot: its best hit per query colour so far (score −1: not met in that
