@@ -12,9 +12,11 @@ import Processing
 var count = 1_000_000
 var runs = 15
 var path: String?
-// `--only NAME`: that query alone, `--no-scan`: without the full scans (for profiling the search).
+// `--only NAME`: that query alone, `--no-scan`: without the full scans, `--no-compare`: without the
+// searches before (the R*Tree's, `palette_cell` row by row); the last two for profiling the search.
 var only: String?
 var scan = true
+var compare = true
 var remaining = CommandLine.arguments.dropFirst()[...]
 while let argument = remaining.popFirst() {
     switch argument {
@@ -22,6 +24,7 @@ while let argument = remaining.popFirst() {
     case "--runs": runs = Int(remaining.popFirst() ?? "") ?? runs
     case "--only": only = remaining.popFirst()
     case "--no-scan": scan = false
+    case "--no-compare": compare = false
     case "-h", "--help": path = nil; remaining = []
     default:
         // An unknown option is a mistake, not a catalog to fill with a million stickers.
@@ -30,7 +33,7 @@ while let argument = remaining.popFirst() {
 }
 guard let path else {
     try? FileHandle.standardError.write(contentsOf: Data(
-        "usage: search-bench CATALOG [--count N] [--runs R] [--only NAME] [--no-scan]\n".utf8))
+        "usage: search-bench CATALOG [--count N] [--runs R] [--only NAME] [--no-scan] [--no-compare]\n".utf8))
     exit(64)
 }
 
@@ -150,7 +153,7 @@ do {
         var rowsWall: [Double] = []
         var rowsCPU: [Double] = []
         var rows: [ColorSearchResult] = []
-        let sqliteStore = repository as? SQLiteCatalogStore
+        let sqliteStore = compare ? repository as? SQLiteCatalogStore : nil
         _ = try await repository.search(query)  // warm the page cache once
         _ = try sqliteStore?.searchReadingCellRows(query)
         for _ in 0..<runs {
@@ -169,7 +172,7 @@ do {
         var rarestCPU: [Double] = []
         var rarest: [ColorSearchResult] = []
         // The R*Tree walk the several-colour search is compared with exists in the SQLite back end only.
-        if let sqlite = repository as? SQLiteCatalogStore, query.colors.count > 1 {
+        if compare, let sqlite = repository as? SQLiteCatalogStore, query.colors.count > 1 {
             for _ in 0..<runs {
                 let start = BenchClock.wallSeconds(), startCPU = BenchClock.cpuSeconds()
                 rarest = try sqlite.searchFollowingRarestColor(query)

@@ -230,7 +230,11 @@ extension SQLiteCatalogStore {
                                                row.color.b.bitPattern, row.id, row.photo)
             }
         }
-        let waiting = Set(try Row.fetchAll(db, sql: "SELECT cell, band FROM palette_pack_dirty").map { Key(cell: $0[0], band: $0[1]) })
+        func key(_ value: Int64) -> Key {
+            let (cell, band) = PalettePack.cellAndBand(value)
+            return Key(cell: cell, band: band)
+        }
+        let waiting = Set(try Int64.fetchAll(db, sql: "SELECT cell_band FROM palette_pack_dirty").map(key))
         // palette_cell by (cell, share, id) is also by (cell, band); a band's BLOB is compared sorted the same way.
         let expected = try Row.fetchCursor(db, sql: "SELECT cell, share, id, photo_id, l, a, b FROM palette_cell ORDER BY cell, share, id")
         var pending: (key: Key, row: PaletteCellReader.Row)?
@@ -255,13 +259,12 @@ extension SQLiteCatalogStore {
             guard !waiting.contains(key) else { return }
             problems.append(.init(check: "palette-index", message: "palette_pack cell \(key.cell) band \(key.band) \(what)"))
         }
-        let stored = try Row.fetchCursor(db, sql: "SELECT cell, band, rows FROM palette_pack ORDER BY cell, band")
+        let stored = try Row.fetchCursor(db, sql: "SELECT cell_band, rows FROM palette_pack ORDER BY cell_band")
         var band = try nextBand()
         while let row = try stored.next() {
-            let key = Key(cell: row[0], band: row[1])
-            let bytes: Data = row[2]
-            var records: [Record] = []
-            bytes.withUnsafeBytes { PalettePack.forEachRecord($0) { records.append(Record($0)) } }
+            let key = key(row[0])
+            let bytes: Data = row[1]
+            var records = bytes.withUnsafeBytes(PalettePack.records).map(Record.init)
             records.sort { (Double(bitPattern: $0.share), $0.id) < (Double(bitPattern: $1.share), $1.id) }
             while let expected = band, expected.key < key {
                 differs(expected.key, "is missing (palette_cell has \(expected.records.count) colours there)")

@@ -117,6 +117,13 @@ struct PaletteCellSearch {
         var photos: [Int64] = []
         var hits: [Hit] = []
         var missing: [Int] = []
+        // Sized for a typical search (two colours at 1,000,000 stickers meet ~10,000): fewer regrowths.
+        slots.reserveCapacity(8192)
+        photos.reserveCapacity(8192)
+        hits.reserveCapacity(8192 * count)
+        missing.reserveCapacity(8192)
+        var buffer: [PaletteCellReader.Row] = []
+        buffer.reserveCapacity(1024)
         func weakest(_ slot: Int) -> Double {
             var weakest = Double.infinity
             for index in slot * count..<(slot + 1) * count { weakest = min(weakest, hits[index].score) }
@@ -126,36 +133,61 @@ struct PaletteCellSearch {
         var waiting: [Int] = []
         var finals: [Int64: [Hit]] = [:]
         var passing = 0
+        // A row met before its score reaches the level (a band of `palette_pack` comes whole) waits here,
+        // per query colour, until a round's level falls to its score: a sticker gets a slot only for a
+        // colour that counts at the level, as when reading row by row.
+        struct Deferred {
+            var photo: Int64
+            var hit: Hit
+        }
+        var deferred: [[Deferred]] = Array(repeating: [], count: count)
+        func meet(_ photo: Int64, _ index: Int, _ hit: Hit) {
+            let slot: Int
+            if let known = slots[photo] {
+                slot = known
+            } else {
+                slot = photos.count
+                slots[photo] = slot
+                photos.append(photo)
+                for _ in 0..<count { hits.append(none) }
+                missing.append(count)
+            }
+            let at = slot * count + index
+            let best = hits[at]
+            // The lowest colour id among equal scores, as the full scan.
+            guard hit.score > best.score || (hit.score == best.score && hit.colorId < best.colorId) else { return }
+            hits[at] = hit
+            if best.score < 0 {
+                missing[slot] -= 1
+                if missing[slot] == 0 { waiting.append(slot) }
+            }
+        }
         var level = Self.firstLevel
         while true {
+            for index in 0..<count where !deferred[index].isEmpty {
+                deferred[index].removeAll { entry in
+                    guard entry.hit.score >= level else { return false }
+                    meet(entry.photo, index, entry.hit)
+                    return true
+                }
+            }
             for (index, wanted) in colors.enumerated() {
                 for position in streams[index].indices {
                     let cell = streams[index][position]
                     let downTo = level > 0 ? level / cell.factor : 0
                     // Shares are at most 1: a cell whose factor is below the level holds nothing to read yet.
                     guard let next = cell.next, downTo <= 1, next >= downTo else { continue }
-                    streams[index][position].next = try reader.read(cell: cell.id, atMost: min(next, 2), downTo: downTo) { row in
+                    buffer.removeAll(keepingCapacity: true)
+                    streams[index][position].next = try reader.read(cell: cell.id, atMost: min(next, 2), downTo: downTo, into: &buffer)
+                    for row in buffer {
                         let distance = wanted.deltaE(row.color)
                         let score = query.score(distance: distance, share: row.share)
-                        guard score >= 0 else { return }
-                        let slot: Int
-                        if let known = slots[row.photo] {
-                            slot = known
+                        guard score >= 0 else { continue }
+                        let hit = Hit(colorId: row.id, distance: distance, share: row.share, score: score)
+                        if score < level {
+                            deferred[index].append(Deferred(photo: row.photo, hit: hit))
                         } else {
-                            slot = photos.count
-                            slots[row.photo] = slot
-                            photos.append(row.photo)
-                            hits.append(contentsOf: repeatElement(none, count: count))
-                            missing.append(count)
-                        }
-                        let at = slot * count + index
-                        let best = hits[at]
-                        // The lowest colour id among equal scores, as the full scan.
-                        guard score > best.score || (score == best.score && row.id < best.colorId) else { return }
-                        hits[at] = Hit(colorId: row.id, distance: distance, share: row.share, score: score)
-                        if best.score < 0 {
-                            missing[slot] -= 1
-                            if missing[slot] == 0 { waiting.append(slot) }
+                            meet(row.photo, index, hit)
                         }
                     }
                 }

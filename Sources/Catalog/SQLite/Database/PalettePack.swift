@@ -23,6 +23,16 @@ enum PalettePack {
         return scaled >= Double(bands - 1) ? bands - 1 : Int(scaled)
     }
 
+    /// The row key of a cell's band (migration 0006's `cell_band`): sorted by cell, then band.
+    static func key(cell: Int64, band: Int) -> Int64 {
+        cell * Int64(bands) + Int64(band)
+    }
+
+    /// The cell and band of a row key.
+    static func cellAndBand(_ key: Int64) -> (cell: Int64, band: Int) {
+        (key / Int64(bands), Int(key % Int64(bands)))
+    }
+
     /// At least every share band `band` holds (1 for the top band: shares are at most 1).
     static func upperBound(of band: Int) -> Double {
         Double(band + 1) / Double(bands)
@@ -34,20 +44,27 @@ enum PalettePack {
         bound >= 1 ? bands - 1 : max(Int((bound * Double(bands)).rounded(.up)) - 1, 0)
     }
 
-    /// Calls `body` with each record of a band's BLOB.
+    /// Appends the records of a band's BLOB to `rows`.
     @inline(__always)
-    static func forEachRecord(_ bytes: UnsafeRawBufferPointer, _ body: (PaletteCellReader.Row) -> Void) {
+    static func appendRecords(_ bytes: UnsafeRawBufferPointer, to rows: inout [PaletteCellReader.Row]) {
         var offset = 0
         while offset + recordSize <= bytes.count {
             @inline(__always) func word(_ at: Int) -> UInt64 {
                 UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + at, as: UInt64.self))
             }
-            body(PaletteCellReader.Row(
+            rows.append(PaletteCellReader.Row(
                 share: Double(bitPattern: word(0)), id: Int64(bitPattern: word(32)), photo: Int64(bitPattern: word(40)),
                 color: OklabColor(l: Double(bitPattern: word(8)), a: Double(bitPattern: word(16)), b: Double(bitPattern: word(24)))
             ))
             offset += recordSize
         }
+    }
+
+    /// The records of a band's BLOB.
+    static func records(_ bytes: UnsafeRawBufferPointer) -> [PaletteCellReader.Row] {
+        var rows: [PaletteCellReader.Row] = []
+        appendRecords(bytes, to: &rows)
+        return rows
     }
 
     /// The records of `rows`, as a band's BLOB.
@@ -76,18 +93,17 @@ enum PalettePack {
 
     /// Packs again every band noted in `palette_pack_dirty`, then clears it. Inside the writer's transaction.
     static func flush(_ db: Database) throws {
-        let dirty = try Row.fetchAll(db.cachedStatement(sql: "SELECT cell, band FROM palette_pack_dirty"))
+        let dirty = try Int64.fetchAll(db.cachedStatement(sql: "SELECT cell_band FROM palette_pack_dirty"))
         guard !dirty.isEmpty else { return }
-        let store = try db.cachedStatement(sql: "INSERT OR REPLACE INTO palette_pack (cell, band, rows) VALUES (?, ?, ?)")
-        let remove = try db.cachedStatement(sql: "DELETE FROM palette_pack WHERE cell = ? AND band = ?")
-        for entry in dirty {
-            let cell: Int64 = entry[0]
-            let band: Int = entry[1]
+        let store = try db.cachedStatement(sql: "INSERT OR REPLACE INTO palette_pack (cell_band, rows) VALUES (?, ?)")
+        let remove = try db.cachedStatement(sql: "DELETE FROM palette_pack WHERE cell_band = ?")
+        for key in dirty {
+            let (cell, band) = cellAndBand(key)
             let rows = try rows(cell: cell, band: band, db)
             if rows.isEmpty {
-                try remove.execute(arguments: [cell, band])
+                try remove.execute(arguments: [key])
             } else {
-                try store.execute(arguments: [cell, band, encode(rows)])
+                try store.execute(arguments: [key, encode(rows)])
             }
         }
         try db.execute(sql: "DELETE FROM palette_pack_dirty")

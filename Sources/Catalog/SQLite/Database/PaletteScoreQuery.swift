@@ -148,10 +148,12 @@ final class PaletteStream {
 /// Where the search with several colours (``PaletteCellSearch``) reads a cell's palette colours from,
 /// largest shares first: `palette_cell` row by row, or `palette_pack` a band at a time.
 protocol PaletteCellSource {
-    /// Hands `body` at least every unread row of `cell` with a share of at least `downTo` (perhaps more),
-    /// none read before; `atMost` is what the previous read of the cell returned (2 for the first).
+    /// Appends to `rows` at least every unread row of `cell` with a share of at least `downTo` (perhaps
+    /// more), none read before; `atMost` is what the previous read of the cell returned (2 for the first).
     /// Returns a bound of the shares of the rows still unread, or nil when the cell has no more rows.
-    func read(cell: Int64, atMost: Double, downTo: Double, _ body: (PaletteCellReader.Row) -> Void) throws -> Double?
+    /// (Rows go to a buffer the caller reuses, not to a closure: the caller's loop over them then needs
+    /// no closure context, whose captured variables cost dynamic exclusivity checks on every row.)
+    func read(cell: Int64, atMost: Double, downTo: Double, into rows: inout [PaletteCellReader.Row]) throws -> Double?
 }
 
 /// Reads the palette colours of one cell of `palette_cell` (migration 0005) by falling share: the
@@ -175,10 +177,10 @@ final class PaletteCellReader: PaletteCellSource {
             """)
     }
 
-    /// Hands `body` the rows of `cell` with a share of at most `atMost` and at least `downTo`, largest
+    /// Appends to `rows` the rows of `cell` with a share of at most `atMost` and at least `downTo`, largest
     /// first. Returns the share of the first row below `downTo` (where the next read starts: rows of
     /// equal share are never split between reads), or nil when the cell has no more rows.
-    func read(cell: Int64, atMost: Double, downTo: Double, _ body: (Row) -> Void) throws -> Double? {
+    func read(cell: Int64, atMost: Double, downTo: Double, into rows: inout [Row]) throws -> Double? {
         let raw = statement.sqliteStatement
         sqlite3_reset(raw)
         sqlite3_bind_int64(raw, 1, cell)
@@ -186,7 +188,7 @@ final class PaletteCellReader: PaletteCellSource {
         while try PaletteScoreQuery.step(raw) {
             let share = sqlite3_column_double(raw, 0)
             if share < downTo { return share }
-            body(Row(
+            rows.append(Row(
                 share: share, id: sqlite3_column_int64(raw, 1), photo: sqlite3_column_int64(raw, 2),
                 color: OklabColor(l: sqlite3_column_double(raw, 3), a: sqlite3_column_double(raw, 4), b: sqlite3_column_double(raw, 5))
             ))
@@ -203,24 +205,24 @@ final class PalettePackReader: PaletteCellSource {
 
     init(db: Database) throws {
         statement = try db.makeStatement(sql: """
-            SELECT band, rows FROM palette_pack WHERE cell = ? AND band <= ? ORDER BY band DESC
+            SELECT cell_band, rows FROM palette_pack WHERE cell_band BETWEEN ? AND ? ORDER BY cell_band DESC
             """)
     }
 
     /// `atMost` is 2 or a value this reader returned (``PalettePack/upperBound(of:)`` of the next band).
-    func read(cell: Int64, atMost: Double, downTo: Double, _ body: (PaletteCellReader.Row) -> Void) throws -> Double? {
+    func read(cell: Int64, atMost: Double, downTo: Double, into rows: inout [PaletteCellReader.Row]) throws -> Double? {
         let raw = statement.sqliteStatement
         sqlite3_reset(raw)
-        sqlite3_bind_int64(raw, 1, cell)
-        sqlite3_bind_int64(raw, 2, Int64(PalettePack.highestBand(atMost: atMost)))
-        let lowest = PalettePack.band(of: downTo)
+        sqlite3_bind_int64(raw, 1, PalettePack.key(cell: cell, band: 0))
+        sqlite3_bind_int64(raw, 2, PalettePack.key(cell: cell, band: PalettePack.highestBand(atMost: atMost)))
+        let lowest = PalettePack.key(cell: cell, band: PalettePack.band(of: downTo))
         while try PaletteScoreQuery.step(raw) {
-            let band = Int(sqlite3_column_int64(raw, 0))
-            if band < lowest { return PalettePack.upperBound(of: band) }
+            let key = sqlite3_column_int64(raw, 0)
+            if key < lowest { return PalettePack.upperBound(of: PalettePack.cellAndBand(key).band) }
             // The pointer is valid until the next step; the records are decoded before it.
             let count = Int(sqlite3_column_bytes(raw, 1))
             guard count > 0, let base = sqlite3_column_blob(raw, 1) else { continue }
-            PalettePack.forEachRecord(UnsafeRawBufferPointer(start: base, count: count), body)
+            PalettePack.appendRecords(UnsafeRawBufferPointer(start: base, count: count), to: &rows)
         }
         return nil
     }
