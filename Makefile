@@ -1,7 +1,7 @@
 # sticker-catalog — `make demo`, `make test`, `make bench`, `make install`, `make deb`. Each installs what it needs first.
 SWIFT   ?= swift
 CONFIG  ?= release
-DEPS    := libsqlite3-dev libpng-dev libexif-dev libturbojpeg0-dev libwebp-dev libheif-dev liblcms2-dev zlib1g-dev pkg-config python3-venv
+DEPS    := libsqlite3-dev libpng-dev libexif-dev libturbojpeg0-dev libwebp-dev libheif-dev liblcms2-dev zlib1g-dev libdeflate-dev pkg-config python3-venv
 # Real third-party test material (camera JPEGs, broken PNG/JPEG suites), fetched, never committed.
 CORPUS  ?= testdata-3p
 FETCH   ?= ../shared/corpus/fetch.sh

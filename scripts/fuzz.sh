@@ -19,50 +19,55 @@ SWIFTC=${SWIFTC:-$(command -v swiftc)}
 CLANG=${CLANG:-$(dirname "$SWIFTC")/clang}
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(jpeg png exif heif webp icc)
-mkdir -p "$FUZZ_DIR/modules/CPNGWriter" "$FUZZ_DIR/modules/CSegmentationKernels" "$FUZZ_DIR/obj"
+# Processing's own C targets (compiled here, instrumented) and the system libraries it imports.
+c_targets=(CPNGWriter CSegmentationKernels CColorMatrix CPNGRows)
+system_modules=(CTurboJPEG CPNG CExif CWebP CHeif CLCMS2 CInflate CDeflate CMalloc)
+for module in "${c_targets[@]}"; do mkdir -p "$FUZZ_DIR/modules/$module"; done
+mkdir -p "$FUZZ_DIR/obj"
 root=$(pwd)
 
 build_library() {
     local stamp="$FUZZ_DIR/libProcessing.a"
-    if [ -f "$stamp" ] && [ -z "$(find Sources/Processing Sources/CPNGWriter Sources/CSegmentationKernels -newer "$stamp" -print -quit)" ]; then
+    if [ -f "$stamp" ] && [ -z "$(find Sources/Processing "${c_targets[@]/#/Sources/}" -newer "$stamp" -print -quit)" ]; then
         return
     fi
     echo "fuzz: building the instrumented Processing library (a few minutes)"
     rm -f "$FUZZ_DIR/libProcessing.a" "$FUZZ_DIR/Processing.swiftmodule"
-    for module in CPNGWriter CSegmentationKernels; do
+    for module in "${c_targets[@]}"; do
         {
             printf 'module %s {\n' "$module"
             for header in "$root/Sources/$module/include/"*.h; do printf '    header "%s"\n' "$header"; done
             printf '    export *\n}\n'
         } > "$FUZZ_DIR/modules/$module/module.modulemap"
     done
-    "$CLANG" -c -O1 -g -fsanitize=fuzzer-no-link,address -ISources/CPNGWriter/include $(pkg-config --cflags libpng) \
-        Sources/CPNGWriter/png_writer.c -o "$FUZZ_DIR/obj/png_writer.o"
-    for source in Sources/CSegmentationKernels/*.c; do
-        "$CLANG" -c -O1 -g -fsanitize=fuzzer-no-link,address -ISources/CSegmentationKernels/include \
-            "$source" -o "$FUZZ_DIR/obj/kernels-$(basename "$source" .c).o"
+    rm -f "$FUZZ_DIR/obj/"*.o
+    for module in "${c_targets[@]}"; do
+        for source in "Sources/$module/"*.c; do
+            "$CLANG" -c -O1 -g -fsanitize=fuzzer-no-link,address -I"Sources/$module/include" $(pkg-config --cflags libpng) \
+                "$source" -o "$FUZZ_DIR/obj/$module-$(basename "$source" .c).o"
+        done
     done
     local includes=()
-    for module in CTurboJPEG CPNG CExif CWebP CHeif CLCMS2 CInflate CMalloc; do includes+=(-I "Sources/$module"); done
-    includes+=(-I "$FUZZ_DIR/modules/CPNGWriter" -I "$FUZZ_DIR/modules/CSegmentationKernels")
+    for module in "${system_modules[@]}"; do includes+=(-I "Sources/$module"); done
+    for module in "${c_targets[@]}"; do includes+=(-I "$FUZZ_DIR/modules/$module"); done
     "$SWIFTC" -emit-library -static -emit-module -parse-as-library -module-name Processing -O -g \
         -sanitize=fuzzer,address -swift-version 6 -enable-upcoming-feature ExistentialAny \
         "${includes[@]}" -emit-module-path "$FUZZ_DIR/Processing.swiftmodule" \
         $(find Sources/Processing -name '*.swift' | sort) -o "$FUZZ_DIR/libProcessing.a" 2>&1 | grep -v 'Cannot export local symbol' >&2 || true
     [ -f "$FUZZ_DIR/Processing.swiftmodule" ] || { echo "fuzz: the Processing library did not build" >&2; exit 1; }
-    ar rcs "$FUZZ_DIR/libProcessing.a" "$FUZZ_DIR/obj/png_writer.o" "$FUZZ_DIR/obj/"kernels-*.o
+    ar rcs "$FUZZ_DIR/libProcessing.a" "$FUZZ_DIR/obj/"*.o
 }
 
 build_harness() {
     local target=$1 name
     name=$(echo "$target" | tr '[:lower:]' '[:upper:]')
     local includes=()
-    for module in CTurboJPEG CPNG CExif CWebP CHeif CLCMS2 CInflate CMalloc; do includes+=(-I "Sources/$module"); done
-    includes+=(-I "$FUZZ_DIR/modules/CPNGWriter" -I "$FUZZ_DIR/modules/CSegmentationKernels")
+    for module in "${system_modules[@]}"; do includes+=(-I "Sources/$module"); done
+    for module in "${c_targets[@]}"; do includes+=(-I "$FUZZ_DIR/modules/$module"); done
     rm -f "$FUZZ_DIR/fuzz-$target"
     "$SWIFTC" -parse-as-library -O -g -sanitize=fuzzer,address -swift-version 6 "${includes[@]}" -I "$FUZZ_DIR" \
         "Fuzz/Fuzz$name.swift" Fuzz/FuzzLimits.swift -L "$FUZZ_DIR" -lProcessing \
-        -lturbojpeg -lpng16 -lexif -lwebp -lheif -llcms2 -lz -lm -o "$FUZZ_DIR/fuzz-$target" 2>&1 | grep -v 'Cannot export local symbol' >&2 || true
+        -lturbojpeg -lpng16 -lexif -lwebp -lheif -llcms2 -lz -ldeflate -lm -o "$FUZZ_DIR/fuzz-$target" 2>&1 | grep -v 'Cannot export local symbol' >&2 || true
     [ -x "$FUZZ_DIR/fuzz-$target" ] || { echo "fuzz: the $target harness did not build" >&2; exit 1; }
 }
 

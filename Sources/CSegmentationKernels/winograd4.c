@@ -6,9 +6,10 @@
  * instead of 144, 4x fewer than direct. Per block of up to SK_W4_TILES tiles of one tile row:
  *   V[p][c][t] = (B^T d B)[p]          input transform, vectorised over 8 tiles
  *   M[p][t][o] = sum_c V[p][c][t] U[p][c][o]   36 matrix products, 6 tiles x 16 outputs of
- *                                      accumulators in registers (12 of the 16 ymm; the AVX-512
- *                                      path, winograd4_avx512.c, up to 12 x 32 in 24 of 32 zmm)
+ *                                      accumulators in registers (12 of the 16 ymm)
  *   out        = A^T M A + bias (ReLU)  output transform, vectorised over 8 output channels
+ * The AVX-512 path (winograd4_avx512.c) keeps M as [p][o][t] instead, vectorised over 16 tiles in
+ * its products and output transform, in blocks of up to 48 tiles.
  * U = G g G^T is computed once, at model load (sk_winograd4_pack), laid out [p][c][o] with
  * the outputs padded to a multiple of 16 (zero weights), the micro-kernel's panel width. */
 #include "kernels_avx512.h"
@@ -30,17 +31,20 @@
  * 128 -> 64, so 24 tiles keep them in the 512 KB L2); 48 and 72 measured within noise. */
 enum { SK_W4_TILES = 24 };
 _Static_assert(SK_W4_TILES % 24 == 0, "whole groups of 8 and of 6 tiles");
+/* The AVX-512 path's blocks are wider (SK_W4_TILES_AVX512, two vectors of 16 tiles); the
+ * workspace is sized for the wider. */
+enum { SK_W4_TILES_MAX = SK_W4_TILES_AVX512 > SK_W4_TILES ? SK_W4_TILES_AVX512 : SK_W4_TILES };
 /* Floats per transformed row: 4 per tile + 2 overlap, padded for 8-wide loads past the end (and
- * for 16-wide ones: 7 vectors of 16 are 112 floats). */
-enum { SK_W4_ROW = 4 * SK_W4_TILES + 16 };
+ * for 16-wide ones: 9 vectors of 16 are 144 floats). */
+enum { SK_W4_ROW = 4 * SK_W4_TILES_MAX + 16 };
 
 static int w4_outpad(int outC) { return (outC + 15) & ~15; }
 
 /* Floats between the 36 matrices of V and of M. Their natural sizes (C * 24 or 24 * outpad
  * floats: 6 KB at 64 channels) are multiples of 2 KB, which put all 36 rows one transform
  * touches into 2 of L1's 64 sets (thrashing its 8 ways); one extra cache line staggers them. */
-static size_t w4_vstride(int C) { return (size_t)C * SK_W4_TILES + 16; }
-static size_t w4_mstride(int op) { return (size_t)SK_W4_TILES * op + 16; }
+static size_t w4_vstride(int C, int tiles) { return (size_t)C * tiles + 16; }
+static size_t w4_mstride(int op, int tiles) { return (size_t)tiles * op + 16; }
 
 size_t sk_winograd4_packed_count(int inC, int outC) {
     if (inC <= 0 || outC <= 0 || (long long)inC * outC > INT_MAX / 64) return 0;
@@ -49,8 +53,8 @@ size_t sk_winograd4_packed_count(int inC, int outC) {
 
 size_t sk_winograd4_workspace(int inC, int outC) {
     if (inC <= 0 || outC <= 0 || (long long)inC * outC > INT_MAX / 64) return 0;
-    return (size_t)36 * w4_vstride(inC) + (size_t)36 * w4_mstride(w4_outpad(outC))
-           + (size_t)14 * SK_W4_ROW + 64;
+    return (size_t)36 * w4_vstride(inC, SK_W4_TILES_MAX) + (size_t)36 * w4_mstride(w4_outpad(outC), SK_W4_TILES_MAX)
+           + (size_t)16 * SK_W4_ROW + 64;
 }
 
 /* G for points 0, 1, -1, 2, -2 and infinity. */
@@ -209,27 +213,45 @@ static void w4_upsample_x(const float *row, int Ws, int xs, int count, float *ds
     }
 }
 
-/* Row r (of 2 Hs) of a plane of Hs x Ws resized to twice its size, columns 4 t0 - 1 ..< + count,
- * zero outside: the x blends of the two source rows, then sk_resize_bilinear_halfpixel's y blend. */
+/* dst = top (1 - fy) + bot fy, sk_resize_bilinear_halfpixel's y blend (no fused multiply-adds). */
 __attribute__((target("avx2,fma")))
-static void w4_load_row_upsampled(const float *plane, int Hs, int Ws, int r, int t0, int count, float *tmp,
-                                  float *dst) {
-    if (r < 0 || r >= 2 * Hs) {
-        memset(dst, 0, sizeof(float) * (size_t)count);
-        return;
-    }
-    int y0, y1;
-    float fy;
-    w4_tap2x(r, Hs, &y0, &y1, &fy);
-    float *top = tmp, *bot = tmp + SK_W4_ROW;
-    w4_upsample_x(plane + (size_t)y0 * Ws, Ws, 4 * t0 - 1, count, top);
-    w4_upsample_x(plane + (size_t)y1 * Ws, Ws, 4 * t0 - 1, count, bot);
+static void w4_blend_rows_y(const float *top, const float *bot, float fy, int count, float *dst) {
     __m256 wt = _mm256_set1_ps(1.0f - fy), wb = _mm256_set1_ps(fy);
     int j = 0;
     for (; j + 8 <= count; j += 8)
         _mm256_storeu_ps(dst + j, _mm256_add_ps(_mm256_mul_ps(_mm256_loadu_ps(top + j), wt),
                                                 _mm256_mul_ps(_mm256_loadu_ps(bot + j), wb)));
     for (; j < count; j++) dst[j] = top[j] * (1.0f - fy) + bot[j] * fy;
+}
+
+/* The six input rows 4 ty - 1 + k (k < 6, of 2 Hs) of tile row ty from a plane of Hs x Ws resized
+ * to twice its size, columns 4 t0 - 1 ..< + count, zero outside, SK_W4_ROW floats apart at dst:
+ * the x blends of source rows 2 ty - 1 ... 2 ty + 2 (each once, into the four rows at tmp; every
+ * output row blends two of them), then sk_resize_bilinear_halfpixel's y blend. */
+__attribute__((target("avx2,fma")))
+static void w4_load_rows_upsampled(const float *plane, int Hs, int Ws, int ty, int t0, int count, float *tmp,
+                                   float *dst) {
+    int first = 2 * ty - 1;  /* the source row in tmp's first slot */
+    unsigned blended = 0;    /* the slots computed */
+    for (int k = 0; k < 6; k++) {
+        int r = 4 * ty - 1 + k;
+        if (r < 0 || r >= 2 * Hs) {
+            memset(dst + k * SK_W4_ROW, 0, sizeof(float) * (size_t)count);
+            continue;
+        }
+        int y[2];
+        float fy;
+        w4_tap2x(r, Hs, &y[0], &y[1], &fy);
+        for (int e = 0; e < 2; e++) {
+            int slot = y[e] - first;
+            if (!(blended & (1u << slot))) {
+                w4_upsample_x(plane + (size_t)y[e] * Ws, Ws, 4 * t0 - 1, count, tmp + slot * SK_W4_ROW);
+                blended |= 1u << slot;
+            }
+        }
+        w4_blend_rows_y(tmp + (y[0] - first) * SK_W4_ROW, tmp + (y[1] - first) * SK_W4_ROW, fy, count,
+                        dst + k * SK_W4_ROW);
+    }
 }
 #pragma clang fp contract(on)
 
@@ -278,18 +300,25 @@ static void w4_transform_avx2(const float *d, float *e, int vecs, int n8, float 
  * source whose `up` flag is set holds planes of H/2 x W/2, resized to H x W on the fly. */
 typedef void (*w4_transform_fn)(const float *d, float *e, int vecs, int n8, float *vc, size_t pstride);
 
-/* The steps that differ between the AVX2 and AVX-512 paths. */
+/* The steps that differ between the AVX2 and AVX-512 paths; each path's product and output
+ * transform agree on M's layout (AVX2: [p][tile][output], AVX-512: [p][output][tile]). */
 typedef struct {
     w4_transform_fn transform;
     void (*product)(const float *U, int C, int op, const float *V, int vrow, float *M, int n);
+    void (*output)(const float *M, size_t mstride, int mrow, const float *bias, int O, int op, int H, int W, int ty, int t0,
+                   int n, int relu, const float *residual, float *out);
+    int (*tiles)(int tilesWide);  /* tiles per block */
+    /* The input transform reading a channel in place (NULL: copy its rows first). */
+    void (*transformPlane)(const float *plane, int H, int W, int r0, int x0, int count, float *e, int n8, float *vc,
+                           size_t pstride);
 } w4_steps;
 
 __attribute__((target("avx2,fma")))
-static void w4_input(w4_transform_fn transform, const float *inA, int cA, int upA, const float *inB, int upB, int C, int H,
-                     int W, int ty, int t0, int n8, float *rows, float *V) {
+static void w4_input(const w4_steps *path, int tiles, const float *inA, int cA, int upA, const float *inB, int upB, int C,
+                     int H, int W, int ty, int t0, int n8, float *rows, float *V) {
     size_t plane = (size_t)H * W;
     size_t planeA = upA ? plane / 4 : plane, planeB = upB ? plane / 4 : plane;
-    size_t pstride = w4_vstride(C);
+    size_t pstride = w4_vstride(C, tiles);
     int count = 4 * n8 + 2;
     int vecs = (count + 7) / 8;
     float *d = rows, *e = rows + 6 * SK_W4_ROW;
@@ -311,12 +340,14 @@ static void w4_input(w4_transform_fn transform, const float *inA, int cA, int up
             }
         const float *src = c < cA ? inA + (size_t)c * planeA : inB + (size_t)(c - cA) * planeB;
         if (c < cA ? upA : upB) {
-            for (int k = 0; k < 6; k++)
-                w4_load_row_upsampled(src, H / 2, W / 2, 4 * ty - 1 + k, t0, count, rows + 12 * SK_W4_ROW, d + k * SK_W4_ROW);
+            w4_load_rows_upsampled(src, H / 2, W / 2, ty, t0, count, rows + 12 * SK_W4_ROW, d);
+        } else if (path->transformPlane) {
+            path->transformPlane(src, H, W, 4 * ty - 1, 4 * t0 - 1, count, e, n8, V + (size_t)c * tiles, pstride);
+            continue;
         } else {
             for (int k = 0; k < 6; k++) w4_load_row(src, H, W, 4 * ty - 1 + k, t0, count, d + k * SK_W4_ROW);
         }
-        transform(d, e, vecs, n8, V + (size_t)c * SK_W4_TILES, pstride);
+        path->transform(d, e, vecs, n8, V + (size_t)c * tiles, pstride);
     }
 }
 
@@ -356,10 +387,10 @@ static inline void w4_at(const __m256 m[6], __m256 r[4]) {
 /* out = A^T M A + bias (then ReLU, then + residual) for the n tiles t0 ..< t0 + n of tile row
  * ty, every output channel. */
 __attribute__((target("avx2,fma")))
-static void w4_output(const float *M, const float *bias, int O, int op, int H, int W, int ty, int t0, int n,
-                      int relu, const float *residual, float *out) {
+static void w4_output(const float *M, size_t pstride, int mrow, const float *bias, int O, int op, int H, int W, int ty, int t0,
+                      int n, int relu, const float *residual, float *out) {
+    (void)mrow;  /* M is [tile][output] here, op floats a tile */
     size_t plane = (size_t)H * W;
-    size_t pstride = w4_mstride(op);
     int y0 = 4 * ty;
     int rows = H - y0 < 4 ? H - y0 : 4;
     const __m256 zero = _mm256_setzero_ps();
@@ -445,6 +476,11 @@ static void w4_product_avx2(const float *U, int C, int op, const float *V, int v
     }
 }
 
+static int w4_tiles_avx2(int tilesWide) {
+    (void)tilesWide;
+    return SK_W4_TILES;
+}
+
 /* Input transform, the 36 products, output transform, block by block (`path`: the AVX2 or
  * AVX-512 input transform and products). */
 __attribute__((target("avx2,fma")))
@@ -453,17 +489,18 @@ static void conv3x3_w4(const w4_steps *path, const float *inA, int cA, int upA, 
                        float *out) {
     int op = w4_outpad(O);
     float *V = work;
-    float *M = V + 36 * w4_vstride(C);
-    float *rows = M + 36 * w4_mstride(op);
     int tilesWide = (W + 3) / 4, tilesHigh = (H + 3) / 4;
-    size_t uStride = (size_t)C * op, vStride = w4_vstride(C), mStride = w4_mstride(op);
+    int tiles = path->tiles(tilesWide);
+    float *M = V + 36 * w4_vstride(C, tiles);
+    float *rows = M + 36 * w4_mstride(op, tiles);
+    size_t uStride = (size_t)C * op, vStride = w4_vstride(C, tiles), mStride = w4_mstride(op, tiles);
     for (int ty = 0; ty < tilesHigh; ty++) {
-        for (int t0 = 0; t0 < tilesWide; t0 += SK_W4_TILES) {
-            int n = tilesWide - t0 < SK_W4_TILES ? tilesWide - t0 : SK_W4_TILES;
+        for (int t0 = 0; t0 < tilesWide; t0 += tiles) {
+            int n = tilesWide - t0 < tiles ? tilesWide - t0 : tiles;
             int n8 = (n + 7) & ~7;
-            w4_input(path->transform, inA, cA, upA, inB, upB, C, H, W, ty, t0, n8, rows, V);
-            for (int p = 0; p < 36; p++) path->product(U + p * uStride, C, op, V + p * vStride, SK_W4_TILES, M + p * mStride, n);
-            w4_output(M, bias, O, op, H, W, ty, t0, n, relu, residual, out);
+            w4_input(path, tiles, inA, cA, upA, inB, upB, C, H, W, ty, t0, n8, rows, V);
+            for (int p = 0; p < 36; p++) path->product(U + p * uStride, C, op, V + p * vStride, tiles, M + p * mStride, n);
+            path->output(M, mStride, tiles, bias, O, op, H, W, ty, t0, n, relu, residual, out);
         }
     }
 }
@@ -494,8 +531,16 @@ int sk_conv3x3_winograd4_fused_with(int kernels, const float *in, int inC, int i
         || kernels == SK_KERNELS_SCALAR || !sk_kernels_supported(kernels))
         return -1;
 #if SK_W4_X86
-    static const w4_steps avx2 = {w4_transform_avx2, w4_product_avx2}, avx512 = {sk_w4_transform_avx512, sk_w4_product_avx512};
-    conv3x3_w4(kernels == SK_KERNELS_AVX512 ? &avx512 : &avx2, in, inC, inUp != 0, in2, in2Up != 0, (int)C, H, W, packed, bias, outC, relu, residual, workspace, out);
+    static const w4_steps avx2 = {w4_transform_avx2, w4_product_avx2, w4_output, w4_tiles_avx2, NULL},
+                          avx512 = {sk_w4_transform_avx512, sk_w4_product_avx512, sk_w4_output_avx512, sk_w4_tiles_avx512,
+                                    sk_w4_transform_plane_avx512},
+                          avx512Narrow = {sk_w4_transform_avx512, sk_w4_product_avx512_channels, w4_output, w4_tiles_avx2,
+                                          sk_w4_transform_plane_avx512};
+    /* On narrow planes the vectors of 16 tiles would run part empty (20 tiles at 80 pixels): there
+     * the products vectorise over outputs instead (0.77 of AVX2's time at 128 -> 64, 80 x 80,
+     * against 0.91 over tiles). */
+    const w4_steps *wide = (W + 3) / 4 <= SK_W4_NARROW_TILES ? &avx512Narrow : &avx512;
+    conv3x3_w4(kernels == SK_KERNELS_AVX512 ? wide : &avx2, in, inC, inUp != 0, in2, in2Up != 0, (int)C, H, W, packed, bias, outC, relu, residual, workspace, out);
     return 0;
 #else
     return -1;

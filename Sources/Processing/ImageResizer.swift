@@ -9,9 +9,27 @@ public enum ImageResizer {
         let width = max(1, width)
         let height = max(1, height)
         if width == image.width && height == image.height { return image }
-        let columns = Filter(source: image.width, destination: width)
-        let rows = Filter(source: image.height, destination: height)
-        let sourceWidth = image.width
+        return image.pixels.withUnsafeBufferPointer { source in
+            guard let input = source.baseAddress else { return image }
+            let rowBytes = image.width * 4
+            return resized(sourceWidth: image.width, sourceHeight: image.height, width: width, height: height) { y in
+                input + y * rowBytes
+            }
+        }
+    }
+
+    /// An image of `sourceWidth` x `sourceHeight` straight RGBA pixels, handed over a row at a
+    /// time, resampled to `width` x `height` (each at least 1): what `resized(_:width:height:)`
+    /// does, for a decoder that makes rows one by one (a large PNG reduced as it decodes, never
+    /// whole). `row(y)` is asked for rows in increasing order, each at most once; its pointer
+    /// (`sourceWidth * 4` bytes) need only stay valid until the next call.
+    static func resized(
+        sourceWidth: Int, sourceHeight: Int, width: Int, height: Int, row sourceRow: (Int) -> UnsafePointer<UInt8>
+    ) -> RGBAImage {
+        let width = max(1, width)
+        let height = max(1, height)
+        let columns = Filter(source: sourceWidth, destination: width)
+        let rows = Filter(source: sourceHeight, destination: height)
         // Horizontally resampled rows are kept in a ring just deep enough for the vertical
         // filter (row starts only move forward), so the working set stays in cache.
         let depth = rows.counts.max() ?? 1
@@ -28,12 +46,12 @@ public enum ImageResizer {
                 ring.deallocate()
                 accumulator.deallocate()
             }
-            image.pixels.withUnsafeBufferPointer { source in
-                guard let input = source.baseAddress, let output = UnsafeMutableRawPointer(buffer.baseAddress) else { return }
+            do {
+                guard let output = UnsafeMutableRawPointer(buffer.baseAddress) else { return }
                 columns.withTables { columnStarts, columnCounts, columnOffsets, columnWeights in
                     /// Converts source row `y` to premultiplied Floats and resamples it into its ring slot.
                     func resampleRow(_ y: Int) {
-                        let bytes = input + y * sourceWidth * 4
+                        let bytes = sourceRow(y)
                         converted.withMemoryRebound(to: Float.self, capacity: sourceWidth * 4) { floats in
                             for index in 0..<sourceWidth * 4 { floats[index] = Float(bytes[index]) }
                         }

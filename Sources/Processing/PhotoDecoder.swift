@@ -9,8 +9,9 @@ public enum PhotoDecoder {
     /// Decodes JPEG, PNG, WebP, HEIF/HEIC and AVIF, told apart by their bytes.
     ///
     /// - JPEGs are decoded at the smallest DCT scale that still covers `options.workingSize` on
-    ///   the long side, WebPs are scaled down while decoding; PNG and HEIF (which cannot be decoded
-    ///   scaled) are shrunk by area averaging right after decoding.
+    ///   the long side, WebPs are scaled down while decoding; PNGs are shrunk by area averaging
+    ///   row by row as they decode (`PNGRowDecoder`; libpng's whole decode for the rarer kinds),
+    ///   HEIF (which cannot be decoded scaled) right after decoding.
     /// - Orientation: JPEG, PNG and WebP use their EXIF orientation. HEIF/AVIF are upright as
     ///   decoded (libheif applies `irot`/`imir`); their EXIF orientation is never applied on top.
     ///   `width`/`height` are the full-resolution upright size.
@@ -31,11 +32,21 @@ public enum PhotoDecoder {
             return finished(format: format, width: decoded.fullWidth, height: decoded.fullHeight, image: decoded.image,
                             exif: exif, orientation: exif?.orientation, profile: profile)
         case .png:
-            let full = try StageClock.measure(.decode) { () throws(ProcessingError) in try PNGCodec.decode(bytes, maxPixels: options.maxPixels) }
+            // The common PNGs are reduced row by row as they decode (counted as decoding); the
+            // rest are decoded whole by libpng, then reduced.
+            let reduced = try StageClock.measure(.decode) { () throws(ProcessingError) in
+                try PNGRowDecoder.decodeReduced(bytes, maxPixels: options.maxPixels, workingSize: options.workingSize)
+            }
             let exif = StageClock.measure(.exif) { PNGCodec.exifChunk(bytes).flatMap { ExifReader.read(tiffBlock: $0) } }
+            let profile = PNGCodec.iccProfile(bytes).map(ColorProfile.icc)
+            if let reduced {
+                return finished(format: format, width: reduced.width, height: reduced.height, image: reduced.image,
+                                exif: exif, orientation: exif?.orientation, profile: profile)
+            }
+            let full = try StageClock.measure(.decode) { () throws(ProcessingError) in try PNGCodec.decode(bytes, maxPixels: options.maxPixels) }
             let image = StageClock.measure(.resize) { ImageResizer.reducedToWorkingSize(full, workingSize: options.workingSize) }
             return finished(format: format, width: full.width, height: full.height, image: image,
-                            exif: exif, orientation: exif?.orientation, profile: PNGCodec.iccProfile(bytes).map(ColorProfile.icc))
+                            exif: exif, orientation: exif?.orientation, profile: profile)
         case .webp:
             let decoded = try StageClock.measure(.decode) { () throws(ProcessingError) in
                 try WebPCodec.decodeScaled(bytes, maxPixels: options.maxPixels, workingSize: options.workingSize)

@@ -101,6 +101,8 @@ private enum KernelPathCheck {
         (32, 16, 10, 10), (64, 64, 3, 3), (1, 5, 1, 1), (7, 6, 2, 65), (5, 9, 13, 17), (17, 23, 21, 50),
         (9, 17, 6, 197), (16, 16, 10, 10), (128, 64, 20, 20), (64, 16, 4, 4), (3, 8, 1, 9), (12, 40, 1, 2),
         (16, 48, 9, 92), (20, 33, 8, 28),
+        // Rows of 33-48 tiles (the AVX-512 path's one-block rows: 3 vectors of 16 tiles) and wider.
+        (16, 16, 7, 160), (8, 24, 6, 190), (5, 16, 5, 320), (16, 32, 3, 256),
     ]
     /// (channels of the first input, of the second, outputs, height, width, first upsampled, second upsampled).
     static let fused = [

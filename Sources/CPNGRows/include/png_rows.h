@@ -1,0 +1,49 @@
+#ifndef STICKER_CATALOG_PNG_ROWS_H
+#define STICKER_CATALOG_PNG_ROWS_H
+
+/*
+ * The per-row work of decoding a PNG once its image data is inflated: undoing the row filters
+ * (PNG specification, section 9) and widening 8-bit grey, grey + alpha and RGB rows to RGBA.
+ * Sub, Average and Paeth depend on the pixel to the left, so each row is a chain of
+ * pixels; for 3- and 4-byte pixels the chain runs one pixel per SSE2 step instead of one byte.
+ * No state, no allocation: thread-safe.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Undoes filter `filter` (0 None, 1 Sub, 2 Up, 3 Average, 4 Paeth) on `row` in place.
+ * `row` holds `length` filtered bytes (the filter-type byte already removed), `prior` the
+ * previous row already unfiltered, or NULL for the first row (read as zeros), and
+ * `bytes_per_pixel` is 1 to 8. Returns 0, or -1 for a filter type the format does not define
+ * (the row is then left as it was).
+ */
+int png_rows_unfilter(uint8_t *row, const uint8_t *prior, size_t length, unsigned bytes_per_pixel, unsigned filter);
+
+/*
+ * Undoes the filters of two consecutive rows: `first` (filter `first_filter`, above it `prior`,
+ * which must not be NULL here) and then `second` (filter `second_filter`, above it `first`),
+ * with the same results as two png_rows_unfilter calls but faster for 3- and 4-byte pixels,
+ * whose two chains of pixels then run side by side. Returns 0, or -1 for an undefined filter
+ * type (both rows are then left as they were).
+ */
+int png_rows_unfilter_pair(uint8_t *first, uint8_t *second, const uint8_t *prior, size_t length,
+                           unsigned bytes_per_pixel, unsigned first_filter, unsigned second_filter);
+
+/*
+ * Writes `width` pixels of `channels` 8-bit samples (1 grey, 2 grey + alpha, 3 RGB, 4 RGBA)
+ * from `source` to `rgba` as straight RGBA: grey is copied to red, green and blue, and a
+ * missing alpha is 255.
+ */
+void png_rows_to_rgba(const uint8_t *source, uint8_t *rgba, size_t width, unsigned channels);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,141 @@
+import CPNGRows
+import Testing
+@testable import Processing
+
+/// The fast PNG path against libpng: the same pixels for every colour type and row filter it
+/// takes, the same reduced image as reducing libpng's, and libpng's verdict for everything else.
+struct PNGRowDecoderTests {
+    static let noLimit = 1 << 40
+
+    @Test(arguments: [1, 2, 3, 4])
+    func everyFilterGivesLibpngsPixels(channels: Int) throws {
+        for (width, height) in [(1, 1), (2, 3), (17, 9), (64, 33)] {
+            var generator = SplitMix64(seed: UInt64(width * 131 + height * 7 + channels))
+            let png = TestPNG.make(width: width, height: height, channels: channels, generator: &generator)
+            let layout = try #require(PNGRowDecoder.layout(png))
+            #expect(layout.channels == channels && layout.width == width && layout.height == height)
+            let fast = try #require(try PNGRowDecoder.decodeReduced(png, maxPixels: Self.noLimit, workingSize: 4096))
+            #expect(fast.image == (try PNGCodec.decode(png, maxPixels: Self.noLimit)), "\(channels) channels, \(width)x\(height)")
+            #expect(fast.width == width && fast.height == height)
+        }
+    }
+
+    @Test(arguments: [1, 2, 3, 4])
+    func reducesAsItDecodesToWhatReducingLibpngsGives(channels: Int) throws {
+        var generator = SplitMix64(seed: UInt64(channels))
+        let png = TestPNG.make(width: 203, height: 97, channels: channels, generator: &generator)
+        let fast = try #require(try PNGRowDecoder.decodeReduced(png, maxPixels: Self.noLimit, workingSize: 40))
+        let whole = try PNGCodec.decode(png, maxPixels: Self.noLimit)
+        #expect(fast.image == ImageResizer.reducedToWorkingSize(whole, workingSize: 40))
+        #expect(fast.image.width == 41 && fast.image.height == 20)  // 203 / 5 and 97 / 5, rounded up
+        #expect(fast.width == 203 && fast.height == 97)
+    }
+
+    @Test func ourOwnEncodingsDecodeAlike() throws {
+        let image = Fixtures.noise(width: 150, height: 61)
+        for compression in [PNGCompression.fast, .small] {
+            let png = try PNGCodec.encode(image, compression: compression)
+            let fast = try #require(try PNGRowDecoder.decodeReduced(png, maxPixels: Self.noLimit, workingSize: 4096))
+            #expect(fast.image == image)
+        }
+    }
+
+    @Test func anSRGBGammaChunkKeepsTheFastPathAndItsPixels() throws {
+        var generator = SplitMix64(seed: 5)
+        let png = TestPNG.make(width: 9, height: 5, channels: 3, generator: &generator,
+                               chunks: [("gAMA", TestPNG.uint32(45_455)), ("sRGB", [0]), ("tEXt", Array("Title\0x".utf8))])
+        let fast = try #require(try PNGRowDecoder.decodeReduced(png, maxPixels: Self.noLimit, workingSize: 4096))
+        #expect(fast.image == (try PNGCodec.decode(png, maxPixels: Self.noLimit)))
+    }
+
+    /// Kinds and chunks that change what libpng makes of the pixels are left to it.
+    @Test func otherKindsAreLeftToLibpng() {
+        var generator = SplitMix64(seed: 9)
+        let leftToLibpng: [(String, [UInt8])] = [
+            ("a gamma other than sRGB's", TestPNG.make(width: 4, height: 4, channels: 3, generator: &generator,
+                                                       chunks: [("gAMA", TestPNG.uint32(100_000))])),
+            ("a colour key", TestPNG.make(width: 4, height: 4, channels: 3, generator: &generator,
+                                          chunks: [("tRNS", [0, 1, 0, 2, 0, 3])])),
+            ("significant bits", TestPNG.make(width: 4, height: 4, channels: 4, generator: &generator,
+                                              chunks: [("sBIT", [5, 6, 5, 8])])),
+            ("16-bit samples", TestPNG.make(width: 4, height: 4, channels: 3, generator: &generator, bitDepth: 16)),
+            ("an unknown critical chunk", TestPNG.make(width: 4, height: 4, channels: 3, generator: &generator,
+                                                       chunks: [("ABCD", [1, 2])])),
+        ]
+        for (what, png) in leftToLibpng {
+            #expect(PNGRowDecoder.layout(png) == nil, "\(what)")
+        }
+    }
+
+    @Test func damagedFilesAreLeftToLibpngWhichRefusesThem() throws {
+        var generator = SplitMix64(seed: 11)
+        let good = TestPNG.make(width: 12, height: 6, channels: 4, generator: &generator)
+        var badCRC = good
+        badCRC[TestPNG.firstIDATOffset(good) + 10] ^= 0x40  // inside the IDAT data: its CRC fails
+        let noEnd = Array(good.dropLast(12))
+        let badFilter = TestPNG.make(width: 12, height: 6, channels: 4, generator: &generator, filterByte: 5)
+        let shortData = TestPNG.make(width: 12, height: 6, channels: 4, generator: &generator, dropRows: 1)
+        for (what, png) in [("a failed CRC", badCRC), ("no IEND", noEnd), ("filter type 5", badFilter), ("missing rows", shortData)] {
+            #expect(try PNGRowDecoder.decodeReduced(png, maxPixels: Self.noLimit, workingSize: 4096) == nil, "\(what)")
+            #expect(throws: ProcessingError.self, "\(what)") {
+                try PhotoDecoder.decode(png, options: DecodeOptions(maxPixels: Self.noLimit, workingSize: 4096))
+            }
+        }
+    }
+
+    @Test func tooManyPixelsIsRefusedBeforeAnything() {
+        var generator = SplitMix64(seed: 3)
+        let png = TestPNG.make(width: 30, height: 20, channels: 3, generator: &generator)
+        #expect(throws: ProcessingError.tooLarge(width: 30, height: 20, limit: 599)) {
+            try PNGRowDecoder.decodeReduced(png, maxPixels: 599, workingSize: 4096)
+        }
+    }
+
+    @Test func rowsFollowTheFormatsFiltersByteForByte() {
+        // The vector paths (3- and 4-byte pixels) and the portable one against the definitions.
+        var generator = SplitMix64(seed: 21)
+        for bytesPerPixel in 1...4 {
+            for filter in 0...4 {
+                for hasPrior in [false, true] {
+                    let length = bytesPerPixel * 37
+                    let original = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                    let prior = hasPrior ? (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) } : nil
+                    var row = TestPNG.filtered(original, prior: prior, bytesPerPixel: bytesPerPixel, filter: filter)
+                    let status = row.withUnsafeMutableBufferPointer { row in
+                        (prior ?? []).withUnsafeBufferPointer { above in
+                            png_rows_unfilter(row.baseAddress, hasPrior ? above.baseAddress : nil, length, UInt32(bytesPerPixel), UInt32(filter))
+                        }
+                    }
+                    #expect(status == 0)
+                    #expect(row == original, "\(bytesPerPixel) bytes a pixel, filter \(filter), prior \(hasPrior)")
+                }
+            }
+        }
+    }
+
+    @Test func rowPairsFollowTheFiltersForEveryPairing() {
+        var generator = SplitMix64(seed: 22)
+        for bytesPerPixel in 1...4 {
+            for (firstFilter, secondFilter) in (0...4).flatMap({ first in (0...4).map { (first, $0) } }) {
+                for pixels in [1, 2, 29] {
+                    let length = bytesPerPixel * pixels
+                    let random = { (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) } }
+                    let (prior, first, second) = (random(), random(), random())
+                    var firstRow = TestPNG.filtered(first, prior: prior, bytesPerPixel: bytesPerPixel, filter: firstFilter)
+                    var secondRow = TestPNG.filtered(second, prior: first, bytesPerPixel: bytesPerPixel, filter: secondFilter)
+                    let status = firstRow.withUnsafeMutableBufferPointer { firstRow in
+                        secondRow.withUnsafeMutableBufferPointer { secondRow in
+                            png_rows_unfilter_pair(firstRow.baseAddress, secondRow.baseAddress, prior, length, UInt32(bytesPerPixel),
+                                                   UInt32(firstFilter), UInt32(secondFilter))
+                        }
+                    }
+                    #expect(status == 0)
+                    #expect(firstRow == first && secondRow == second,
+                            "\(bytesPerPixel) bytes a pixel, filters \(firstFilter) then \(secondFilter), \(pixels) pixels")
+                }
+            }
+        }
+        var row: [UInt8] = [1, 2, 3], other: [UInt8] = [4, 5, 6]
+        #expect(png_rows_unfilter_pair(&row, &other, [0, 0, 0], 3, 3, 1, 5) == -1)
+    }
+}
