@@ -11,8 +11,8 @@ import Processing
 /// within)) that earlier rounds did not read: each cell is a range of one B-tree sorted by share, so a
 /// round is one seek a cell and sequential rows, and no row is read twice. The rows come from
 /// `palette_pack` (``PalettePackReader``: a band of share at a time, one B-tree step for tens of rows)
-/// when it is current, else from `palette_cell` row by row (``PaletteCellReader``); a band may bring
-/// rows below the level early, which changes nothing below (hits are exact). After a round every sticker
+/// when it is current, else from `palette_cell` row by row (``PaletteCellReader``); a band brings some
+/// rows scoring below the level early, and they wait until a round's level reaches them. After a round every sticker
 /// scoring τ or more has all its best colours read, so its score is exact ("final"); once `limit` final
 /// stickers pass the filters, no other sticker can enter the results. Following one colour and looking
 /// the others up in each sticker's palette (the R*Tree search) costs a palette lookup per sticker met;
