@@ -12,9 +12,11 @@ import Processing
 var count = 1_000_000
 var runs = 15
 var path: String?
-// `--only NAME`: that query alone, `--no-scan`: without the full scans (for profiling the search).
+// `--only NAME`: that query alone, `--no-scan`: without the full scans, `--no-compare`: without the
+// searches before (the R*Tree's, `palette_cell` row by row); the last two for profiling the search.
 var only: String?
 var scan = true
+var compare = true
 var remaining = CommandLine.arguments.dropFirst()[...]
 while let argument = remaining.popFirst() {
     switch argument {
@@ -22,6 +24,7 @@ while let argument = remaining.popFirst() {
     case "--runs": runs = Int(remaining.popFirst() ?? "") ?? runs
     case "--only": only = remaining.popFirst()
     case "--no-scan": scan = false
+    case "--no-compare": compare = false
     case "-h", "--help": path = nil; remaining = []
     default:
         // An unknown option is a mistake, not a catalog to fill with a million stickers.
@@ -30,7 +33,7 @@ while let argument = remaining.popFirst() {
 }
 guard let path else {
     try? FileHandle.standardError.write(contentsOf: Data(
-        "usage: search-bench CATALOG [--count N] [--runs R] [--only NAME] [--no-scan]\n".utf8))
+        "usage: search-bench CATALOG [--count N] [--runs R] [--only NAME] [--no-scan] [--no-compare]\n".utf8))
     exit(64)
 }
 
@@ -90,6 +93,12 @@ struct Report: Encodable {
         var rarestColorP50Ms: Double?
         var rarestColorCpuP50Ms: Double?
         var rarestColorSameResults: Bool?
+        /// With several colours, the same search reading `palette_cell` row by row instead of
+        /// `palette_pack` (the search before the pack), timed in the same runs, alternating with it.
+        var cellRowsP50Ms: Double?
+        var cellRowsP95Ms: Double?
+        var cellRowsCpuP50Ms: Double?
+        var cellRowsSameResults: Bool?
     }
 }
 
@@ -141,18 +150,29 @@ do {
         var wall: [Double] = []
         var cpu: [Double] = []
         var results: [ColorSearchResult] = []
+        var rowsWall: [Double] = []
+        var rowsCPU: [Double] = []
+        var rows: [ColorSearchResult] = []
+        let sqliteStore = compare ? repository as? SQLiteCatalogStore : nil
         _ = try await repository.search(query)  // warm the page cache once
+        _ = try sqliteStore?.searchReadingCellRows(query)
         for _ in 0..<runs {
             let start = BenchClock.wallSeconds(), startCPU = BenchClock.cpuSeconds()
             results = try await repository.search(query)
             wall.append((BenchClock.wallSeconds() - start) * 1000)
             cpu.append((BenchClock.cpuSeconds() - startCPU) * 1000)
+            if let sqliteStore, query.colors.count > 1 {
+                let start = BenchClock.wallSeconds(), startCPU = BenchClock.cpuSeconds()
+                rows = try sqliteStore.searchReadingCellRows(query)
+                rowsWall.append((BenchClock.wallSeconds() - start) * 1000)
+                rowsCPU.append((BenchClock.cpuSeconds() - startCPU) * 1000)
+            }
         }
         var rarestWall: [Double] = []
         var rarestCPU: [Double] = []
         var rarest: [ColorSearchResult] = []
         // The R*Tree walk the several-colour search is compared with exists in the SQLite back end only.
-        if let sqlite = repository as? SQLiteCatalogStore, query.colors.count > 1 {
+        if compare, let sqlite = repository as? SQLiteCatalogStore, query.colors.count > 1 {
             for _ in 0..<runs {
                 let start = BenchClock.wallSeconds(), startCPU = BenchClock.cpuSeconds()
                 rarest = try sqlite.searchFollowingRarestColor(query)
@@ -174,13 +194,21 @@ do {
             sameResults: results == scanned,
             rarestColorP50Ms: rarestWall.isEmpty ? nil : percentile(rarestWall, 0.5),
             rarestColorCpuP50Ms: rarestCPU.isEmpty ? nil : percentile(rarestCPU, 0.5),
-            rarestColorSameResults: rarestWall.isEmpty ? nil : rarest == results
+            rarestColorSameResults: rarestWall.isEmpty ? nil : rarest == results,
+            cellRowsP50Ms: rowsWall.isEmpty ? nil : percentile(rowsWall, 0.5),
+            cellRowsP95Ms: rowsWall.isEmpty ? nil : percentile(rowsWall, 0.95),
+            cellRowsCpuP50Ms: rowsCPU.isEmpty ? nil : percentile(rowsCPU, 0.5),
+            cellRowsSameResults: rowsWall.isEmpty ? nil : rows == results
         )
         try? FileHandle.standardError.write(contentsOf: Data(String(format: "%-22@ index p50 %7.2f ms p95 %7.2f ms (cpu p50 %6.2f)  full scan %8.1f ms  %6.0fx  same=%@\n",
                                                     name, line.indexP50Ms, line.indexP95Ms, line.indexCpuP50Ms, line.fullScanP50Ms, line.speedup, line.sameResults ? "yes" : "NO").utf8))
         if let p50 = line.rarestColorP50Ms, let cpu = line.rarestColorCpuP50Ms {
             try? FileHandle.standardError.write(contentsOf: Data(String(format: "%-22@ following the rarest colour: p50 %7.2f ms (cpu p50 %6.2f)  same=%@\n",
                                                         name, p50, cpu, line.rarestColorSameResults == true ? "yes" : "NO").utf8))
+        }
+        if let p50 = line.cellRowsP50Ms, let p95 = line.cellRowsP95Ms, let cpu = line.cellRowsCpuP50Ms {
+            try? FileHandle.standardError.write(contentsOf: Data(String(format: "%-22@ palette_cell rows:   p50 %7.2f ms p95 %7.2f ms (cpu p50 %6.2f)  same=%@\n",
+                                                        name, p50, p95, cpu, line.cellRowsSameResults == true ? "yes" : "NO").utf8))
         }
         report.queries.append(line)
     }

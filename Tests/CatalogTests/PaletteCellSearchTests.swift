@@ -8,7 +8,8 @@ import Testing
 /// The search with several colours over `palette_cell` (``PaletteCellSearch``) gives exactly the full
 /// scan's results (the same entries, order, scores and matched colours) and the R*Tree search's, on
 /// generated catalogs: 2 and 3 colours, exact ties, several `within`, camera and date filters, limits
-/// from 1 to beyond every match. And the table follows `palette_color` as the R*Tree does.
+/// from 1 to beyond every match, read from `palette_pack` and from `palette_cell` row by row. And the
+/// table follows `palette_color` as the R*Tree does (the pack's upkeep: `PalettePackTests.swift`).
 @Suite struct PaletteCellSearchTests {
     /// A fixed-seed generator: a failure replays.
     struct Generator {
@@ -19,7 +20,7 @@ import Testing
         }
     }
 
-    private func photo(_ colors: [(hex: String, share: Double)], make: String, taken: String) -> ProcessedPhoto {
+    func photo(_ colors: [(hex: String, share: Double)], make: String, taken: String) -> ProcessedPhoto {
         ProcessedPhoto(
             format: .png, width: 10, height: 10,
             exif: ExifMetadata(
@@ -35,7 +36,7 @@ import Testing
 
     /// `count` stickers: random palettes of 1–5 colours, one in three with an orange, one in five with a
     /// navy; with `ties`, colours and shares drawn from short lists, so many scores are exactly equal.
-    private func catalog(_ count: Int, ties: Bool, seed: UInt64, in directory: URL) async throws -> SQLiteCatalogStore {
+    func catalog(_ count: Int, ties: Bool, seed: UInt64, in directory: URL) async throws -> SQLiteCatalogStore {
         let store = try SQLiteCatalogStore(url: directory.appending(path: "c.sqlite"), access: .readWrite)
         var random = Generator(state: seed)
         let hexes = ["#ff9900", "#ffa500", "#f08000", "#000080", "#101070", "#808080", "#20b2aa", "#ffffff"]
@@ -72,18 +73,21 @@ import Testing
 
     /// Every query's results from `palette_cell` equal the full scan's and the R*Tree search's exactly,
     /// and the fast path did answer them (not the R*Tree fallback).
-    private func expectSameAsTheFullScan(_ store: SQLiteCatalogStore, _ queries: [ColorQuery]) throws {
+    func expectSameAsTheFullScan(_ store: SQLiteCatalogStore, _ queries: [ColorQuery]) throws {
         for query in queries {
             let fast = try store.search(query)
             let scanned = try store.searchByFullScan(query)
             #expect(fast == scanned, "\(query)")
             #expect(try store.searchFollowingRarestColor(query) == scanned, "\(query)")
+            #expect(try store.searchReadingCellRows(query) == scanned, "\(query)")
             let answered = try store.read { db in try PaletteCellSearch(query: query, db: db).search { Set($0) } != nil }
             #expect(answered, "\(query)")
         }
+        // `search` above read the pack: nothing was waiting to be packed.
+        #expect(try store.read { db in try PalettePack.isCurrent(db) })
     }
 
-    private func queries(_ colors: [[String]], within: [Double], limits: [Int],
+    func queries(_ colors: [[String]], within: [Double], limits: [Int],
                          filters: [(camera: String?, after: String?, before: String?)] = [(nil, nil, nil)]) -> [ColorQuery] {
         var queries: [ColorQuery] = []
         for names in colors {
@@ -173,7 +177,7 @@ import Testing
         }
     }
 
-    /// Palettes recorded before migration 0005 are put in `palette_cell` by it, and searched there.
+    /// Palettes recorded before migration 0005 are put in `palette_cell` by it (and packed by 0006), and searched there.
     @Test func migrationFillsTheTable() async throws {
         try await withTemporaryDirectory { directory in
             let url = directory.appending(path: "c.sqlite")
@@ -186,9 +190,12 @@ import Testing
             }
             let queue = try DatabaseQueue(path: url.path)
             try await queue.write { db in
-                try db.execute(sql: "DROP TABLE palette_cell")
+                // As before migration 0005: neither palette_cell nor palette_pack (0006) yet.
+                try db.execute(sql: "DROP TABLE palette_cell")  // (drops palette_pack's triggers with it)
                 for name in ["insert", "delete", "update"] { try db.execute(sql: "DROP TRIGGER palette_cell_\(name)") }
-                try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = '0005_palette_cell'")
+                try db.execute(sql: "DROP TABLE palette_pack")
+                try db.execute(sql: "DROP TABLE palette_pack_dirty")
+                try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier IN ('0005_palette_cell', '0006_palette_pack')")
             }
             let reopened = try SQLiteCatalogStore(url: url, access: .readWrite)
             let rows = try await queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM palette_cell") }

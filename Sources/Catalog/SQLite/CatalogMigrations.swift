@@ -8,6 +8,8 @@ enum CatalogMigrations {
         for migration in EmbeddedMigrations.all {
             migrator.registerMigration(migration.identifier) { db in
                 try db.execute(sql: migration.sql)
+                // Bands a migration notes (0006 notes every one) are packed in the same transaction.
+                try PalettePack.flushIfPresent(db)
             }
         }
         return migrator

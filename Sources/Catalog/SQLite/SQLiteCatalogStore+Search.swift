@@ -26,6 +26,13 @@ extension SQLiteCatalogStore {
         return try read { db in try ColorSearch(query: query, db: db, readsCells: false).indexed() }
     }
 
+    /// The same search as ``search(_:)`` with several colours read from `palette_cell` row by row, never
+    /// from `palette_pack`: the search before the pack, for the benchmark and the tests.
+    public nonisolated func searchReadingCellRows(_ query: ColorQuery) throws(CatalogError) -> [ColorSearchResult] {
+        guard !query.colors.isEmpty, query.limit > 0 else { return [] }
+        return try read { db in try ColorSearch(query: query, db: db, packed: false).indexed() }
+    }
+
     /// The same search without the index: every palette colour is read and compared (a full scan).
     /// The baseline the benchmark measures the index against, and the tests' reference.
     public nonisolated func searchByFullScan(_ query: ColorQuery) throws(CatalogError) -> [ColorSearchResult] {
@@ -40,6 +47,8 @@ private struct ColorSearch {
     let db: Database
     /// Whether several colours are read together from `palette_cell` when the catalog has it.
     var readsCells = true
+    /// Where `palette_cell`'s colours are read from: see ``PaletteCellSearch/packed``.
+    var packed: Bool? = nil
 
     /// The best match so far of one query colour in one sticker: the palette colour row and its score.
     struct Hit {
@@ -59,7 +68,7 @@ private struct ColorSearch {
             return try results(evaluated.compactMapValues { $0 })
         }
         if readsCells, query.colors.count > 1,
-           let finals = try PaletteCellSearch(query: query, db: db).search(allowed: allowed) {
+           let finals = try PaletteCellSearch(query: query, db: db, packed: packed).search(allowed: allowed) {
             return try results(finals.mapValues { hits in
                 hits.map { Hit(colorId: $0.colorId, distance: $0.distance, share: $0.share, score: $0.score) }
             })

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Processing
 
 extension SQLiteCatalogStore {
     /// Checks the catalog without changing it, in one read transaction (one consistent snapshot, while
@@ -176,6 +177,7 @@ extension SQLiteCatalogStore {
             problems.append(.init(check: "palette-index", id: id, message: "entry \(id): palette colour \(color) is indexed at other coordinates or under another entry"))
         }
         try problems.append(contentsOf: paletteCellProblems(db))
+        try problems.append(contentsOf: palettePackProblems(db))
         return problems
     }
 
@@ -206,6 +208,80 @@ extension SQLiteCatalogStore {
         let colors = try Int.fetchOne(db, sql: "SELECT count(*) FROM palette_color") ?? 0
         if rows > colors - missing.count {
             problems.append(.init(check: "palette-index", message: "palette_cell has rows that match no palette colour (\(rows - (colors - missing.count)))"))
+        }
+        return problems
+    }
+
+    /// When the catalog has `palette_pack` (migration 0006): every band holds exactly `palette_cell`'s rows
+    /// of that cell and band, with the same values, and no band is stored that `palette_cell` lacks. Bands
+    /// waiting to be packed (written outside the catalog's writer) are skipped: searches do not read the
+    /// pack while any is waiting. One pass over both tables in key order.
+    private static func palettePackProblems(_ db: Database) throws -> [VerifyReport.Problem] {
+        guard try db.tableExists("palette_pack") else { return [] }
+        struct Key: Hashable, Comparable {
+            var cell: Int64
+            var band: Int
+            static func < (left: Key, right: Key) -> Bool { (left.cell, left.band) < (right.cell, right.band) }
+        }
+        struct Record: Equatable {
+            var share: UInt64, l: UInt64, a: UInt64, b: UInt64, id: Int64, photo: Int64
+            init(_ row: PaletteCellReader.Row) {
+                (share, l, a, b, id, photo) = (row.share.bitPattern, row.color.l.bitPattern, row.color.a.bitPattern,
+                                               row.color.b.bitPattern, row.id, row.photo)
+            }
+        }
+        func key(_ value: Int64) -> Key {
+            let (cell, band) = PalettePack.cellAndBand(value)
+            return Key(cell: cell, band: band)
+        }
+        let waiting = Set(try Int64.fetchAll(db, sql: "SELECT cell_band FROM palette_pack_dirty").map(key))
+        // palette_cell by (cell, share, id) is also by (cell, band); a band's BLOB is compared sorted the same way.
+        let expected = try Row.fetchCursor(db, sql: "SELECT cell, share, id, photo_id, l, a, b FROM palette_cell ORDER BY cell, share, id")
+        var pending: (key: Key, row: PaletteCellReader.Row)?
+        func nextBand() throws -> (key: Key, records: [Record])? {
+            if pending == nil, let row = try expected.next() {
+                let value = PaletteCellReader.Row(share: row[1], id: row[2], photo: row[3], color: OklabColor(l: row[4], a: row[5], b: row[6]))
+                pending = (Key(cell: row[0], band: PalettePack.band(of: value.share)), value)
+            }
+            guard let first = pending else { return nil }
+            var records = [Record(first.row)]
+            pending = nil
+            while let row = try expected.next() {
+                let value = PaletteCellReader.Row(share: row[1], id: row[2], photo: row[3], color: OklabColor(l: row[4], a: row[5], b: row[6]))
+                let key = Key(cell: row[0], band: PalettePack.band(of: value.share))
+                guard key == first.key else { pending = (key, value); break }
+                records.append(Record(value))
+            }
+            return (first.key, records)
+        }
+        var problems: [VerifyReport.Problem] = []
+        func differs(_ key: Key, _ what: String) {
+            guard !waiting.contains(key) else { return }
+            problems.append(.init(check: "palette-index", message: "palette_pack cell \(key.cell) band \(key.band) \(what)"))
+        }
+        let stored = try Row.fetchCursor(db, sql: "SELECT cell_band, rows FROM palette_pack ORDER BY cell_band")
+        var band = try nextBand()
+        while let row = try stored.next() {
+            let key = key(row[0])
+            let bytes: Data = row[1]
+            var records = bytes.withUnsafeBytes(PalettePack.records).map(Record.init)
+            records.sort { (Double(bitPattern: $0.share), $0.id) < (Double(bitPattern: $1.share), $1.id) }
+            while let expected = band, expected.key < key {
+                differs(expected.key, "is missing (palette_cell has \(expected.records.count) colours there)")
+                band = try nextBand()
+            }
+            if let expected = band, expected.key == key {
+                if expected.records != records || bytes.count % PalettePack.recordSize != 0 {
+                    differs(key, "does not hold palette_cell's colours of that band (\(records.count) stored, \(expected.records.count) expected)")
+                }
+                band = try nextBand()
+            } else {
+                differs(key, "holds \(records.count) colours that palette_cell does not have there")
+            }
+        }
+        while let expected = band {
+            differs(expected.key, "is missing (palette_cell has \(expected.records.count) colours there)")
+            band = try nextBand()
         }
         return problems
     }

@@ -43,13 +43,18 @@ public actor SQLiteCatalogStore: CatalogStore {
         (self.pool, self.preMigrationCopy) = try CatalogDatabase.open(path: path, access: access, busyTimeout: busyTimeout)
     }
 
-    /// Runs `updates` in one IMMEDIATE transaction of the writer connection, errors mapped.
+    /// Runs `updates` in one IMMEDIATE transaction of the writer connection, errors mapped. Before it
+    /// commits, the bands of `palette_pack` that the transaction changed are packed again (``PalettePack``).
     func write<T>(_ updates: (Database) throws -> T) throws(CatalogError) -> T {
         guard access == .readWrite else {
             throw .readOnly(path: path, reason: "it was opened read-only")
         }
         return try CatalogError.catching(path: path) {
-            try pool.write(updates)
+            try pool.write { db in
+                let value = try updates(db)
+                try PalettePack.flush(db)
+                return value
+            }
         }
     }
 

@@ -9,7 +9,10 @@ import Processing
 /// `limit` stickers met in every colour already reach, when that is higher) and reads, for every query
 /// colour, every palette colour whose cell's bound reaches τ (share × (1 − the cell's nearest distance /
 /// within)) that earlier rounds did not read: each cell is a range of one B-tree sorted by share, so a
-/// round is one seek a cell and sequential rows, and no row is read twice. After a round every sticker
+/// round is one seek a cell and sequential rows, and no row is read twice. The rows come from
+/// `palette_pack` (``PalettePackReader``: a band of share at a time, one B-tree step for tens of rows)
+/// when it is current, else from `palette_cell` row by row (``PaletteCellReader``); a band brings some
+/// rows scoring below the level early, and they wait until a round's level reaches them. After a round every sticker
 /// scoring τ or more has all its best colours read, so its score is exact ("final"); once `limit` final
 /// stickers pass the filters, no other sticker can enter the results. Following one colour and looking
 /// the others up in each sticker's palette (the R*Tree search) costs a palette lookup per sticker met;
@@ -28,7 +31,8 @@ struct PaletteCellSearch {
         var id: Int64
         /// 1 − (the cell's nearest distance / within): a row's score is at most share × factor.
         var factor: Double
-        /// The share of the next unread row: +∞ before the first read, nil once the cell is read to its end.
+        /// At least the share of every unread row (the next row's share, or the top of the next band of
+        /// `palette_pack`): +∞ before the first read, nil once the cell is read to its end.
         var next: Double?
     }
 
@@ -44,6 +48,9 @@ struct PaletteCellSearch {
 
     let query: ColorQuery
     let db: Database
+    /// Whether cells are read from `palette_pack` (true), from `palette_cell` row by row (false), or from
+    /// the pack when it is current (nil). Forced only by tests and the benchmark, to compare the two.
+    var packed: Bool? = nil
 
     /// The cell index of a coordinate, as migration 0005's triggers compute it.
     static func index(_ value: Double) -> Int {
@@ -100,7 +107,8 @@ struct PaletteCellSearch {
             budget -= cells.count
             streams.append(cells)
         }
-        let reader = try PaletteCellReader(db: db)
+        let reader: any PaletteCellSource = try packed ?? PalettePack.isCurrent(db)
+            ? PalettePackReader(db: db) : PaletteCellReader(db: db)
         let count = colors.count
         let none = Hit(colorId: 0, distance: 0, share: 0, score: -1)
         // Every sticker met has a slot: its best hit per query colour so far (score −1: not met in that
@@ -109,6 +117,13 @@ struct PaletteCellSearch {
         var photos: [Int64] = []
         var hits: [Hit] = []
         var missing: [Int] = []
+        // Sized for a typical search (two colours at 1,000,000 stickers meet ~10,000): fewer regrowths.
+        slots.reserveCapacity(8192)
+        photos.reserveCapacity(8192)
+        hits.reserveCapacity(8192 * count)
+        missing.reserveCapacity(8192)
+        var buffer: [PaletteCellReader.Row] = []
+        buffer.reserveCapacity(1024)
         func weakest(_ slot: Int) -> Double {
             var weakest = Double.infinity
             for index in slot * count..<(slot + 1) * count { weakest = min(weakest, hits[index].score) }
@@ -118,36 +133,61 @@ struct PaletteCellSearch {
         var waiting: [Int] = []
         var finals: [Int64: [Hit]] = [:]
         var passing = 0
+        // A row met before its score reaches the level (a band of `palette_pack` comes whole) waits here,
+        // per query colour, until a round's level falls to its score: a sticker gets a slot only for a
+        // colour that counts at the level, as when reading row by row.
+        struct Deferred {
+            var photo: Int64
+            var hit: Hit
+        }
+        var deferred: [[Deferred]] = Array(repeating: [], count: count)
+        func meet(_ photo: Int64, _ index: Int, _ hit: Hit) {
+            let slot: Int
+            if let known = slots[photo] {
+                slot = known
+            } else {
+                slot = photos.count
+                slots[photo] = slot
+                photos.append(photo)
+                for _ in 0..<count { hits.append(none) }
+                missing.append(count)
+            }
+            let at = slot * count + index
+            let best = hits[at]
+            // The lowest colour id among equal scores, as the full scan.
+            guard hit.score > best.score || (hit.score == best.score && hit.colorId < best.colorId) else { return }
+            hits[at] = hit
+            if best.score < 0 {
+                missing[slot] -= 1
+                if missing[slot] == 0 { waiting.append(slot) }
+            }
+        }
         var level = Self.firstLevel
         while true {
+            for index in 0..<count where !deferred[index].isEmpty {
+                deferred[index].removeAll { entry in
+                    guard entry.hit.score >= level else { return false }
+                    meet(entry.photo, index, entry.hit)
+                    return true
+                }
+            }
             for (index, wanted) in colors.enumerated() {
                 for position in streams[index].indices {
                     let cell = streams[index][position]
                     let downTo = level > 0 ? level / cell.factor : 0
                     // Shares are at most 1: a cell whose factor is below the level holds nothing to read yet.
                     guard let next = cell.next, downTo <= 1, next >= downTo else { continue }
-                    streams[index][position].next = try reader.read(cell: cell.id, atMost: min(next, 2), downTo: downTo) { row in
+                    buffer.removeAll(keepingCapacity: true)
+                    streams[index][position].next = try reader.read(cell: cell.id, atMost: min(next, 2), downTo: downTo, into: &buffer)
+                    for row in buffer {
                         let distance = wanted.deltaE(row.color)
                         let score = query.score(distance: distance, share: row.share)
-                        guard score >= 0 else { return }
-                        let slot: Int
-                        if let known = slots[row.photo] {
-                            slot = known
+                        guard score >= 0 else { continue }
+                        let hit = Hit(colorId: row.id, distance: distance, share: row.share, score: score)
+                        if score < level {
+                            deferred[index].append(Deferred(photo: row.photo, hit: hit))
                         } else {
-                            slot = photos.count
-                            slots[row.photo] = slot
-                            photos.append(row.photo)
-                            hits.append(contentsOf: repeatElement(none, count: count))
-                            missing.append(count)
-                        }
-                        let at = slot * count + index
-                        let best = hits[at]
-                        // The lowest colour id among equal scores, as the full scan.
-                        guard score > best.score || (score == best.score && row.id < best.colorId) else { return }
-                        hits[at] = Hit(colorId: row.id, distance: distance, share: row.share, score: score)
-                        if best.score < 0 {
-                            missing[slot] -= 1
-                            if missing[slot] == 0 { waiting.append(slot) }
+                            meet(row.photo, index, hit)
                         }
                     }
                 }

@@ -12,7 +12,7 @@ import Processing
 /// queue when it adds a node, so a queue of every colour within `within` made each row cost microseconds).
 ///
 /// The only file that touches SQLite's C API: the R*Tree query callback and its info pointer, and the
-/// search's hot reads (``PaletteStream``, ``palettes(of:_:)``, ``PaletteCellReader``), stepped and read
+/// search's hot reads (``PaletteStream``, ``palettes(of:_:)``, ``PaletteCellReader``, ``PalettePackReader``), stepped and read
 /// column by column without GRDB's `Row` (whose decoding cost more than SQLite's own work there).
 enum PaletteScoreQuery {
     static let functionName = "palette_score"
@@ -145,10 +145,21 @@ final class PaletteStream {
     }
 }
 
+/// Where the search with several colours (``PaletteCellSearch``) reads a cell's palette colours from,
+/// largest shares first: `palette_cell` row by row, or `palette_pack` a band at a time.
+protocol PaletteCellSource {
+    /// Appends to `rows` at least every unread row of `cell` with a share of at least `downTo` (perhaps
+    /// more), none read before; `atMost` is what the previous read of the cell returned (2 for the first).
+    /// Returns a bound of the shares of the rows still unread, or nil when the cell has no more rows.
+    /// (Rows go to a buffer the caller reuses, not to a closure: the caller's loop over them then needs
+    /// no closure context, whose captured variables cost dynamic exclusivity checks on every row.)
+    func read(cell: Int64, atMost: Double, downTo: Double, into rows: inout [PaletteCellReader.Row]) throws -> Double?
+}
+
 /// Reads the palette colours of one cell of `palette_cell` (migration 0005) by falling share: the
-/// sequential reads behind the search with several colours (``PaletteCellSearch``). One prepared
-/// statement, rebound for every cell.
-final class PaletteCellReader {
+/// sequential reads behind the search with several colours (``PaletteCellSearch``) while `palette_pack`
+/// is not current. One prepared statement, rebound for every cell.
+final class PaletteCellReader: PaletteCellSource {
     /// One palette colour, exact.
     struct Row {
         var share: Double
@@ -166,10 +177,10 @@ final class PaletteCellReader {
             """)
     }
 
-    /// Hands `body` the rows of `cell` with a share of at most `atMost` and at least `downTo`, largest
+    /// Appends to `rows` the rows of `cell` with a share of at most `atMost` and at least `downTo`, largest
     /// first. Returns the share of the first row below `downTo` (where the next read starts: rows of
     /// equal share are never split between reads), or nil when the cell has no more rows.
-    func read(cell: Int64, atMost: Double, downTo: Double, _ body: (Row) -> Void) throws -> Double? {
+    func read(cell: Int64, atMost: Double, downTo: Double, into rows: inout [Row]) throws -> Double? {
         let raw = statement.sqliteStatement
         sqlite3_reset(raw)
         sqlite3_bind_int64(raw, 1, cell)
@@ -177,10 +188,41 @@ final class PaletteCellReader {
         while try PaletteScoreQuery.step(raw) {
             let share = sqlite3_column_double(raw, 0)
             if share < downTo { return share }
-            body(Row(
+            rows.append(Row(
                 share: share, id: sqlite3_column_int64(raw, 1), photo: sqlite3_column_int64(raw, 2),
                 color: OklabColor(l: sqlite3_column_double(raw, 3), a: sqlite3_column_double(raw, 4), b: sqlite3_column_double(raw, 5))
             ))
+        }
+        return nil
+    }
+}
+
+/// Reads one cell's bands of `palette_pack` (migration 0006) by falling share, each band's records
+/// decoded from its BLOB in place: one B-tree step a band (tens of palette colours) instead of one a
+/// colour. A band is handed over whole, so some rows below `downTo` come early; never twice.
+final class PalettePackReader: PaletteCellSource {
+    private let statement: Statement
+
+    init(db: Database) throws {
+        statement = try db.makeStatement(sql: """
+            SELECT cell_band, rows FROM palette_pack WHERE cell_band BETWEEN ? AND ? ORDER BY cell_band DESC
+            """)
+    }
+
+    /// `atMost` is 2 or a value this reader returned (``PalettePack/upperBound(of:)`` of the next band).
+    func read(cell: Int64, atMost: Double, downTo: Double, into rows: inout [PaletteCellReader.Row]) throws -> Double? {
+        let raw = statement.sqliteStatement
+        sqlite3_reset(raw)
+        sqlite3_bind_int64(raw, 1, PalettePack.key(cell: cell, band: 0))
+        sqlite3_bind_int64(raw, 2, PalettePack.key(cell: cell, band: PalettePack.highestBand(atMost: atMost)))
+        let lowest = PalettePack.key(cell: cell, band: PalettePack.band(of: downTo))
+        while try PaletteScoreQuery.step(raw) {
+            let key = sqlite3_column_int64(raw, 0)
+            if key < lowest { return PalettePack.upperBound(of: PalettePack.cellAndBand(key).band) }
+            // The pointer is valid until the next step; the records are decoded before it.
+            let count = Int(sqlite3_column_bytes(raw, 1))
+            guard count > 0, let base = sqlite3_column_blob(raw, 1) else { continue }
+            PalettePack.appendRecords(UnsafeRawBufferPointer(start: base, count: count), to: &rows)
         }
         return nil
     }
