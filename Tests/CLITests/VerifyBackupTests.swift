@@ -141,6 +141,12 @@ import Testing
         }
     }
 
+    @Test func aSettingWrittenAsBytesFromOutsideDoesNotStopVerify() throws {
+        let folder = try importedCatalog(1)
+        try #require(try Reliability.sql(folder.path("c.sqlite"), "INSERT INTO setting VALUES ('padding', randomblob(4096))"))
+        #expect(try Reliability.verify("c.sqlite", in: folder).status == 0)
+    }
+
     @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
     func anInterruptedBackupLeavesNoTemporaryFile(signal: Int32, expectedStatus: Int32) throws {
         let folder = try importedCatalog(2)

@@ -43,8 +43,11 @@ extension SQLiteCatalogStore {
                     name: pack.name, title: pack.title, author: pack.author, createdAt: pack.createdAt,
                     items: (items[pack.id ?? 0] ?? []).map { StoredPack.Item(entryID: $0.photoId, position: $0.position, emoji: $0.emoji) })
             }
+            // Values are text by contract, but an outside write can leave a BLOB: read as text,
+            // it cannot stop a copy or a verify.
             let settings = Dictionary(
-                uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT key, value FROM setting").map { ($0["key"] as String, $0["value"] as String) })
+                uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT key, CAST(value AS TEXT) AS value FROM setting")
+                    .map { ($0["key"] as String, $0["value"] as String) })
             return StoredCatalogRest(packs: packs, settings: settings)
         }
     }
