@@ -1,4 +1,4 @@
-#include "edge_estimates.h"
+#include "mask_rows.h"
 
 /* Bit-for-bit agreement with the Swift expressions needs separate multiply and add. */
 #pragma STDC FP_CONTRACT OFF
