@@ -20,14 +20,7 @@ public enum PNGCodec {
 
     /// Decodes to straight RGBA, refusing images over `maxPixels` before any pixel buffer is allocated.
     public static func decode(_ bytes: [UInt8], maxPixels: Int) throws(ProcessingError) -> RGBAImage {
-        // Check the declared size before libpng sees the data: an IHDR claiming billions of pixels
-        // is "too large", whatever else is wrong with the file.
-        if let declared = declaredSize(bytes) {
-            let (pixelCount, overflow) = declared.width.multipliedReportingOverflow(by: declared.height)
-            if overflow || pixelCount > maxPixels {
-                throw .tooLarge(width: declared.width, height: declared.height, limit: maxPixels)
-            }
-        }
+        try refuseDeclaredSize(of: bytes, over: maxPixels)
         return try withReader(bytes) { image throws(ProcessingError) in
             let width = Int(image.pointee.width)
             let height = Int(image.pointee.height)
@@ -332,6 +325,16 @@ public enum PNGCodec {
         throw .truncated("the file ends before its IEND chunk: the PNG is incomplete")
     }
 
+    /// Checks the size IHDR declares before any decoder sees the data: an IHDR claiming billions of
+    /// pixels is "too large", whatever else is wrong with the file.
+    static func refuseDeclaredSize(of bytes: [UInt8], over maxPixels: Int) throws(ProcessingError) {
+        guard let declared = declaredSize(bytes) else { return }
+        let (pixelCount, overflow) = declared.width.multipliedReportingOverflow(by: declared.height)
+        if overflow || pixelCount > maxPixels {
+            throw .tooLarge(width: declared.width, height: declared.height, limit: maxPixels)
+        }
+    }
+
     /// The width and height IHDR declares, when the data starts like a PNG.
     static func declaredSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
         guard bytes.starts(with: signature), bytes.count >= 24, bytes[12..<16].elementsEqual("IHDR".utf8) else { return nil }
@@ -357,7 +360,8 @@ public enum PNGCodec {
         return .corruptImage(text)
     }
 
-    static func readUInt32(_ bytes: [UInt8], at offset: Int) -> UInt32 {
+    /// The big-endian 32-bit value at `offset` (PNG's byte order), from an array or a raw buffer.
+    static func readUInt32<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, at offset: Int) -> UInt32 where Bytes.Index == Int {
         UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
     }
 
@@ -371,17 +375,9 @@ public enum PNGCodec {
         return bigEndian(UInt32(data.count)) + typeAndData + bigEndian(crc32(typeAndData))
     }
 
-    private static let crcTable: [UInt32] = (0..<256).map { index in
-        var value = UInt32(index)
-        for _ in 0..<8 { value = value & 1 != 0 ? 0xEDB8_8320 ^ (value >> 1) : value >> 1 }
-        return value
-    }
-
     /// The CRC-32 of PNG chunks (ISO 3309), over a chunk's type and data.
     static func crc32<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes { crc = crcTable[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
-        return crc ^ 0xFFFF_FFFF
+        Array(bytes).withUnsafeBytes(ZlibDecompressor.crc32)
     }
 }
 

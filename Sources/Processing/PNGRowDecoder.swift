@@ -30,12 +30,7 @@ enum PNGRowDecoder {
     static func decodeReduced(
         _ bytes: [UInt8], maxPixels: Int, workingSize: Int
     ) throws(ProcessingError) -> (image: RGBAImage, width: Int, height: Int)? {
-        if let declared = PNGCodec.declaredSize(bytes) {
-            let (pixelCount, overflow) = declared.width.multipliedReportingOverflow(by: declared.height)
-            if overflow || pixelCount > maxPixels {
-                throw .tooLarge(width: declared.width, height: declared.height, limit: maxPixels)
-            }
-        }
+        try PNGCodec.refuseDeclaredSize(of: bytes, over: maxPixels)
         guard let layout = layout(bytes) else { return nil }
         let reduced = ImageResizer.reducedSize(width: layout.width, height: layout.height, workingSize: workingSize)
         let image = withRows(of: bytes, layout: layout) { row in
@@ -59,13 +54,13 @@ enum PNGRowDecoder {
             var imageData: [Range<Int>] = []
             var imageDataEnded = false
             while position + 12 <= data.count {
-                let length = Int(readUInt32(data, position))
+                let length = Int(PNGCodec.readUInt32(data, at: position))
                 guard length <= 0x7FFF_FFFF, length + 12 <= data.count - position else { return nil }
                 let type = Array(data[position + 4 ..< position + 8])
                 let body = position + 8 ..< position + 8 + length
                 guard type.allSatisfy({ (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }),
                       ZlibDecompressor.crc32(UnsafeRawBufferPointer(rebasing: data[position + 4 ..< body.upperBound]))
-                        == readUInt32(data, body.upperBound)
+                        == PNGCodec.readUInt32(data, at: body.upperBound)
                 else { return nil }
                 let isImageData = type.elementsEqual("IDAT".utf8)
                 if !imageData.isEmpty && !isImageData { imageDataEnded = true }
@@ -82,7 +77,7 @@ enum PNGRowDecoder {
                     layout.imageData = imageData
                     return layout
                 case "gAMA":
-                    guard length == 4, readUInt32(data, body.lowerBound) == sRGBGamma else { return nil }
+                    guard length == 4, PNGCodec.readUInt32(data, at: body.lowerBound) == sRGBGamma else { return nil }
                 case "tRNS", "sBIT", "PLTE":
                     return nil  // a colour key, significant bits, a palette: libpng's work
                 default:
@@ -98,7 +93,7 @@ enum PNGRowDecoder {
 
     /// IHDR's fields, when they describe an image this path decodes.
     private static func imageHeader(_ data: UnsafeRawBufferPointer) -> Layout? {
-        let width = Int(readUInt32(data, 0)), height = Int(readUInt32(data, 4))
+        let width = Int(PNGCodec.readUInt32(data, at: 0)), height = Int(PNGCodec.readUInt32(data, at: 4))
         let (bitDepth, colourType, compression, filter, interlace) = (data[8], data[9], data[10], data[11], data[12])
         // libpng refuses sides over a million pixels by default; those stay its verdict.
         guard (1...1_000_000).contains(width), (1...1_000_000).contains(height),
@@ -168,9 +163,5 @@ enum PNGRowDecoder {
             }
             initializedCount = rowBytes * layout.height
         }
-    }
-
-    private static func readUInt32(_ data: UnsafeRawBufferPointer, _ offset: Int) -> UInt32 {
-        UInt32(data[offset]) << 24 | UInt32(data[offset + 1]) << 16 | UInt32(data[offset + 2]) << 8 | UInt32(data[offset + 3])
     }
 }
