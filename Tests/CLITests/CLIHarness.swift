@@ -75,6 +75,21 @@ enum CLI {
         return folder.appendingPathComponent("catalog")
     }()
 
+    /// Copies the binary to `destination` with `cp` in a process of its own. A copy written from this
+    /// process would hold a writable descriptor that a test forking at the same moment inherits, and
+    /// running the copy then fails with "Text file busy" (ETXTBSY).
+    static func copyBinary(to destination: URL) throws {
+        try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let copy = Process()
+        copy.executableURL = URL(fileURLWithPath: "/bin/cp")
+        copy.arguments = ["--", binary.path, destination.path]
+        try copy.run()
+        copy.waitUntilExit()
+        guard copy.terminationStatus == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: destination.path])
+        }
+    }
+
     /// The clean environment runs get (no inherited CATALOG_PATH): HOME is the test's folder, and
     /// STICKER_MODEL_DIR is the tests' model ($STICKER_U2NETP_DIR) when there is one; `extra` wins.
     static func environment(in folder: TemporaryFolder, adding extra: [String: String] = [:]) -> [String: String] {

@@ -143,8 +143,7 @@ import Testing
     @Test func binaryCarriesItsMigrations() throws {
         let folder = try TemporaryFolder()
         let lonely = folder.url.appendingPathComponent("bin/catalog")
-        try FileManager.default.createDirectory(at: lonely.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: CLI.binary, to: lonely)
+        try CLI.copyBinary(to: lonely)
         let photos = try folder.writeSamples()
         let run = try CLI.run(["--catalog", folder.path("bin/c.sqlite"), "import", photos], in: folder, executable: lonely)
         #expect(run.status == 0, "stderr: \(run.stderr)")

@@ -42,8 +42,7 @@ import Testing
     /// the program finds PREFIX from its own resolved path); returns PREFIX.
     private func installedCopy(in folder: TemporaryFolder) throws -> URL {
         let prefix = folder.url.appendingPathComponent("prefix")
-        try FileManager.default.createDirectory(at: prefix.appendingPathComponent("bin"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: CLI.binary, to: prefix.appendingPathComponent("bin/catalog"))
+        try CLI.copyBinary(to: prefix.appendingPathComponent("bin/catalog"))
         return prefix
     }
 

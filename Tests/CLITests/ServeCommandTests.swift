@@ -123,8 +123,7 @@ struct ServeCommandTests {
     @Test func aCopiedBinaryServesThePageAndStopsWithAnOpenEventStream() async throws {
         let folder = try TemporaryFolder()
         let copy = folder.url.appendingPathComponent("bin/catalog")
-        try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: CLI.binary, to: copy)
+        try CLI.copyBinary(to: copy)
         let out = folder.url.appendingPathComponent("serve.out"), err = folder.url.appendingPathComponent("serve.err")
         let server = Process()
         server.executableURL = copy
