@@ -7,7 +7,8 @@
  * pixels, as four 64-byte stores, where the AVX2 one (8 channels per vector, M as [tile][output])
  * writes each 4-pixel tile row into each output plane as a 16-byte piece. Every value goes through
  * the AVX2 path's operations in the same order (the sums from zero, channel by channel; the same
- * transforms), so both paths give the same floats. The packed weights are the AVX2 path's.
+ * transforms; the same 2x upsampling arithmetic, which here runs 16 columns a vector inside the
+ * input transform), so both paths give the same floats. The packed weights are the AVX2 path's.
  * Before (M as [tile][output], 8 tiles x 32 outputs; the AVX2 output transform): 128 -> 64 at
  * 320 x 320 ran at 0.76 of AVX2's time, 32 -> 64 at 0.77, 64 -> 16 at 0.85; see
  * Benchmarks/README.md for the layers now. */
