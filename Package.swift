@@ -49,8 +49,9 @@ let package = Package(
         // libpng's full write API (filters, zlib strategy) behind one C function that keeps
         // libpng's setjmp/longjmp error handling inside C.
         .target(name: "CPNGWriter", dependencies: ["CPNG"]),
-        // PNG row filters undone (SSE2 for 3- and 4-byte pixels) and rows widened to RGBA: the
-        // per-row work of PNGRowDecoder. Optimised in debug builds too, like the kernels below.
+        // PNG row filters undone (SSE2 for 3- and 4-byte pixels), rows widened to RGBA, and
+        // ImageResizer's horizontal pass, which reads PNG rows as they are (AVX2 chosen at run
+        // time): the per-row work of PNGRowDecoder. Optimised in debug builds too, like the kernels below.
         .target(name: "CPNGRows", cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))]),
         // Direct float32 convolution, pooling and resize kernels for the subject cut-out network
         // (AVX-512 or AVX2+FMA chosen at run time through target attributes, scalar fallback). Optimised in

@@ -1,8 +1,12 @@
+import CPNGRows
+
 /// Resampling with alpha handled correctly: colours are weighted by their alpha (premultiplied),
 /// averaged, then divided back, so the colour of transparent pixels never bleeds into visible ones.
 /// Shrinking averages the covered area (a box filter over exact pixel coverage); enlarging is
 /// bilinear. The two axes are resampled separately, each with its own filter, in Float with
-/// SIMD4 pixels; a 2048x1536 → 512x384 shrink takes about 10 ms on a busy 2-core machine.
+/// SIMD4 pixels; the horizontal pass (`png_rows_resample_row`, in C: the widening to RGBA and the
+/// conversion to premultiplied Float four pixels a step, then the column filter) takes the rows
+/// as 8-bit grey, grey + alpha, RGB or RGBA, so a PNG's rows are never widened on their own.
 public enum ImageResizer {
     /// The image resampled to `width` x `height` (each at least 1).
     public static func resized(_ image: RGBAImage, width: Int, height: Int) -> RGBAImage {
@@ -12,20 +16,23 @@ public enum ImageResizer {
         return image.pixels.withUnsafeBufferPointer { source in
             guard let input = source.baseAddress else { return image }
             let rowBytes = image.width * 4
-            return resized(sourceWidth: image.width, sourceHeight: image.height, width: width, height: height) { y in
+            return resized(sourceWidth: image.width, sourceHeight: image.height, channels: 4, width: width, height: height) { y in
                 input + y * rowBytes
             }
         }
     }
 
-    /// An image of `sourceWidth` x `sourceHeight` straight RGBA pixels, handed over a row at a
-    /// time, resampled to `width` x `height` (each at least 1): what `resized(_:width:height:)`
-    /// does, for a decoder that makes rows one by one (a large PNG reduced as it decodes, never
-    /// whole). `row(y)` is asked for rows in increasing order, each at most once; its pointer
-    /// (`sourceWidth * 4` bytes) need only stay valid until the next call.
+    /// An image of `sourceWidth` x `sourceHeight` straight pixels of `channels` 8-bit samples
+    /// (1 grey, 2 grey + alpha, 3 RGB, 4 RGBA), handed over a row at a time, resampled to
+    /// `width` x `height` (each at least 1): what `resized(_:width:height:)` does with the rows
+    /// widened to RGBA, for a decoder that makes rows one by one (a large PNG reduced as it
+    /// decodes, never whole or widened). `row(y)` is asked for rows in increasing order, each at
+    /// most once; its pointer (`sourceWidth * channels` bytes) need only stay valid until the next call.
     static func resized(
-        sourceWidth: Int, sourceHeight: Int, width: Int, height: Int, row sourceRow: (Int) -> UnsafePointer<UInt8>
+        sourceWidth: Int, sourceHeight: Int, channels: Int, width: Int, height: Int,
+        row sourceRow: (Int) -> UnsafePointer<UInt8>
     ) -> RGBAImage {
+        precondition((1...4).contains(channels), "ImageResizer: \(channels) channels")
         let width = max(1, width)
         let height = max(1, height)
         let columns = Filter(source: sourceWidth, destination: width)
@@ -35,8 +42,7 @@ public enum ImageResizer {
         let depth = rows.counts.max() ?? 1
         let count = width * height * 4
         let pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initializedCount in
-            let converted = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: sourceWidth)
-            converted.initialize(repeating: SIMD4(), count: sourceWidth)
+            let converted = UnsafeMutablePointer<Float>.allocate(capacity: sourceWidth * 4)
             let ring = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: depth * width)
             ring.initialize(repeating: SIMD4(), count: depth * width)
             let accumulator = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: width)
@@ -49,29 +55,12 @@ public enum ImageResizer {
             do {
                 guard let output = UnsafeMutableRawPointer(buffer.baseAddress) else { return }
                 columns.withTables { columnStarts, columnCounts, columnOffsets, columnWeights in
-                    /// Converts source row `y` to premultiplied Floats and resamples it into its ring slot.
+                    /// Resamples source row `y` into its ring slot, as premultiplied Floats.
                     func resampleRow(_ y: Int) {
-                        let bytes = sourceRow(y)
-                        converted.withMemoryRebound(to: Float.self, capacity: sourceWidth * 4) { floats in
-                            for index in 0..<sourceWidth * 4 { floats[index] = Float(bytes[index]) }
-                        }
-                        for x in 0..<sourceWidth {
-                            let pixel = converted[x]
-                            converted[x] = pixel * SIMD4(pixel[3], pixel[3], pixel[3], 1)
-                        }
-                        let target = ring + (y % depth) * width
-                        for x in 0..<width {
-                            let pixel = converted + columnStarts[x], weight = columnWeights + columnOffsets[x]
-                            // Shrinking by less than 2 (a photo fitted to the working size) reads 2 or 3
-                            // pixels: unrolled, in the loop's order of additions.
-                            switch columnCounts[x] {
-                            case 2: target[x] = weight[0] * pixel[0] + weight[1] * pixel[1]
-                            case 3: target[x] = weight[0] * pixel[0] + weight[1] * pixel[1] + weight[2] * pixel[2]
-                            default:
-                                var sum = SIMD4<Float>()
-                                for tap in 0..<columnCounts[x] { sum += weight[tap] * pixel[tap] }
-                                target[x] = sum
-                            }
+                        (ring + (y % depth) * width).withMemoryRebound(to: Float.self, capacity: width * 4) { target in
+                            png_rows_resample_row(
+                                sourceRow(y), UInt32(channels), sourceWidth, converted, width,
+                                columnStarts, columnCounts, columnOffsets, columnWeights, target)
                         }
                     }
                     rows.withTables { starts, counts, weightOffsets, weights in

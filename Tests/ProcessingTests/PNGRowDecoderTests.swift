@@ -138,4 +138,42 @@ struct PNGRowDecoderTests {
         var row: [UInt8] = [1, 2, 3], other: [UInt8] = [4, 5, 6]
         #expect(png_rows_unfilter_pair(&row, &other, [0, 0, 0], 3, 3, 1, 5) == -1)
     }
+
+    @Test(arguments: [1, 2, 3, 4])
+    func resampledRowsMatchTheSwiftLoopToTheBit(channels: Int) {
+        // The resizer's former horizontal pass, in Swift: widen to RGBA, Float, premultiply, then
+        // each output pixel the left-to-right sum of its weighted taps. Widths around the vector
+        // steps (4 pixels, a 16-byte load) and a long row.
+        var generator = SplitMix64(seed: UInt64(40 + channels))
+        for sourceWidth in [1, 2, 4, 5, 6, 7, 8, 9, 301] {
+            let source = (0..<sourceWidth * channels).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            // Taps as the area and bilinear filters make them (1 to 6 a pixel, overlapping), with
+            // weights that are not powers of two, so every rounding shows.
+            var starts: [Int] = [], counts: [Int] = [], offsets: [Int] = [], weights: [Float] = []
+            for _ in 0..<97 {
+                let count = Int.random(in: 1...min(6, sourceWidth), using: &generator)
+                starts.append(Int.random(in: 0...(sourceWidth - count), using: &generator))
+                counts.append(count)
+                offsets.append(weights.count)
+                weights += (0..<count).map { _ in Float.random(in: 0.01...1, using: &generator) }
+            }
+            var rgba = [UInt8](repeating: 0, count: sourceWidth * 4)
+            png_rows_to_rgba(source, &rgba, sourceWidth, UInt32(channels))
+            let premultiplied = (0..<sourceWidth).map { x in
+                let pixel = SIMD4<Float>((0..<4).map { Float(rgba[4 * x + $0]) })
+                return pixel * SIMD4(pixel[3], pixel[3], pixel[3], 1)
+            }
+            let expected = (0..<starts.count).map { x in
+                var sum = SIMD4<Float>()
+                for tap in 0..<counts[x] { sum += weights[offsets[x] + tap] * premultiplied[starts[x] + tap] }
+                return sum
+            }
+            var made = [Float](repeating: -1, count: starts.count * 4)
+            var scratch = [Float](repeating: 0, count: sourceWidth * 4)
+            png_rows_resample_row(
+                source, UInt32(channels), sourceWidth, &scratch, starts.count, starts, counts, offsets, weights, &made)
+            let expectedBits = expected.flatMap { sum in (0..<4).map { sum[$0].bitPattern } }
+            #expect(made.map(\.bitPattern) == expectedBits, "\(channels) channels, \(sourceWidth) pixels")
+        }
+    }
 }
