@@ -48,6 +48,21 @@ void sk_edge_weighted_rows_with(int kernels, int count, const float *alpha, cons
 void sk_rgb_unit_planes(const uint8_t *rgba, int count, float *planes);
 void sk_rgb_unit_planes_with(int kernels, const uint8_t *rgba, int count, float *planes);
 
+/* StickerRenderer's per-pixel loops over a premultiplied RGBA float canvas (4 floats a pixel,
+ * `count` pixels), with the Swift expressions' operations and Swift's min/max:
+ * sk_sticker_outline: amount = min(1, max(0, width + 0.5 - distances[i])); where amount > 0, with
+ *   below = 1 - alpha, each colour and alpha += amount * below, and cover[i] = the new alpha;
+ * sk_sticker_bytes: straight RGBA bytes, min(255, max(0, round(colour / alpha * 255))) (halves away
+ *   from zero) and likewise alpha * 255; all four 0 where alpha is not above 0;
+ * sk_sticker_premultiplied: `count` RGBA pixels as canvas pixels, alpha a = byte / 255 (also into
+ *   `alpha`), colours byte / 255 * a. */
+void sk_sticker_outline(float *canvas, float *cover, const float *distances, float width, long count);
+void sk_sticker_outline_with(int kernels, float *canvas, float *cover, const float *distances, float width, long count);
+void sk_sticker_bytes(const float *canvas, long count, uint8_t *pixels);
+void sk_sticker_bytes_with(int kernels, const float *canvas, long count, uint8_t *pixels);
+void sk_sticker_premultiplied(const uint8_t *rgba, int count, float *canvas, float *alpha);
+void sk_sticker_premultiplied_with(int kernels, const uint8_t *rgba, int count, float *canvas, float *alpha);
+
 /* The row steps of BoxFilter.means, where a row of up to `lanes` (4 or 8) planes is kept
  * interleaved (value of plane k at column x at [x * lanes + k]) so the planes run as SIMD lanes.
  * Each path (`kernels`, see segmentation_kernels.h; the forms without `_with` take the default)

@@ -4,11 +4,12 @@ import CSegmentationKernels
 /// (separable running sums, accumulated in Double); windows are cut at the frame and divided by
 /// their real area.
 ///
-/// `means` runs up to eight planes side by side, streaming: planes come in a row at a time and
-/// their means go out a row at a time, with only 2r + 2 rows of the pass across kept (in cache),
-/// so a caller such as the guided filter fuses its per-pixel work into the passes instead of
-/// allocating and re-reading a full plane for each of its six means. Each plane gets exactly the
-/// same Double operations, in the same order, as when filtered alone.
+/// `means` (and `BoxFilter.Stream`, which it drives) runs up to eight planes side by side,
+/// streaming: planes come in a row at a time and their means go out a row at a time, with only
+/// 2r + 2 rows of the pass across kept (in cache), so a caller such as the guided filter fuses its
+/// per-pixel work into the passes, and one pass's rows into the next, instead of allocating and
+/// re-reading full planes. Each plane gets exactly the same Double operations, in the same order,
+/// as when filtered alone.
 enum BoxFilter {
     static func mean(_ plane: [Float], width: Int, height: Int, radius: Int) -> [Float] {
         precondition(plane.count == width * height && width > 0 && height > 0 && radius >= 0, "BoxFilter: bad sizes")
@@ -35,60 +36,105 @@ enum BoxFilter {
         fill: (_ y: Int, _ rows: UnsafeMutablePointer<Float>) -> Void,
         emit: (_ y: Int, _ means: UnsafePointer<Float>) -> Void
     ) {
-        precondition((1...8).contains(planes) && width > 0 && height > 0 && radius >= 0, "BoxFilter: bad sizes")
-        precondition(wanted.map { $0.count == height && $0.allSatisfy { $0.isEmpty || ($0.lowerBound >= 0 && $0.upperBound <= width) } } ?? true,
-                     "BoxFilter: `wanted` needs one range of columns a row")
-        // The sums keep the planes interleaved, four or eight lanes a column, so the C row steps
-        // (sk_box_*) run the planes as SIMD lanes; `fill` and `emit` see planar rows.
-        let lanes = planes > 4 ? 8 : 4
-        let stride = lanes * width
-        // Window sums across each row, for the 2r + 2 rows the column sums add and drop.
-        let depth = min(2 * radius + 2, height)
-        let across = UnsafeMutablePointer<Float>.allocate(capacity: depth * stride)
-        let source = UnsafeMutablePointer<Float>.allocate(capacity: planes * width)
-        let interleaved = UnsafeMutablePointer<Float>.allocate(capacity: stride)
-        let columnSums = UnsafeMutablePointer<Double>.allocate(capacity: stride)
-        let means = UnsafeMutablePointer<Float>.allocate(capacity: planes * width)
-        let columnsIn = UnsafeMutablePointer<Double>.allocate(capacity: width)
-        defer {
+        let stream = Stream(planes: planes, width: width, height: height, radius: radius, wanted: wanted)
+        for y in 0..<stream.rowsNeeded {
+            fill(y, stream.row)
+            stream.push(emit: emit)
+        }
+        stream.finish(emit: emit)
+    }
+
+    /// `means` driven by the caller: it writes each row at `row` and calls `push`, in order, for
+    /// the first `rowsNeeded` rows, then `finish`; `emit` gets the means as in `means`, each row as
+    /// soon as the rows its window needs are in. One pass's `emit` can so push into the next pass.
+    final class Stream {
+        let planes, width, height, radius: Int
+        /// How many rows (from the top) must be pushed.
+        let rowsNeeded: Int
+        /// Where the next row's planes go (plane k at `row + k * width`) before `push`.
+        let row: UnsafeMutablePointer<Float>
+        private let wanted: [Range<Int>]?
+        /// One past the last row emitted.
+        private let end: Int
+        private let lanes, stride, depth: Int
+        private let across, interleaved, means: UnsafeMutablePointer<Float>
+        private let columnSums, columnsIn: UnsafeMutablePointer<Double>
+        private var pushed = 0, next = 0
+
+        init(planes: Int, width: Int, height: Int, radius: Int, wanted: [Range<Int>]? = nil) {
+            precondition((1...8).contains(planes) && width > 0 && height > 0 && radius >= 0, "BoxFilter: bad sizes")
+            precondition(wanted.map { $0.count == height && $0.allSatisfy { $0.isEmpty || ($0.lowerBound >= 0 && $0.upperBound <= width) } } ?? true,
+                         "BoxFilter: `wanted` needs one range of columns a row")
+            (self.planes, self.width, self.height, self.radius, self.wanted) = (planes, width, height, radius, wanted)
+            // Rows below the last wanted one are never read.
+            end = wanted.map { wanted in (wanted.lastIndex { !$0.isEmpty } ?? -1) + 1 } ?? height
+            rowsNeeded = end == 0 ? 0 : min(height, end + radius)
+            // The sums keep the planes interleaved, four or eight lanes a column, so the C row steps
+            // (sk_box_*) run the planes as SIMD lanes; `row` and the means are planar.
+            lanes = planes > 4 ? 8 : 4
+            stride = lanes * width
+            // Window sums across each row, for the 2r + 2 rows the column sums add and drop.
+            depth = min(2 * radius + 2, height)
+            across = .allocate(capacity: depth * stride)
+            row = .allocate(capacity: planes * width)
+            interleaved = .allocate(capacity: stride)
+            means = .allocate(capacity: planes * width)
+            columnSums = .allocate(capacity: stride)
+            columnsIn = .allocate(capacity: width)
+            // Unused lanes read zeros.
+            interleaved.initialize(repeating: 0, count: stride)
+            columnSums.initialize(repeating: 0, count: stride)
+            for x in 0..<width { columnsIn[x] = Double(min(width, x + radius + 1) - max(0, x - radius)) }
+        }
+
+        deinit {
             across.deallocate()
-            source.deallocate()
+            row.deallocate()
             interleaved.deallocate()
-            columnSums.deallocate()
             means.deallocate()
+            columnSums.deallocate()
             columnsIn.deallocate()
         }
-        // Unused lanes read zeros.
-        interleaved.initialize(repeating: 0, count: stride)
-        columnSums.initialize(repeating: 0, count: stride)
-        for x in 0..<width { columnsIn[x] = Double(min(width, x + radius + 1) - max(0, x - radius)) }
 
-        /// Source row `y`, summed across into its slot of `across`.
-        func sumAcross(_ y: Int) -> UnsafeMutablePointer<Float> {
-            fill(y, source)
-            let target = across + (y % depth) * stride
-            sk_box_sums_across(source, Int32(planes), Int32(lanes), Int32(width), Int32(radius), interleaved, target)
-            return target
-        }
-
-        for y in 0...min(radius, height - 1) {
-            sk_box_column_update(columnSums, sumAcross(y), nil, stride)
-        }
-        // Rows below the last wanted one are never read.
-        let end = wanted.map { wanted in (wanted.lastIndex { !$0.isEmpty } ?? -1) + 1 } ?? height
-        for y in 0..<end {
-            let columns = wanted?[y] ?? 0..<width
-            if !columns.isEmpty {
-                let rowsIn = Double(min(height, y + radius + 1) - max(0, y - radius))
-                sk_box_means(columnSums, Int32(planes), Int32(lanes), Int32(width), Int32(columns.lowerBound), Int32(columns.upperBound),
-                             rowsIn, columnsIn, means)
-                emit(y, means)
+        /// Takes the row at `row` as the next one, and emits the row whose window it completes.
+        /// The column sums see what `means` always did: rows 0...r added, then after each row y is
+        /// emitted, row y + r + 1 added and row y - r subtracted, element by element.
+        func push(emit: (_ y: Int, _ means: UnsafePointer<Float>) -> Void) {
+            precondition(pushed < rowsNeeded, "BoxFilter.Stream: more rows pushed than needed")
+            let k = pushed
+            pushed += 1
+            let target = across + (k % depth) * stride
+            sk_box_sums_across(row, Int32(planes), Int32(lanes), Int32(width), Int32(radius), interleaved, target)
+            if k <= radius {
+                sk_box_column_update(columnSums, target, nil, stride)
+                if k == min(radius, height - 1) { emitNext(emit) }
+            } else {
+                let y = k - radius - 1
+                sk_box_column_update(columnSums, target, y >= radius ? across + ((y - radius) % depth) * stride : nil, stride)
+                emitNext(emit)
             }
-            guard y + 1 < end else { break }
-            // Adding the entering row, then subtracting the leaving one, element by element.
-            let entering = y + radius + 1 < height ? sumAcross(y + radius + 1) : nil
-            let leaving = y - radius >= 0 ? across + ((y - radius) % depth) * stride : nil
-            sk_box_column_update(columnSums, entering, leaving, stride)
+        }
+
+        /// Emits the rows left once every needed row is in.
+        func finish(emit: (_ y: Int, _ means: UnsafePointer<Float>) -> Void) {
+            precondition(pushed == rowsNeeded, "BoxFilter.Stream: finished before every needed row was pushed")
+            while next < end {
+                let y = next - 1
+                if y >= radius { sk_box_column_update(columnSums, nil, across + ((y - radius) % depth) * stride, stride) }
+                emitNext(emit)
+            }
+        }
+
+        private func emitNext(_ emit: (_ y: Int, _ means: UnsafePointer<Float>) -> Void) {
+            let y = next
+            next += 1
+            guard y < end else { return }
+            let columns = wanted?[y] ?? 0..<width
+            guard !columns.isEmpty else { return }
+            let rowsIn = Double(min(height, y + radius + 1) - max(0, y - radius))
+            sk_box_means(columnSums, Int32(planes), Int32(lanes), Int32(width), Int32(columns.lowerBound), Int32(columns.upperBound),
+                         rowsIn, columnsIn, means)
+            emit(y, means)
         }
     }
 }
