@@ -23,14 +23,14 @@ extension SQLiteCatalogStore {
     /// rarest one and check the others on the palettes. The benchmark's and the tests' second reference.
     public nonisolated func searchFollowingRarestColor(_ query: ColorQuery) throws(CatalogError) -> [ColorSearchResult] {
         guard !query.colors.isEmpty, query.limit > 0 else { return [] }
-        return try read { db in try ColorSearch(query: query, db: db, readsCells: false).indexed() }
+        return try read { db in try ColorSearch(query: query, db: db, severalColors: .rarestColor).indexed() }
     }
 
     /// The same search as ``search(_:)`` with several colours read from `palette_cell` row by row, never
     /// from `palette_pack`: the search before the pack, for the benchmark and the tests.
     public nonisolated func searchReadingCellRows(_ query: ColorQuery) throws(CatalogError) -> [ColorSearchResult] {
         guard !query.colors.isEmpty, query.limit > 0 else { return [] }
-        return try read { db in try ColorSearch(query: query, db: db, packed: false).indexed() }
+        return try read { db in try ColorSearch(query: query, db: db, severalColors: .cells(.rows)).indexed() }
     }
 
     /// The same search without the index: every palette colour is read and compared (a full scan).
@@ -45,10 +45,15 @@ extension SQLiteCatalogStore {
 private struct ColorSearch {
     let query: ColorQuery
     let db: Database
-    /// Whether several colours are read together from `palette_cell` when the catalog has it.
-    var readsCells = true
-    /// Where `palette_cell`'s colours are read from: see ``PaletteCellSearch/packed``.
-    var packed: Bool? = nil
+    /// How a search for several colours finds its candidates.
+    enum SeveralColors {
+        /// Every colour read together from `palette_cell` (``PaletteCellSearch``), its cells from `source`.
+        case cells(PaletteCellSearch.Source)
+        /// The R*Tree followed for the rarest colour, the others checked on the palettes.
+        case rarestColor
+    }
+
+    var severalColors = SeveralColors.cells(.packWhenCurrent)
 
     /// The best match so far of one query colour in one sticker: the palette colour row and its score.
     struct Hit {
@@ -67,8 +72,8 @@ private struct ColorSearch {
             try evaluate(photos, into: &evaluated)
             return try results(evaluated.compactMapValues { $0 })
         }
-        if readsCells, query.colors.count > 1,
-           let finals = try PaletteCellSearch(query: query, db: db, packed: packed).search(allowed: allowed) {
+        if case .cells(let source) = severalColors, query.colors.count > 1,
+           let finals = try PaletteCellSearch(query: query, db: db, source: source).search(allowed: allowed) {
             return try results(finals.mapValues { hits in
                 hits.map { Hit(colorId: $0.colorId, distance: $0.distance, share: $0.share, score: $0.score) }
             })

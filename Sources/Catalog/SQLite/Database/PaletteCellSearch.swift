@@ -48,9 +48,15 @@ struct PaletteCellSearch {
 
     let query: ColorQuery
     let db: Database
-    /// Whether cells are read from `palette_pack` (true), from `palette_cell` row by row (false), or from
-    /// the pack when it is current (nil). Forced only by tests and the benchmark, to compare the two.
-    var packed: Bool? = nil
+    /// Where a cell's colours are read from.
+    enum Source {
+        /// From `palette_pack` when it matches `palette_cell`, else row by row: what searches use.
+        case packWhenCurrent
+        /// From `palette_cell` row by row: the search before the pack, for the tests and the benchmark.
+        case rows
+    }
+
+    var source = Source.packWhenCurrent
 
     /// The cell index of a coordinate, as migration 0005's triggers compute it.
     static func index(_ value: Double) -> Int {
@@ -107,7 +113,7 @@ struct PaletteCellSearch {
             budget -= cells.count
             streams.append(cells)
         }
-        let reader: any PaletteCellSource = try packed ?? PalettePack.isCurrent(db)
+        let reader: any PaletteCellSource = try source == .packWhenCurrent && PalettePack.isCurrent(db)
             ? PalettePackReader(db: db) : PaletteCellReader(db: db)
         let count = colors.count
         let none = Hit(colorId: 0, distance: 0, share: 0, score: -1)
