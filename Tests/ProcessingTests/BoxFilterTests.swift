@@ -151,8 +151,8 @@ import Testing
                 results += [bits(sums), columnSums.map(\.bitPattern), bits(means)]
             }
             // Alpha with its ends 0 and 1, a blurred alpha down to nothing.
-            let alpha = (0..<width).map { $0 % 5 == 0 ? 0 : $0 % 5 == 1 ? 1 : other[$0] }
-            let blurred = (0..<width).map { $0 % 7 == 0 ? Float(1e-6) : $0 % 7 == 1 ? 1 : other[width + $0] }
+            let alpha: [Float] = (0..<width).map { x -> Float in x % 5 == 0 ? 0 : x % 5 == 1 ? 1 : other[x] }
+            let blurred: [Float] = (0..<width).map { x -> Float in x % 7 == 0 ? 1e-6 : x % 7 == 1 ? 1 : other[width + x] }
             var foreground = [Float](repeating: 0, count: width), background = foreground
             sk_edge_estimates_with(kernels.rawValue, Int32(width), alpha, blurred, Array(other[(2 * width)...]), Array(other[(3 * width)...]),
                                    Array(other[(4 * width)...]), &foreground, &background)

@@ -147,8 +147,14 @@ import Testing
     @Test func pixelLoopsMatchTheirPlainExpressionsOnEveryPath() {
         var random = MaskCleanupTests.Random(state: 17)
         let count = 301
-        let rgba = (0..<(4 * count)).map { index in UInt8(index % 4 == 3 && index % 7 == 0 ? [0, 255][index % 2] : random.next(256)) }
-        let distances = (0..<count).map { _ in Float(random.next(4000)) / 200 }
+        // Random bytes, some alphas 0 or 255.
+        var rgba = [UInt8](repeating: 0, count: 4 * count)
+        for index in 0..<(4 * count) {
+            let edge = index % 4 == 3 && index % 7 == 0
+            rgba[index] = edge ? (index % 2 == 0 ? 0 : 255) : UInt8(random.next(256))
+        }
+        var distances = [Float](repeating: 0, count: count)
+        for index in 0..<count { distances[index] = Float(random.next(4000)) / 200 }
         var plainCanvas = [Float](repeating: 0, count: 4 * count), plainAlpha = [Float](repeating: 0, count: count)
         for x in 0..<count {
             let alpha = Float(rgba[4 * x + 3]) / 255
