@@ -51,4 +51,10 @@ void sk_w4_transform_avx512(const float *d, float *e, int vecs, int n8, float *v
 void sk_w4_transform_plane_avx512(const float *plane, int H, int W, int r0, int x0, int count, float *e, int n8,
                                   float *vc, size_t pstride);
 
+/* The same for a channel stored at half size (Hs x Ws) and resized to 2 Hs x 2 Ws on the fly, as
+ * the AVX2 path resizes it (the same floats): rows r0 ..< r0 + 6 and columns x0 ..< x0 + count of
+ * the resized plane, zero outside. */
+void sk_w4_transform_upsampled_avx512(const float *src, int Hs, int Ws, int r0, int x0, int count, float *e, int n8,
+                                      float *vc, size_t pstride);
+
 #endif

@@ -311,6 +311,9 @@ typedef struct {
     /* The input transform reading a channel in place (NULL: copy its rows first). */
     void (*transformPlane)(const float *plane, int H, int W, int r0, int x0, int count, float *e, int n8, float *vc,
                            size_t pstride);
+    /* The input transform resizing a half-size channel 2x as it reads it (NULL: through row copies). */
+    void (*transformUpsampled)(const float *src, int Hs, int Ws, int r0, int x0, int count, float *e, int n8, float *vc,
+                               size_t pstride);
 } w4_steps;
 
 __attribute__((target("avx2,fma")))
@@ -338,8 +341,24 @@ static void w4_input(const w4_steps *path, int tiles, const float *inA, int cA, 
                 for (; p < end; p += 64) _mm_prefetch(p, _MM_HINT_T0);
                 _mm_prefetch(end - 1, _MM_HINT_T0);
             }
+        else if (c + 2 < C && path->transformUpsampled) {
+            /* The same for a half-size channel: the four source rows a tile row blends. */
+            int Hs = H / 2, Ws = W / 2;
+            int s0 = x0 / 2 - 1 > 0 ? x0 / 2 - 1 : 0, s1 = x1 / 2 + 1 < Ws ? x1 / 2 + 1 : Ws;
+            const float *next = c + 2 < cA ? inA + (size_t)(c + 2) * planeA : inB + (size_t)(c + 2 - cA) * planeB;
+            for (int r = 2 * ty - 1; r <= 2 * ty + 2; r++) {
+                if (r < 0 || r >= Hs) continue;
+                const char *p = (const char *)(next + (size_t)r * Ws + s0);
+                const char *end = (const char *)(next + (size_t)r * Ws + s1);
+                for (; p < end; p += 64) _mm_prefetch(p, _MM_HINT_T0);
+                _mm_prefetch(end - 1, _MM_HINT_T0);
+            }
+        }
         const float *src = c < cA ? inA + (size_t)c * planeA : inB + (size_t)(c - cA) * planeB;
-        if (c < cA ? upA : upB) {
+        if ((c < cA ? upA : upB) && path->transformUpsampled) {
+            path->transformUpsampled(src, H / 2, W / 2, 4 * ty - 1, 4 * t0 - 1, count, e, n8, V + (size_t)c * tiles, pstride);
+            continue;
+        } else if (c < cA ? upA : upB) {
             w4_load_rows_upsampled(src, H / 2, W / 2, ty, t0, count, rows + 12 * SK_W4_ROW, d);
         } else if (path->transformPlane) {
             path->transformPlane(src, H, W, 4 * ty - 1, 4 * t0 - 1, count, e, n8, V + (size_t)c * tiles, pstride);
@@ -531,11 +550,11 @@ int sk_conv3x3_winograd4_fused_with(int kernels, const float *in, int inC, int i
         || kernels == SK_KERNELS_SCALAR || !sk_kernels_supported(kernels))
         return -1;
 #if SK_W4_X86
-    static const w4_steps avx2 = {w4_transform_avx2, w4_product_avx2, w4_output, w4_tiles_avx2, NULL},
+    static const w4_steps avx2 = {w4_transform_avx2, w4_product_avx2, w4_output, w4_tiles_avx2, NULL, NULL},
                           avx512 = {sk_w4_transform_avx512, sk_w4_product_avx512, sk_w4_output_avx512, sk_w4_tiles_avx512,
-                                    sk_w4_transform_plane_avx512},
+                                    sk_w4_transform_plane_avx512, sk_w4_transform_upsampled_avx512},
                           avx512Narrow = {sk_w4_transform_avx512, sk_w4_product_avx512_channels, w4_output, w4_tiles_avx2,
-                                          sk_w4_transform_plane_avx512};
+                                          sk_w4_transform_plane_avx512, sk_w4_transform_upsampled_avx512};
     /* On narrow planes the vectors of 16 tiles would run part empty (20 tiles at 80 pixels): there
      * the products vectorise over outputs instead (0.77 of AVX2's time at 128 -> 64, 80 x 80,
      * against 0.91 over tiles). */

@@ -7,7 +7,8 @@
  * pixels, as four 64-byte stores, where the AVX2 one (8 channels per vector, M as [tile][output])
  * writes each 4-pixel tile row into each output plane as a 16-byte piece. Every value goes through
  * the AVX2 path's operations in the same order (the sums from zero, channel by channel; the same
- * transforms), so both paths give the same floats. The packed weights are the AVX2 path's.
+ * transforms; the same 2x upsampling arithmetic, which here runs 16 columns a vector inside the
+ * input transform), so both paths give the same floats. The packed weights are the AVX2 path's.
  * Before (M as [tile][output], 8 tiles x 32 outputs; the AVX2 output transform): 128 -> 64 at
  * 320 x 320 ran at 0.76 of AVX2's time, 32 -> 64 at 0.77, 64 -> 16 at 0.85; see
  * Benchmarks/README.md for the layers now. */
@@ -192,6 +193,98 @@ void sk_w4_transform_plane_avx512(const float *plane, int H, int W, int r0, int 
     }
     transform_rows(e, n8, vc, pstride);
 }
+
+/* The same for a channel stored at half size (Hs x Ws) and resized 2x on the fly, as
+ * w4_load_rows_upsampled in winograd4.c computes it (sk_resize_bilinear_halfpixel's x blend of
+ * each source row, then its y blend, no fused multiply-adds), 16 columns per vector straight
+ * into the column transform: the x blend of a source row picks each column's two taps from one
+ * load by two permutes (vpermps), and the four source rows a tile row needs are blended once per
+ * vector in registers, where the AVX2 path writes them to scratch rows 8 columns at a time. */
+#pragma clang fp contract(off)
+__attribute__((target("avx512f")))
+void sk_w4_transform_upsampled_avx512(const float *src, int Hs, int Ws, int r0, int x0, int count, float *e, int n8,
+                                      float *vc, size_t pstride) {
+    const int H = 2 * Hs, W = 2 * Ws;
+    const __m512 zero = _mm512_setzero_ps(), one = _mm512_set1_ps(1.0f);
+    const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const __m512i unit = _mm512_set1_epi32(1), last = _mm512_set1_epi32(Ws - 1), izero = _mm512_setzero_si512();
+    /* Columns 2 a + 1 + l (l < 16, a >= 1, a + 8 < Ws) from source columns a - 1 ...: lane l's first
+     * tap (the second is the next), and its weights. */
+    const __m512i interiorLo = _mm512_setr_epi32(1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8);
+    const __m512 interiorF = _mm512_setr_ps(0.25f, 0.75f, 0.25f, 0.75f, 0.25f, 0.75f, 0.25f, 0.75f, 0.25f, 0.75f, 0.25f,
+                                            0.75f, 0.25f, 0.75f, 0.25f, 0.75f);
+    const __m512 interiorG = _mm512_sub_ps(one, interiorF);
+    /* Each of the six rows r0 + k blends two of the source rows top ..< top + 4 (slots). */
+    const int top = (r0 + 1) / 2 - 1;
+    int slot[6][2], used = 0;
+    float fy[6];
+    for (int k = 0; k < 6; k++) {
+        int r = r0 + k;
+        slot[k][0] = -1;
+        if (r < 0 || r >= H) continue;
+        int i = r >> 1, lo, hi;
+        if (r & 1) lo = i, hi = i + 1 < Hs ? i + 1 : Hs - 1, fy[k] = 0.25f;
+        else if (i == 0) lo = 0, hi = Hs > 1 ? 1 : 0, fy[k] = 0.0f;
+        else lo = i - 1, hi = i, fy[k] = 0.75f;
+        slot[k][0] = lo - top, slot[k][1] = hi - top;
+        used |= 1 << slot[k][0] | 1 << slot[k][1];
+    }
+    __m512 wy[6][2];  /* each row's y weights, 1 - fy and fy */
+    for (int k = 0; k < 6; k++)
+        if (slot[k][0] >= 0) wy[k][0] = _mm512_set1_ps(1.0f - fy[k]), wy[k][1] = _mm512_set1_ps(fy[k]);
+    for (int v = 0; v < (count + 15) / 16; v++) {
+        int xs = x0 + 16 * v;  /* the output column of lane 0 */
+        int base = (xs >> 1) - 1;  /* the source columns base ..< base + 16 cover every tap of these columns */
+        __m512i lo, hi;
+        __m512 f, g;
+        __mmask16 load, inside;
+        if (xs & 1 && base >= 0 && (xs >> 1) + 8 <= Ws - 1) {
+            /* Inside the row (every block's columns start odd): the taps' pattern is fixed. */
+            lo = interiorLo, hi = _mm512_add_epi32(interiorLo, unit), f = interiorF, g = interiorG;
+            load = first(Ws - base), inside = 0xFFFF;  /* the taps end at a + 8; no load past the row's end */
+        } else {
+            __m512i x = _mm512_add_epi32(_mm512_set1_epi32(xs), iota);
+            inside = _mm512_cmpge_epi32_mask(x, izero) & _mm512_cmplt_epi32_mask(x, _mm512_set1_epi32(W));
+            /* Each column's taps (w4_tap2x): odd 2 i + 1 blends i and i + 1 (clamped) by 0.75 / 0.25,
+             * even 2 i blends i - 1 and i by 0.25 / 0.75, column 0 is source column 0 (weights 1 / 0). */
+            __m512i i = _mm512_srai_epi32(x, 1);
+            __mmask16 odd = _mm512_test_epi32_mask(x, unit);
+            __mmask16 edge = ~odd & _mm512_cmpeq_epi32_mask(i, izero);
+            lo = _mm512_mask_mov_epi32(_mm512_sub_epi32(i, unit), odd, i);
+            hi = _mm512_mask_mov_epi32(i, odd, _mm512_add_epi32(i, unit));
+            lo = _mm512_mask_mov_epi32(lo, edge, izero);
+            hi = _mm512_mask_mov_epi32(hi, edge, unit);
+            lo = _mm512_max_epi32(_mm512_min_epi32(lo, last), izero);
+            hi = _mm512_max_epi32(_mm512_min_epi32(hi, last), izero);
+            f = _mm512_mask_mov_ps(_mm512_set1_ps(0.75f), odd, _mm512_set1_ps(0.25f));
+            f = _mm512_mask_mov_ps(f, edge, zero);
+            g = _mm512_sub_ps(one, f);
+            base = base > 0 ? base : 0;
+            __m512i b = _mm512_set1_epi32(base);
+            lo = _mm512_sub_epi32(lo, b), hi = _mm512_sub_epi32(hi, b);
+            load = first(Ws - base);
+        }
+        __m512 row[4];
+        for (int s = 0; s < 4; s++) {
+            if (!(used & (1 << s))) continue;
+            __m512 q = _mm512_maskz_loadu_ps(load, src + (size_t)(top + s) * Ws + base);
+            row[s] = _mm512_add_ps(_mm512_mul_ps(_mm512_permutexvar_ps(lo, q), g),
+                                   _mm512_mul_ps(_mm512_permutexvar_ps(hi, q), f));
+        }
+        __m512 d[6], r[6];
+        for (int k = 0; k < 6; k++) {
+            if (slot[k][0] < 0) {
+                d[k] = zero;
+                continue;
+            }
+            d[k] = _mm512_maskz_add_ps(inside, _mm512_mul_ps(row[slot[k][0]], wy[k][0]), _mm512_mul_ps(row[slot[k][1]], wy[k][1]));
+        }
+        bt6(d, r);
+        for (int k = 0; k < 6; k++) _mm512_storeu_ps(e + k * SK_W4_ROW_FLOATS + 16 * v, r[k]);
+    }
+    transform_rows(e, n8, vc, pstride);
+}
+#pragma clang fp contract(on)
 
 /* B along the rows of the column-transformed rows at e. */
 __attribute__((target("avx512f"), always_inline))

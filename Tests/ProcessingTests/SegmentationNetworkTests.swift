@@ -109,6 +109,9 @@ private enum KernelPathCheck {
         (64, 64, 64, 11, 33, false, false), (16, 16, 16, 10, 10, true, false), (3, 5, 9, 13, 17, false, false),
         (32, 96, 64, 7, 50, false, false), (64, 64, 64, 20, 40, true, false), (16, 16, 16, 2, 2, false, true),
         (9, 7, 16, 14, 106, true, true), (16, 16, 16, 40, 40, true, false), (5, 8, 8, 6, 70, false, true),
+        // Upsampled rows of several vectors, a block of 33-48 tiles, blocks of 32 and a tail, a 2-pixel-wide source.
+        (3, 5, 7, 2, 320, true, true), (4, 4, 8, 18, 196, true, false), (8, 8, 16, 12, 256, true, false),
+        (6, 6, 16, 10, 200, true, true), (2, 3, 5, 8, 4, false, true),
     ]
 
     static func direct(_ kernels: ConvolutionKernels, c: Int, o: Int, h: Int, w: Int, dilation: Int) {
@@ -190,6 +193,12 @@ private enum KernelPathCheck {
                                             buffer.baseAddress)
         }
         #expect(status == 0 && inPlace == fused)
+        // The vector paths upsample and sum the same way: the same floats.
+        var avx2 = expected
+        #expect(sk_conv3x3_winograd4_fused_with(ConvolutionKernels.avx2.rawValue, storedA, Int32(a), upA ? 1 : 0, storedB, Int32(b),
+                                                upB ? 1 : 0, Int32(h), Int32(w), packed, bias, Int32(o), 1, residual, &workspace,
+                                                &avx2) == 0)
+        #expect(fused == avx2, "\(kernels) \(a)+\(b)->\(o) \(h)x\(w)")
         #expect(sk_conv3x3_winograd4_fused_with(kernels.rawValue, storedA, Int32(a), 0, nil, Int32(b), 0, Int32(h), Int32(w), packed,
                                                 bias, Int32(o), 1, nil, &workspace, &fused) == -1)
         #expect(sk_conv3x3_winograd4_fused_with(kernels.rawValue, storedA, Int32(a), 1, storedB, Int32(b), 0, Int32(h), Int32(w | 1),
