@@ -1,3 +1,4 @@
+import CSegmentationKernels
 import Testing
 @testable import Processing
 
@@ -138,6 +139,62 @@ import Testing
             if maxX >= 0 { expected = (minX, minY, maxX - minX + 1, maxY - minY + 1) }
             let found = StickerRenderer.subjectBounds(image)
             #expect(found.map { [$0.x, $0.y, $0.width, $0.height] } == expected.map { [$0.x, $0.y, $0.width, $0.height] }, "trial \(trial)")
+        }
+    }
+
+    /// The renderer's per-pixel loops (C) against their Swift expressions written out plainly, on
+    /// every kernel path.
+    @Test func pixelLoopsMatchTheirPlainExpressionsOnEveryPath() {
+        var random = MaskCleanupTests.Random(state: 17)
+        let count = 301
+        // Random bytes, some alphas 0 or 255.
+        var rgba = [UInt8](repeating: 0, count: 4 * count)
+        for index in 0..<(4 * count) {
+            let edge = index % 4 == 3 && index % 7 == 0
+            rgba[index] = edge ? (index % 2 == 0 ? 0 : 255) : UInt8(random.next(256))
+        }
+        var distances = [Float](repeating: 0, count: count)
+        for index in 0..<count { distances[index] = Float(random.next(4000)) / 200 }
+        var plainCanvas = [Float](repeating: 0, count: 4 * count), plainAlpha = [Float](repeating: 0, count: count)
+        for x in 0..<count {
+            let alpha = Float(rgba[4 * x + 3]) / 255
+            plainAlpha[x] = alpha
+            for channel in 0..<3 { plainCanvas[4 * x + channel] = Float(rgba[4 * x + channel]) / 255 * alpha }
+            plainCanvas[4 * x + 3] = alpha
+        }
+        var plainCover = plainAlpha
+        let width: Float = 8
+        for index in 0..<count {
+            let outline = min(1, max(0, width + 0.5 - distances[index]))
+            guard outline > 0 else { continue }
+            let below = 1 - plainCanvas[index * 4 + 3]
+            for channel in 0..<3 { plainCanvas[index * 4 + channel] += outline * below }
+            plainCanvas[index * 4 + 3] += outline * below
+            plainCover[index] = plainCanvas[index * 4 + 3]
+        }
+        // Some pixels keep no alpha at all.
+        for index in stride(from: 0, to: count, by: 11) { plainCanvas.replaceSubrange((4 * index)..<(4 * index + 4), with: [0, 0, 0, 0]) }
+        var plainBytes = [UInt8](repeating: 0, count: 4 * count)
+        for index in 0..<count {
+            let alpha = plainCanvas[index * 4 + 3]
+            guard alpha > 0 else { continue }
+            for channel in 0..<3 {
+                plainBytes[index * 4 + channel] = UInt8(min(255, max(0, (plainCanvas[index * 4 + channel] / alpha * 255).rounded())))
+            }
+            plainBytes[index * 4 + 3] = UInt8(min(255, max(0, (alpha * 255).rounded())))
+        }
+        for kernels in ConvolutionKernels.supported {
+            var canvas = [Float](repeating: 0, count: 4 * count), alpha = [Float](repeating: 0, count: count)
+            sk_sticker_premultiplied_with(kernels.rawValue, rgba, Int32(count), &canvas, &alpha)
+            #expect(alpha == plainAlpha, "\(kernels)")
+            var cover = alpha
+            sk_sticker_outline_with(kernels.rawValue, &canvas, &cover, distances, width, count)
+            #expect(cover == plainCover, "\(kernels)")
+            for index in stride(from: 0, to: count, by: 11) { canvas.replaceSubrange((4 * index)..<(4 * index + 4), with: [0, 0, 0, 0]) }
+            #expect(canvas == plainCanvas, "\(kernels)")
+            var bytes = [UInt8](repeating: 7, count: 4 * count)
+            sk_sticker_bytes_with(kernels.rawValue, canvas, count, &bytes)
+            #expect(bytes == plainBytes, "\(kernels)")
         }
     }
 }

@@ -31,6 +31,63 @@ void sk_blend_rows_to_bytes(const float *top, const float *bottom, float weight,
  * floats are the same, bit for bit, as the Swift scalar expressions. */
 void sk_edge_estimates(int count, const float *alpha, const float *blurred_alpha, const float *weighted_fg,
                        const float *weighted_bg, const float *seen, float *fg, float *bg);
+/* The same on path `kernels` (see segmentation_kernels.h); every path gives the same floats. */
+void sk_edge_estimates_with(int kernels, int count, const float *alpha, const float *blurred_alpha, const float *weighted_fg,
+                            const float *weighted_bg, const float *seen, float *fg, float *bg);
+
+/* The seven rows one Blur-Fusion pass filters, one after another (`count` each) at `rows`:
+ * alpha; foreground channel c times alpha (c = 0, 1, 2; channel c at foreground + c * foreground_stride);
+ * background channel c times (1 - alpha). One multiplication each, as the Swift expressions. */
+void sk_edge_weighted_rows(int count, const float *alpha, const float *foreground, long foreground_stride,
+                           const float *background, long background_stride, float *rows);
+void sk_edge_weighted_rows_with(int kernels, int count, const float *alpha, const float *foreground, long foreground_stride,
+                                const float *background, long background_stride, float *rows);
+
+/* The red, green and blue of `count` RGBA pixels as three planes of `count` floats,
+ * (float)byte / 255 each (Swift's `Float(byte) / 255`). */
+void sk_rgb_unit_planes(const uint8_t *rgba, int count, float *planes);
+void sk_rgb_unit_planes_with(int kernels, const uint8_t *rgba, int count, float *planes);
+
+/* StickerRenderer's per-pixel loops over a premultiplied RGBA float canvas (4 floats a pixel,
+ * `count` pixels), with the Swift expressions' operations and Swift's min/max:
+ * sk_sticker_outline: amount = min(1, max(0, width + 0.5 - distances[i])); where amount > 0, with
+ *   below = 1 - alpha, each colour and alpha += amount * below, and cover[i] = the new alpha;
+ * sk_sticker_bytes: straight RGBA bytes, min(255, max(0, round(colour / alpha * 255))) (halves away
+ *   from zero) and likewise alpha * 255; all four 0 where alpha is not above 0;
+ * sk_sticker_premultiplied: `count` RGBA pixels as canvas pixels, alpha a = byte / 255 (also into
+ *   `alpha`), colours byte / 255 * a. */
+void sk_sticker_outline(float *canvas, float *cover, const float *distances, float width, long count);
+void sk_sticker_outline_with(int kernels, float *canvas, float *cover, const float *distances, float width, long count);
+void sk_sticker_bytes(const float *canvas, long count, uint8_t *pixels);
+void sk_sticker_bytes_with(int kernels, const float *canvas, long count, uint8_t *pixels);
+void sk_sticker_premultiplied(const uint8_t *rgba, int count, float *canvas, float *alpha);
+void sk_sticker_premultiplied_with(int kernels, const uint8_t *rgba, int count, float *canvas, float *alpha);
+
+/* The row steps of BoxFilter.means, where a row of up to `lanes` (4 or 8) planes is kept
+ * interleaved (value of plane k at column x at [x * lanes + k]) so the planes run as SIMD lanes.
+ * Each path (`kernels`, see segmentation_kernels.h; the forms without `_with` take the default)
+ * does the same double operations in the same order, so all give the same floats.
+ *
+ * sk_box_sums_across: `planes` planar rows of `width` at `planar` are interleaved into
+ * `interleaved` (lanes * width; lanes at or past `planes` must hold zeros, and are never written)
+ * and their running window sums over columns x - radius ... x + radius (cut at the frame) written
+ * to `sums` (interleaved): per lane, a double sum starting at zero adds columns 0 ... radius, then
+ * for each x stores (float)sum, adds column x + radius + 1 and subtracts column x - radius (each
+ * while it exists). */
+void sk_box_sums_across(const float *planar, int planes, int lanes, int width, int radius, float *interleaved, float *sums);
+void sk_box_sums_across_with(int kernels, const float *planar, int planes, int lanes, int width, int radius,
+                             float *interleaved, float *sums);
+
+/* sums[i] = (sums[i] + (double)entering[i]) - (double)leaving[i] for i < count; either may be NULL
+ * (then that step is left out). */
+void sk_box_column_update(double *sums, const float *entering, const float *leaving, long count);
+void sk_box_column_update_with(int kernels, double *sums, const float *entering, const float *leaving, long count);
+
+/* For x0 <= x < x1 and k < planes: out[k * width + x] = (float)(sums[x * lanes + k] / (rows_in * columns_in[x])). */
+void sk_box_means(const double *sums, int planes, int lanes, int width, int x0, int x1, double rows_in,
+                  const double *columns_in, float *out);
+void sk_box_means_with(int kernels, const double *sums, int planes, int lanes, int width, int x0, int x1,
+                       double rows_in, const double *columns_in, float *out);
 
 #ifdef __cplusplus
 }

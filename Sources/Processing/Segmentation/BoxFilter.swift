@@ -1,12 +1,15 @@
+import CSegmentationKernels
+
 /// Mean over a (2r+1)² window for every pixel of a float plane, in O(pixels) whatever the radius
 /// (separable running sums, accumulated in Double); windows are cut at the frame and divided by
 /// their real area.
 ///
-/// `means` runs up to eight planes side by side, streaming: planes come in a row at a time and
-/// their means go out a row at a time, with only 2r + 2 rows of the pass across kept (in cache),
-/// so a caller such as the guided filter fuses its per-pixel work into the passes instead of
-/// allocating and re-reading a full plane for each of its six means. Each plane gets exactly the
-/// same Double operations, in the same order, as when filtered alone.
+/// `means` (and `BoxFilter.Stream`, which it drives) runs up to eight planes side by side,
+/// streaming: planes come in a row at a time and their means go out a row at a time, with only
+/// 2r + 2 rows of the pass across kept (in cache), so a caller such as the guided filter fuses its
+/// per-pixel work into the passes, and one pass's rows into the next, instead of allocating and
+/// re-reading full planes. Each plane gets exactly the same Double operations, in the same order,
+/// as when filtered alone.
 enum BoxFilter {
     static func mean(_ plane: [Float], width: Int, height: Int, radius: Int) -> [Float] {
         precondition(plane.count == width * height && width > 0 && height > 0 && radius >= 0, "BoxFilter: bad sizes")
@@ -25,145 +28,113 @@ enum BoxFilter {
     /// Box means of `planes` (1...8) planes. `fill(y, rows)` writes source row `y` of plane k at
     /// `rows + k * width`; it is called once per row, in order. `emit(y, means)` receives the
     /// means of row `y` in the same layout, in order, once `fill` has given every row it needs.
-    /// With `wanted`, only the rows `y` with `wanted[y]` are worked out and emitted (every row is
-    /// still filled: the others' windows read it).
+    /// With `wanted`, only row `y`'s columns `wanted[y]` are worked out (the rest of `means` is left
+    /// as it was) and only rows with some are emitted; rows above the last of those are all filled
+    /// (the running sums read them), rows only its window's reach below it, the others not at all.
     static func means(
-        planes: Int, width: Int, height: Int, radius: Int, wanted: [Bool]? = nil,
+        planes: Int, width: Int, height: Int, radius: Int, wanted: [Range<Int>]? = nil,
         fill: (_ y: Int, _ rows: UnsafeMutablePointer<Float>) -> Void,
         emit: (_ y: Int, _ means: UnsafePointer<Float>) -> Void
     ) {
-        precondition((1...8).contains(planes) && width > 0 && height > 0 && radius >= 0, "BoxFilter: bad sizes")
-        precondition(wanted.map { $0.count == height } ?? true, "BoxFilter: `wanted` needs one flag a row")
-        let stride = planes * width
-        // Window sums across each row, for the 2r + 2 rows the column sums add and drop.
-        let depth = min(2 * radius + 2, height)
-        let across = UnsafeMutablePointer<Float>.allocate(capacity: depth * stride)
-        let lanes = planes > 4 ? 8 : 4
-        let source = UnsafeMutablePointer<Float>.allocate(capacity: lanes * width)
-        let columnSums = UnsafeMutablePointer<Double>.allocate(capacity: stride)
-        let means = UnsafeMutablePointer<Float>.allocate(capacity: stride)
-        let columnsIn = UnsafeMutablePointer<Double>.allocate(capacity: width)
-        let areas = UnsafeMutablePointer<Double>.allocate(capacity: width)
-        defer {
+        let stream = Stream(planes: planes, width: width, height: height, radius: radius, wanted: wanted)
+        for y in 0..<stream.rowsNeeded {
+            fill(y, stream.row)
+            stream.push(emit: emit)
+        }
+        stream.finish(emit: emit)
+    }
+
+    /// `means` driven by the caller: it writes each row at `row` and calls `push`, in order, for
+    /// the first `rowsNeeded` rows, then `finish`; `emit` gets the means as in `means`, each row as
+    /// soon as the rows its window needs are in. One pass's `emit` can so push into the next pass.
+    final class Stream {
+        let planes, width, height, radius: Int
+        /// How many rows (from the top) must be pushed.
+        let rowsNeeded: Int
+        /// Where the next row's planes go (plane k at `row + k * width`) before `push`.
+        let row: UnsafeMutablePointer<Float>
+        private let wanted: [Range<Int>]?
+        /// One past the last row emitted.
+        private let end: Int
+        private let lanes, stride, depth: Int
+        private let across, interleaved, means: UnsafeMutablePointer<Float>
+        private let columnSums, columnsIn: UnsafeMutablePointer<Double>
+        private var pushed = 0, next = 0
+
+        init(planes: Int, width: Int, height: Int, radius: Int, wanted: [Range<Int>]? = nil) {
+            precondition((1...8).contains(planes) && width > 0 && height > 0 && radius >= 0, "BoxFilter: bad sizes")
+            precondition(wanted.map { $0.count == height && $0.allSatisfy { $0.isEmpty || ($0.lowerBound >= 0 && $0.upperBound <= width) } } ?? true,
+                         "BoxFilter: `wanted` needs one range of columns a row")
+            (self.planes, self.width, self.height, self.radius, self.wanted) = (planes, width, height, radius, wanted)
+            // Rows below the last wanted one are never read.
+            end = wanted.map { wanted in (wanted.lastIndex { !$0.isEmpty } ?? -1) + 1 } ?? height
+            rowsNeeded = end == 0 ? 0 : min(height, end + radius)
+            // The sums keep the planes interleaved, four or eight lanes a column, so the C row steps
+            // (sk_box_*) run the planes as SIMD lanes; `row` and the means are planar.
+            lanes = planes > 4 ? 8 : 4
+            stride = lanes * width
+            // Window sums across each row, for the 2r + 2 rows the column sums add and drop.
+            depth = min(2 * radius + 2, height)
+            across = .allocate(capacity: depth * stride)
+            row = .allocate(capacity: planes * width)
+            interleaved = .allocate(capacity: stride)
+            means = .allocate(capacity: planes * width)
+            columnSums = .allocate(capacity: stride)
+            columnsIn = .allocate(capacity: width)
+            // Unused lanes read zeros.
+            interleaved.initialize(repeating: 0, count: stride)
+            columnSums.initialize(repeating: 0, count: stride)
+            for x in 0..<width { columnsIn[x] = Double(min(width, x + radius + 1) - max(0, x - radius)) }
+        }
+
+        deinit {
             across.deallocate()
-            source.deallocate()
-            columnSums.deallocate()
+            row.deallocate()
+            interleaved.deallocate()
             means.deallocate()
+            columnSums.deallocate()
             columnsIn.deallocate()
-            areas.deallocate()
         }
-        // Unused planes read zeros, so the pass across can always run four (or eight) lanes.
-        source.initialize(repeating: 0, count: lanes * width)
-        columnSums.initialize(repeating: 0, count: stride)
-        for x in 0..<width { columnsIn[x] = Double(min(width, x + radius + 1) - max(0, x - radius)) }
 
-        /// Source row `y`, summed across into its slot of `across`.
-        func sumAcross(_ y: Int) -> UnsafeMutablePointer<Float> {
-            fill(y, source)
-            let target = across + (y % depth) * stride
-            if planes > 4 {
-                windowSumsAcross8(source, into: target, planes: planes, width: width, radius: radius)
+        /// Takes the row at `row` as the next one, and emits the row whose window it completes.
+        /// The column sums see what `means` always did: rows 0...r added, then after each row y is
+        /// emitted, row y + r + 1 added and row y - r subtracted, element by element.
+        func push(emit: (_ y: Int, _ means: UnsafePointer<Float>) -> Void) {
+            precondition(pushed < rowsNeeded, "BoxFilter.Stream: more rows pushed than needed")
+            let k = pushed
+            pushed += 1
+            let target = across + (k % depth) * stride
+            sk_box_sums_across(row, Int32(planes), Int32(lanes), Int32(width), Int32(radius), interleaved, target)
+            if k <= radius {
+                sk_box_column_update(columnSums, target, nil, stride)
+                if k == min(radius, height - 1) { emitNext(emit) }
             } else {
-                windowSumsAcross(source, into: target, planes: planes, width: width, radius: radius)
+                let y = k - radius - 1
+                sk_box_column_update(columnSums, target, y >= radius ? across + ((y - radius) % depth) * stride : nil, stride)
+                emitNext(emit)
             }
-            return target
         }
 
-        for y in 0...min(radius, height - 1) {
-            let row = sumAcross(y)
-            for index in 0..<stride { columnSums[index] += Double(row[index]) }
-        }
-        for y in 0..<height {
-            if wanted?[y] ?? true {
-                let rowsIn = Double(min(height, y + radius + 1) - max(0, y - radius))
-                for x in 0..<width { areas[x] = rowsIn * columnsIn[x] }
-                for plane in 0..<planes {
-                    let sums = columnSums + plane * width, target = means + plane * width
-                    for x in 0..<width { target[x] = Float(sums[x] / areas[x]) }
-                }
-                emit(y, means)
-            }
-            if y + radius + 1 < height {
-                let row = sumAcross(y + radius + 1)
-                for index in 0..<stride { columnSums[index] += Double(row[index]) }
-            }
-            if y - radius >= 0 {
-                let row = across + ((y - radius) % depth) * stride
-                for index in 0..<stride { columnSums[index] -= Double(row[index]) }
+        /// Emits the rows left once every needed row is in.
+        func finish(emit: (_ y: Int, _ means: UnsafePointer<Float>) -> Void) {
+            precondition(pushed == rowsNeeded, "BoxFilter.Stream: finished before every needed row was pushed")
+            while next < end {
+                let y = next - 1
+                if y >= radius { sk_box_column_update(columnSums, nil, across + ((y - radius) % depth) * stride, stride) }
+                emitNext(emit)
             }
         }
-    }
 
-    /// Running window sums along one row of up to four planes at once: each plane's sum is a
-    /// chain of dependent additions, so running four side by side (as SIMD lanes) hides the
-    /// latency one chain alone would wait on.
-    private static func windowSumsAcross(_ source: UnsafePointer<Float>, into target: UnsafeMutablePointer<Float>, planes: Int, width: Int, radius: Int) {
-        let p0 = source, p1 = source + width, p2 = source + 2 * width, p3 = source + 3 * width
-        runningSums(width: width, radius: radius) { x in
-            SIMD4(Double(p0[x]), Double(p1[x]), Double(p2[x]), Double(p3[x]))
-        } store: { x, sum in
-            target[x] = Float(sum[0])
-            if planes > 1 { target[width &+ x] = Float(sum[1]) }
-            if planes > 2 { target[2 &* width &+ x] = Float(sum[2]) }
-            if planes > 3 { target[3 &* width &+ x] = Float(sum[3]) }
-        }
-    }
-
-    /// `windowSumsAcross` for five to eight planes: eight chains side by side, twice the
-    /// independent work per step, so the pass across costs less than two calls of four planes.
-    private static func windowSumsAcross8(_ source: UnsafePointer<Float>, into target: UnsafeMutablePointer<Float>, planes: Int, width: Int, radius: Int) {
-        runningSums(width: width, radius: radius) { x in
-            SIMD8(Double(source[x]), Double(source[width &+ x]), Double(source[2 &* width &+ x]), Double(source[3 &* width &+ x]),
-                  Double(source[4 &* width &+ x]), Double(source[5 &* width &+ x]), Double(source[6 &* width &+ x]), Double(source[7 &* width &+ x]))
-        } store: { x, sum in
-            target[x] = Float(sum[0])
-            target[width &+ x] = Float(sum[1])
-            target[2 &* width &+ x] = Float(sum[2])
-            target[3 &* width &+ x] = Float(sum[3])
-            target[4 &* width &+ x] = Float(sum[4])
-            if planes > 5 { target[5 &* width &+ x] = Float(sum[5]) }
-            if planes > 6 { target[6 &* width &+ x] = Float(sum[6]) }
-            if planes > 7 { target[7 &* width &+ x] = Float(sum[7]) }
-        }
-    }
-
-    /// The window sums along a row, `store(x, sum)` for every x in order: the sum of columns
-    /// `x - r ... x + r` (cut at the frame), kept running by adding the column entering on the
-    /// right after each store and then subtracting the one leaving on the left. The loop is split
-    /// where those two steps start and stop, so the steady part runs without a test per column;
-    /// each sum sees the same additions and subtractions, in the same order, as one loop would.
-    @inline(__always)
-    private static func runningSums<Lanes: SIMD>(
-        width: Int, radius: Int, load: (Int) -> Lanes, store: (Int, Lanes) -> Void
-    ) where Lanes.Scalar == Double {
-        var sum = Lanes()
-        for x in 0...min(radius, width - 1) { sum += load(x) }
-        // Column x adds x + r + 1 while x < entering; subtracts x - r once x >= radius.
-        let entering = max(0, width - radius - 1)
-        let first = min(entering, radius, width), second = min(max(entering, radius), width)
-        var x = 0
-        while x < first {
-            store(x, sum)
-            sum += load(x &+ radius &+ 1)
-            x &+= 1
-        }
-        if entering <= radius {
-            while x < second {
-                store(x, sum)
-                x &+= 1
-            }
-        } else {
-            while x < second {
-                store(x, sum)
-                sum += load(x &+ radius &+ 1)
-                sum -= load(x &- radius)
-                x &+= 1
-            }
-        }
-        while x < width {
-            store(x, sum)
-            sum -= load(x &- radius)
-            x &+= 1
+        private func emitNext(_ emit: (_ y: Int, _ means: UnsafePointer<Float>) -> Void) {
+            let y = next
+            next += 1
+            guard y < end else { return }
+            let columns = wanted?[y] ?? 0..<width
+            guard !columns.isEmpty else { return }
+            let rowsIn = Double(min(height, y + radius + 1) - max(0, y - radius))
+            sk_box_means(columnSums, Int32(planes), Int32(lanes), Int32(width), Int32(columns.lowerBound), Int32(columns.upperBound),
+                         rowsIn, columnsIn, means)
+            emit(y, means)
         }
     }
 }

@@ -8,7 +8,7 @@ public enum GuidedFilter {
     ///
     /// Two streaming box-filter passes (`BoxFilter.means`) do the six means: the first takes
     /// I, p, I² and I·p straight from the pixels and turns their means into the linear model's
-    /// a and b row by row; the second averages a and b and applies them.
+    /// a and b row by row, pushed at once into the second, which averages a and b and applies them.
     public static func refine(_ mask: [Float], guide: RGBAImage, radius: Int, epsilon: Float = 1e-3) -> [Float] {
         [Float](unsafeUninitializedCapacity: mask.count) { result, initialized in
             refineRows(mask, guide: guide, radius: radius, epsilon: epsilon) { y, row in
@@ -47,50 +47,51 @@ public enum GuidedFilter {
     ) {
         let width = guide.width, height = guide.height, count = mask.count
         precondition(count == width * height, "GuidedFilter: mask and guide sizes differ")
-        // Luminance is kept for the last step; a and b fill `model` as two planes.
-        let luminance = UnsafeMutablePointer<Float>.allocate(capacity: count)
-        let model = UnsafeMutablePointer<Float>.allocate(capacity: 2 * count)
-        defer {
-            luminance.deallocate()
-            model.deallocate()
-        }
-        let slopes = model, offsets = model + count
+        // The second pass takes each row of a and b as the first one makes it, so neither is kept
+        // as a plane; luminance is worked out again (the same way) where the second pass needs it.
+        let second = BoxFilter.Stream(planes: 2, width: width, height: height, radius: radius)
+        let refined = UnsafeMutablePointer<Float>.allocate(capacity: 2 * width)
+        defer { refined.deallocate() }
+        let luminance = refined + width
         guide.pixels.withUnsafeBufferPointer { pixels in
+            /// Row `y`'s luminance, 0...1, into `target`.
+            func luma(_ y: Int, into target: UnsafeMutablePointer<Float>) {
+                let pixel = pixels.baseAddress! + y * width * 4
+                for x in 0..<width {
+                    let red = Float(pixel[4 * x]), green = Float(pixel[4 * x + 1]), blue = Float(pixel[4 * x + 2])
+                    target[x] = (0.299 * red + 0.587 * green + 0.114 * blue) / 255
+                }
+            }
+            /// The second pass's means out: q = mean(a) I + mean(b), clamped.
+            func apply(_ y: Int, _ means: UnsafePointer<Float>) {
+                luma(y, into: luminance)
+                for x in 0..<width { refined[x] = min(1, max(0, means[x] * luminance[x] + means[width + x])) }
+                output(y, refined)
+            }
             mask.withUnsafeBufferPointer { mask in
                 BoxFilter.means(planes: 4, width: width, height: height, radius: radius) { y, rows in
-                    let pixel = pixels.baseAddress! + y * width * 4, p = mask.baseAddress! + y * width
-                    let lum = luminance + y * width
+                    let p = mask.baseAddress! + y * width
+                    luma(y, into: rows)
                     for x in 0..<width {
-                        let red = Float(pixel[4 * x]), green = Float(pixel[4 * x + 1]), blue = Float(pixel[4 * x + 2])
-                        let value = (0.299 * red + 0.587 * green + 0.114 * blue) / 255
-                        lum[x] = value
-                        rows[x] = value
+                        let value = rows[x]
                         rows[width + x] = p[x]
                         rows[2 * width + x] = value * value
                         rows[3 * width + x] = value * p[x]
                     }
                 } emit: { y, means in
-                    // The local linear model q = a I + b, per window.
+                    // The local linear model q = a I + b, per window, straight into the second pass.
                     let meanI = means, meanP = means + width, meanII = means + 2 * width, meanIP = means + 3 * width
-                    let a = slopes + y * width, b = offsets + y * width
+                    let a = second.row, b = second.row + width
                     for x in 0..<width {
                         let variance = meanII[x] - meanI[x] * meanI[x]
                         let covariance = meanIP[x] - meanI[x] * meanP[x]
                         a[x] = covariance / (variance + epsilon)
                         b[x] = meanP[x] - a[x] * meanI[x]
                     }
+                    second.push(emit: apply)
                 }
             }
-        }
-        let refined = UnsafeMutablePointer<Float>.allocate(capacity: width)
-        defer { refined.deallocate() }
-        BoxFilter.means(planes: 2, width: width, height: height, radius: radius) { y, rows in
-            rows.update(from: slopes + y * width, count: width)
-            (rows + width).update(from: offsets + y * width, count: width)
-        } emit: { y, means in
-            let lum = luminance + y * width
-            for x in 0..<width { refined[x] = min(1, max(0, means[x] * lum[x] + means[width + x])) }
-            output(y, refined)
+            second.finish(emit: apply)
         }
     }
 }

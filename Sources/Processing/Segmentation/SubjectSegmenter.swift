@@ -40,7 +40,11 @@ public struct SubjectSegmenter: Sendable {
         return StageClock.measure(.decontaminate) {
             let mask = bytes.map { Float($0) / 255 }
             var cutout = EdgeDecontamination.decontaminated(photo, alpha: mask)
-            for index in 0..<mask.count { cutout.pixels[index * 4 + 3] = bytes[index] }
+            cutout.pixels.withUnsafeMutableBufferPointer { pixels in
+                bytes.withUnsafeBufferPointer { bytes in
+                    for index in 0..<bytes.count { pixels[index &* 4 &+ 3] = bytes[index] }
+                }
+            }
             return (cutout, mask)
         }
     }
@@ -79,8 +83,11 @@ public struct SubjectSegmenter: Sendable {
     /// True when at least 1% of the pixels are clearly see-through: the image was cut out already.
     /// (A stray transparent pixel or an all-opaque alpha channel doesn't count.)
     static func hasMeaningfulTransparency(_ image: RGBAImage) -> Bool {
-        var transparent = 0
-        for index in stride(from: 3, to: image.pixels.count, by: 4) where image.pixels[index] < 128 { transparent += 1 }
+        let transparent = image.pixels.withUnsafeBufferPointer { pixels in
+            var transparent = 0
+            for index in stride(from: 3, to: pixels.count, by: 4) { transparent &+= pixels[index] < 128 ? 1 : 0 }
+            return transparent
+        }
         return transparent * 100 >= image.width * image.height
     }
 

@@ -1,0 +1,137 @@
+/* The row steps of BoxFilter.means (see mask_rows.h): window sums across a row, the column sums'
+ * update and the means, each a copy of one body compiled for AVX-512, AVX2 and the baseline, so
+ * every path does the same IEEE operations in the same order and gives the same floats. */
+#include "mask_rows.h"
+#include "segmentation_kernels.h"
+
+/* Same operations as the Swift they replaced: no fused multiply-adds. */
+#pragma STDC FP_CONTRACT OFF
+
+#define AVX512 __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq")))
+#define AVX2 __attribute__((target("avx2,fma")))
+#define INLINE static inline __attribute__((always_inline))
+
+/* The running sums of `LANES` side by side, one chain a lane, exactly as BoxFilter's Swift
+ * `runningSums` ran them: the first r + 1 columns added to a zero sum, then per column x the
+ * sum stored, the column x + r + 1 added and the column x - r subtracted (each while it exists). */
+#define ACROSS_BODY(LANES)                                                                          \
+    do {                                                                                            \
+        double sum[LANES];                                                                          \
+        for (int l = 0; l < LANES; l++) sum[l] = 0;                                                 \
+        int head = radius < width - 1 ? radius : width - 1;                                         \
+        for (int x = 0; x <= head; x++)                                                             \
+            for (int l = 0; l < LANES; l++) sum[l] += (double)in[(long)x * LANES + l];              \
+        int entering = width - radius - 1 > 0 ? width - radius - 1 : 0;                             \
+        int first = entering < radius ? entering : radius;                                          \
+        first = first < width ? first : width;                                                      \
+        int second = entering > radius ? entering : radius;                                         \
+        second = second < width ? second : width;                                                   \
+        int x = 0;                                                                                  \
+        for (; x < first; x++) {                                                                    \
+            for (int l = 0; l < LANES; l++) out[(long)x * LANES + l] = (float)sum[l];               \
+            for (int l = 0; l < LANES; l++) sum[l] += (double)in[(long)(x + radius + 1) * LANES + l]; \
+        }                                                                                           \
+        if (entering <= radius) {                                                                   \
+            for (; x < second; x++)                                                                 \
+                for (int l = 0; l < LANES; l++) out[(long)x * LANES + l] = (float)sum[l];           \
+        } else {                                                                                    \
+            for (; x < second; x++) {                                                               \
+                for (int l = 0; l < LANES; l++) out[(long)x * LANES + l] = (float)sum[l];           \
+                for (int l = 0; l < LANES; l++) sum[l] += (double)in[(long)(x + radius + 1) * LANES + l]; \
+                for (int l = 0; l < LANES; l++) sum[l] -= (double)in[(long)(x - radius) * LANES + l]; \
+            }                                                                                       \
+        }                                                                                           \
+        for (; x < width; x++) {                                                                    \
+            for (int l = 0; l < LANES; l++) out[(long)x * LANES + l] = (float)sum[l];               \
+            for (int l = 0; l < LANES; l++) sum[l] -= (double)in[(long)(x - radius) * LANES + l];   \
+        }                                                                                           \
+    } while (0)
+
+INLINE void interleave(const float *planar, int planes, int lanes, int width, float *in) {
+    for (int p = 0; p < planes; p++) {
+        const float *plane = planar + (long)p * width;
+        for (int x = 0; x < width; x++) in[(long)x * lanes + p] = plane[x];
+    }
+}
+
+INLINE void across(const float *planar, int planes, int lanes, int width, int radius, float *in, float *out) {
+    interleave(planar, planes, lanes, width, in);
+    if (lanes == 8) ACROSS_BODY(8); else ACROSS_BODY(4);
+}
+
+INLINE void column_update(double *sums, const float *entering, const float *leaving, long count) {
+    if (entering && leaving) {
+        for (long i = 0; i < count; i++) sums[i] = (sums[i] + (double)entering[i]) - (double)leaving[i];
+    } else if (entering) {
+        for (long i = 0; i < count; i++) sums[i] += (double)entering[i];
+    } else if (leaving) {
+        for (long i = 0; i < count; i++) sums[i] -= (double)leaving[i];
+    }
+}
+
+#define MEANS_BODY(LANES)                                                                           \
+    for (int x = x0; x < x1; x++) {                                                                 \
+        double area = rows_in * columns_in[x];                                                      \
+        float mean[LANES];                                                                          \
+        for (int l = 0; l < LANES; l++) mean[l] = (float)(sums[(long)x * LANES + l] / area);        \
+        for (int p = 0; p < planes; p++) out[(long)p * width + x] = mean[p];                        \
+    }
+
+INLINE void means(const double *sums, int planes, int lanes, int width, int x0, int x1, double rows_in,
+                  const double *columns_in, float *out) {
+    if (lanes == 8) { MEANS_BODY(8) } else { MEANS_BODY(4) }
+}
+
+static void across_scalar(const float *p, int n, int l, int w, int r, float *in, float *out) { across(p, n, l, w, r, in, out); }
+AVX2 static void across_avx2(const float *p, int n, int l, int w, int r, float *in, float *out) { across(p, n, l, w, r, in, out); }
+AVX512 static void across_avx512(const float *p, int n, int l, int w, int r, float *in, float *out) { across(p, n, l, w, r, in, out); }
+
+static void update_scalar(double *s, const float *e, const float *l, long c) { column_update(s, e, l, c); }
+AVX2 static void update_avx2(double *s, const float *e, const float *l, long c) { column_update(s, e, l, c); }
+AVX512 static void update_avx512(double *s, const float *e, const float *l, long c) { column_update(s, e, l, c); }
+
+static void means_scalar(const double *s, int n, int l, int w, int x0, int x1, double r, const double *c, float *o) { means(s, n, l, w, x0, x1, r, c, o); }
+AVX2 static void means_avx2(const double *s, int n, int l, int w, int x0, int x1, double r, const double *c, float *o) { means(s, n, l, w, x0, x1, r, c, o); }
+AVX512 static void means_avx512(const double *s, int n, int l, int w, int x0, int x1, double r, const double *c, float *o) { means(s, n, l, w, x0, x1, r, c, o); }
+
+void sk_box_sums_across_with(int kernels, const float *planar, int planes, int lanes, int width, int radius,
+                             float *interleaved, float *sums) {
+    if (!sk_kernels_supported(kernels)) kernels = SK_KERNELS_SCALAR;
+    switch (kernels) {
+    case SK_KERNELS_AVX512: across_avx512(planar, planes, lanes, width, radius, interleaved, sums); break;
+    case SK_KERNELS_AVX2: across_avx2(planar, planes, lanes, width, radius, interleaved, sums); break;
+    default: across_scalar(planar, planes, lanes, width, radius, interleaved, sums); break;
+    }
+}
+
+void sk_box_column_update_with(int kernels, double *sums, const float *entering, const float *leaving, long count) {
+    if (!sk_kernels_supported(kernels)) kernels = SK_KERNELS_SCALAR;
+    switch (kernels) {
+    case SK_KERNELS_AVX512: update_avx512(sums, entering, leaving, count); break;
+    case SK_KERNELS_AVX2: update_avx2(sums, entering, leaving, count); break;
+    default: update_scalar(sums, entering, leaving, count); break;
+    }
+}
+
+void sk_box_means_with(int kernels, const double *sums, int planes, int lanes, int width, int x0, int x1,
+                       double rows_in, const double *columns_in, float *out) {
+    if (!sk_kernels_supported(kernels)) kernels = SK_KERNELS_SCALAR;
+    switch (kernels) {
+    case SK_KERNELS_AVX512: means_avx512(sums, planes, lanes, width, x0, x1, rows_in, columns_in, out); break;
+    case SK_KERNELS_AVX2: means_avx2(sums, planes, lanes, width, x0, x1, rows_in, columns_in, out); break;
+    default: means_scalar(sums, planes, lanes, width, x0, x1, rows_in, columns_in, out); break;
+    }
+}
+
+void sk_box_sums_across(const float *planar, int planes, int lanes, int width, int radius, float *interleaved, float *sums) {
+    sk_box_sums_across_with(sk_kernels_default(), planar, planes, lanes, width, radius, interleaved, sums);
+}
+
+void sk_box_column_update(double *sums, const float *entering, const float *leaving, long count) {
+    sk_box_column_update_with(sk_kernels_default(), sums, entering, leaving, count);
+}
+
+void sk_box_means(const double *sums, int planes, int lanes, int width, int x0, int x1, double rows_in,
+                  const double *columns_in, float *out) {
+    sk_box_means_with(sk_kernels_default(), sums, planes, lanes, width, x0, x1, rows_in, columns_in, out);
+}
