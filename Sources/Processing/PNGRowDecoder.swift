@@ -1,5 +1,4 @@
 import CPNGRows
-import Glibc
 
 /// The fast path of PNG decoding, for the PNGs photo archives hold: 8-bit grey, grey + alpha, RGB
 /// or RGBA, not interlaced, with no colour key and no gamma but sRGB's. Every chunk's CRC is
@@ -119,19 +118,19 @@ enum PNGRowDecoder {
         of bytes: [UInt8], layout: Layout, _ body: ((Int) -> UnsafePointer<UInt8>) -> RGBAImage
     ) -> RGBAImage? {
         let stride = layout.rowBytes + 1
-        guard let raw = InflatedBuffer(byteCount: stride * layout.height) else { return nil }
-        defer { raw.release() }
+        let raw = UnsafeMutableRawBufferPointer.allocate(byteCount: stride * layout.height, alignment: 16)
+        defer { raw.deallocate() }
         let inflated = bytes.withUnsafeBytes { data -> Bool in
             if layout.imageData.count == 1, let only = layout.imageData.first {
-                return ZlibDecompressor.decompress(UnsafeRawBufferPointer(rebasing: data[only]), into: raw.bytes)
+                return ZlibDecompressor.decompress(UnsafeRawBufferPointer(rebasing: data[only]), into: raw)
             }
             var joined: [UInt8] = []
             joined.reserveCapacity(layout.imageData.reduce(0) { $0 + $1.count })
             for range in layout.imageData { joined += data[range] }
-            return joined.withUnsafeBytes { ZlibDecompressor.decompress($0, into: raw.bytes) }
+            return joined.withUnsafeBytes { ZlibDecompressor.decompress($0, into: raw) }
         }
-        guard inflated, (0..<layout.height).allSatisfy({ raw.bytes[$0 * stride] <= 4 }) else { return nil }
-        guard let base = raw.bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
+        guard inflated, (0..<layout.height).allSatisfy({ raw[$0 * stride] <= 4 }) else { return nil }
+        guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
         var nextRow = 0
         return body { y in
             // Rows are unfiltered in place and in order, so each one is the next one's prior row;
@@ -162,37 +161,6 @@ enum PNGRowDecoder {
                 png_rows_to_rgba(row(y), start + y * rowBytes, layout.width, UInt32(layout.channels))
             }
             initializedCount = rowBytes * layout.height
-        }
-    }
-}
-
-/// Room for a PNG's inflated image data. A buffer over glibc's mmap threshold (32 MB, the most
-/// `MallocTuning` can set) would be mapped fresh for every photo and faulted in 4 KB at a time as
-/// libdeflate writes it: 14,000 faults for the 59 MB of a 5120x2880 RGBA PNG. Such buffers are
-/// mapped here with MAP_POPULATE, which fills the mapping in one go (about a third less CPU in
-/// a test); smaller ones come from the heap, whose pages stay from photo to photo.
-private struct InflatedBuffer {
-    private static let mapThreshold = 32 << 20
-    let bytes: UnsafeMutableRawBufferPointer
-    private let isMapped: Bool
-
-    init?(byteCount: Int) {
-        if byteCount >= Self.mapThreshold {
-            let address = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0)
-            guard let address, address != MAP_FAILED else { return nil }
-            bytes = UnsafeMutableRawBufferPointer(start: address, count: byteCount)
-            isMapped = true
-        } else {
-            bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: byteCount, alignment: 16)
-            isMapped = false
-        }
-    }
-
-    func release() {
-        if isMapped {
-            munmap(bytes.baseAddress, bytes.count)
-        } else {
-            bytes.deallocate()
         }
     }
 }
