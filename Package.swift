@@ -49,10 +49,12 @@ let package = Package(
         // libpng's full write API (filters, zlib strategy) behind one C function that keeps
         // libpng's setjmp/longjmp error handling inside C.
         .target(name: "CPNGWriter", dependencies: ["CPNG"]),
-        // PNG row filters undone (SSE2 for 3- and 4-byte pixels), rows widened to RGBA, and
-        // ImageResizer's horizontal pass, which reads PNG rows as they are (AVX2 chosen at run
-        // time): the per-row work of PNGRowDecoder. Optimised in debug builds too, like the kernels below.
+        // PNG row filters undone (SSE2 for 3- and 4-byte pixels) and rows widened to RGBA: the
+        // per-row work of PNGRowDecoder. Optimised in debug builds too, like the kernels below.
         .target(name: "CPNGRows", cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))]),
+        // ImageResizer's horizontal pass: 8-bit rows of 1-4 samples widened and premultiplied
+        // (AVX2 chosen at run time), then the column filter. Optimised in debug builds too.
+        .target(name: "CResampleRows", cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))]),
         // Direct float32 convolution, pooling and resize kernels for the subject cut-out network
         // (AVX-512 or AVX2+FMA chosen at run time through target attributes, scalar fallback). Optimised in
         // debug builds too: unoptimised, one prediction takes a minute, too slow for tests and demos.
@@ -68,7 +70,7 @@ let package = Package(
         .target(
             name: "Processing",
             dependencies: [
-                "CTurboJPEG", "CPNG", "CPNGWriter", "CExif", "CWebP", "CHeif", "CLCMS2", "CColorMatrix", "CInflate", "CDeflate", "CPNGRows", "CSegmentationKernels", "CMalloc",
+                "CTurboJPEG", "CPNG", "CPNGWriter", "CExif", "CWebP", "CHeif", "CLCMS2", "CColorMatrix", "CInflate", "CDeflate", "CPNGRows", "CResampleRows", "CSegmentationKernels", "CMalloc",
             ],
             swiftSettings: strictSwift + [.unsafeFlags(["-O"], .when(configuration: .debug))]
         ),

@@ -20,7 +20,7 @@ CLANG=${CLANG:-$(dirname "$SWIFTC")/clang}
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(jpeg png exif heif webp icc)
 # Processing's own C targets (compiled here, instrumented) and the system libraries it imports.
-c_targets=(CPNGWriter CSegmentationKernels CColorMatrix CPNGRows)
+c_targets=(CPNGWriter CSegmentationKernels CColorMatrix CPNGRows CResampleRows)
 system_modules=(CTurboJPEG CPNG CExif CWebP CHeif CLCMS2 CInflate CDeflate CMalloc)
 for module in "${c_targets[@]}"; do mkdir -p "$FUZZ_DIR/modules/$module"; done
 mkdir -p "$FUZZ_DIR/obj"

@@ -11,7 +11,7 @@
 #define AVX2 __attribute__((target("avx2,fma")))
 #define INLINE static inline __attribute__((always_inline))
 
-/* The running sums of `LANES` side by side, one chain a lane, exactly as BoxFilter's Swift
+/* The running sums of `LANES` side by side, one chain a lane, exactly as BoxFilter's former Swift
  * `runningSums` ran them: the first r + 1 columns added to a zero sum, then per column x the
  * sum stored, the column x + r + 1 added and the column x - r subtracted (each while it exists). */
 #define ACROSS_BODY(LANES)                                                                          \

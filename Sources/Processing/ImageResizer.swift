@@ -1,10 +1,10 @@
-import CPNGRows
+import CResampleRows
 
 /// Resampling with alpha handled correctly: colours are weighted by their alpha (premultiplied),
 /// averaged, then divided back, so the colour of transparent pixels never bleeds into visible ones.
 /// Shrinking averages the covered area (a box filter over exact pixel coverage); enlarging is
 /// bilinear. The two axes are resampled separately, each with its own filter, in Float with
-/// SIMD4 pixels; the horizontal pass (`png_rows_resample_row`, in C: the widening to RGBA and the
+/// SIMD4 pixels; the horizontal pass (`resample_row_premultiplied`, in C: the widening to RGBA and the
 /// conversion to premultiplied Float four pixels a step, then the column filter) takes the rows
 /// as 8-bit grey, grey + alpha, RGB or RGBA, so a PNG's rows are never widened on their own.
 public enum ImageResizer {
@@ -58,7 +58,7 @@ public enum ImageResizer {
                     /// Resamples source row `y` into its ring slot, as premultiplied Floats.
                     func resampleRow(_ y: Int) {
                         (ring + (y % depth) * width).withMemoryRebound(to: Float.self, capacity: width * 4) { target in
-                            png_rows_resample_row(
+                            resample_row_premultiplied(
                                 sourceRow(y), UInt32(channels), sourceWidth, converted, width,
                                 columnStarts, columnCounts, columnOffsets, columnWeights, target)
                         }

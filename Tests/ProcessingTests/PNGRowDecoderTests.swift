@@ -1,4 +1,5 @@
 import CPNGRows
+import CResampleRows
 import Testing
 @testable import Processing
 
@@ -170,7 +171,7 @@ struct PNGRowDecoderTests {
             }
             var made = [Float](repeating: -1, count: starts.count * 4)
             var scratch = [Float](repeating: 0, count: sourceWidth * 4)
-            png_rows_resample_row(
+            resample_row_premultiplied(
                 source, UInt32(channels), sourceWidth, &scratch, starts.count, starts, counts, offsets, weights, &made)
             let expectedBits = expected.flatMap { sum in (0..<4).map { sum[$0].bitPattern } }
             #expect(made.map(\.bitPattern) == expectedBits, "\(channels) channels, \(sourceWidth) pixels")

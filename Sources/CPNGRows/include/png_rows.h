@@ -3,8 +3,7 @@
 
 /*
  * The per-row work of decoding a PNG once its image data is inflated: undoing the row filters
- * (PNG specification, section 9), widening 8-bit grey, grey + alpha and RGB rows to RGBA, and
- * the horizontal pass of ImageResizer, which reads such rows as they are.
+ * (PNG specification, section 9) and widening 8-bit grey, grey + alpha and RGB rows to RGBA.
  * Sub, Average and Paeth depend on the pixel to the left, so each row is a chain of
  * pixels; for 3- and 4-byte pixels the chain runs one pixel per SSE2 step instead of one byte.
  * No state, no allocation: thread-safe.
@@ -42,19 +41,6 @@ int png_rows_unfilter_pair(uint8_t *first, uint8_t *second, const uint8_t *prior
  * missing alpha is 255.
  */
 void png_rows_to_rgba(const uint8_t *source, uint8_t *rgba, size_t width, unsigned channels);
-
-/*
- * The horizontal half of ImageResizer's area-averaging/bilinear resample, with the widening
- * above folded in: converts a row of `source_width` 8-bit pixels of `channels` samples (as
- * png_rows_to_rgba reads them) to premultiplied float RGBA (colour times alpha, alpha) in
- * `scratch` (4 * source_width floats), then writes `width` float RGBA pixels to `target`, pixel x
- * being the sum over t < counts[x] (at least 1), in order, of weights[offsets[x] + t] times
- * pixel starts[x] + t. Every product and sum is rounded to float separately (no fused
- * multiply-add), so the results are those of the same steps in Swift, to the bit.
- */
-void png_rows_resample_row(const uint8_t *source, unsigned channels, size_t source_width, float *scratch, size_t width,
-                           const intptr_t *starts, const intptr_t *counts, const intptr_t *offsets, const float *weights,
-                           float *target);
 
 #ifdef __cplusplus
 }
