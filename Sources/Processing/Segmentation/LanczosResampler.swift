@@ -1,3 +1,4 @@
+import CResampleRows
 import Foundation
 
 /// The network's input resize, done as rembg does it: Pillow's `Image.resize(size, Image.LANCZOS)`
@@ -5,58 +6,48 @@ import Foundation
 /// shrink factor, weights normalised then rounded to 22-bit fixed point, the horizontal pass
 /// first into 8-bit rows, then the vertical pass). With the same input bytes the network sees
 /// exactly what rembg's u2netp sees, so its mask differs from the peer's only after the network.
+///
+/// The coefficients are computed here, as Pillow computes them; the passes' sums run in C
+/// (CResampleRows, `lanczos_resample_across` / `_down`) in Pillow's own int32 arithmetic, on the
+/// kernel path `ConvolutionKernels` chooses (AVX-512, AVX2 or portable; `STICKER_KERNELS`
+/// narrows it). Every path gives the same bytes: the sums are exact integers.
 enum LanczosResampler {
-    private static let precisionBits = 22
+    static let precisionBits = 22
 
-    /// `image`'s RGB (alpha ignored, set to 255) resized to `width` x `height`.
-    ///
-    /// Pillow sums in integers; here the sums are Doubles, which are exact for these integers
-    /// (a byte times a 22-bit weight, a few dozen of them, stays far below 2^53), so every byte
-    /// comes out the same while a pixel's channels are summed as one SIMD value and the order
-    /// of the additions is free (several partial sums, no waiting on one chain).
-    static func resized(_ image: RGBAImage, width: Int, height: Int) -> RGBAImage {
+    /// `image`'s RGB (alpha ignored, set to 255) resized to `width` x `height`, on kernel path
+    /// `kernels` (a path the CPU lacks falls back to the next narrower one).
+    static func resized(_ image: RGBAImage, width: Int, height: Int, kernels: ConvolutionKernels = .default) -> RGBAImage {
         if width == image.width && height == image.height { return image }
         let columns = Coefficients(source: image.width, destination: width)
         let rows = Coefficients(source: image.height, destination: height)
-        // Rows of the horizontal pass (Pillow's 8-bit intermediate, packed RGB held as Doubles),
-        // made when the vertical pass first needs them and kept in a ring as deep as its longest filter.
-        let stride = width * 3
+        let columnStarts = columns.starts.map { Int32($0) }, columnCounts = columns.counts.map { Int32($0) }
+        // Rows of the horizontal pass (Pillow's 8-bit intermediate, 4 bytes a pixel), made when the
+        // vertical pass first needs them and kept in a ring as deep as its longest filter.
+        let stride = width * 4
         let depth = max(1, rows.counts.max() ?? 1)
-        let ring = UnsafeMutablePointer<Double>.allocate(capacity: depth * stride)
-        let sourceRow = UnsafeMutablePointer<SIMD4<Double>>.allocate(capacity: image.width)
-        let sums = UnsafeMutablePointer<Double>.allocate(capacity: stride)
+        let ring = UnsafeMutablePointer<UInt8>.allocate(capacity: depth * stride)
+        let tapRows = UnsafeMutablePointer<UnsafePointer<UInt8>?>.allocate(capacity: depth)
         defer {
             ring.deallocate()
-            sourceRow.deallocate()
-            sums.deallocate()
+            tapRows.deallocate()
         }
-        let half = Double(1 << (precisionBits - 1))
-        let columnWeights = columns.weights.map(Double.init)
         let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { output, initialized in
             image.pixels.withUnsafeBufferPointer { source in
-                columnWeights.withUnsafeBufferPointer { columnWeights in
-                    var nextRow = 0
-                    for y in 0..<height {
-                        let first = rows.starts[y], taps = rows.counts[y]
-                        nextRow = max(nextRow, first)
-                        while nextRow < first + taps {
-                            resampleAcross(source.baseAddress! + nextRow * image.width * 4, width: image.width, through: sourceRow,
-                                           columns: columns, weights: columnWeights.baseAddress!,
-                                           into: ring + (nextRow % depth) * stride)
-                            nextRow += 1
-                        }
-                        sums.initialize(repeating: half, count: stride)
-                        for tap in 0..<taps {
-                            let weight = Double(rows.weights[y * rows.size + tap])
-                            let row = ring + ((first + tap) % depth) * stride
-                            for index in 0..<stride { sums[index] += row[index] * weight }
-                        }
-                        let target = output.baseAddress! + y * width * 4
-                        for x in 0..<width {
-                            target[4 * x] = clip(sums[3 * x])
-                            target[4 * x + 1] = clip(sums[3 * x + 1])
-                            target[4 * x + 2] = clip(sums[3 * x + 2])
-                            target[4 * x + 3] = 255
+                columns.weights.withUnsafeBufferPointer { columnWeights in
+                    rows.weights.withUnsafeBufferPointer { rowWeights in
+                        var nextRow = 0
+                        for y in 0..<height {
+                            let first = rows.starts[y], taps = rows.counts[y]
+                            nextRow = max(nextRow, first)
+                            while nextRow < first + taps {
+                                lanczos_resample_across(kernels.rawValue, source.baseAddress! + nextRow * image.width * 4, width,
+                                                        columnStarts, columnCounts, columnWeights.baseAddress!, columns.size,
+                                                        ring + (nextRow % depth) * stride)
+                                nextRow += 1
+                            }
+                            for tap in 0..<taps { tapRows[tap] = UnsafePointer(ring + ((first + tap) % depth) * stride) }
+                            lanczos_resample_down(kernels.rawValue, tapRows, taps, rowWeights.baseAddress! + y * rows.size, width,
+                                                  output.baseAddress! + y * width * 4)
                         }
                     }
                 }
@@ -64,51 +55,6 @@ enum LanczosResampler {
             initialized = width * height * 4
         }
         return RGBAImage(width: width, height: height, pixels: pixels)
-    }
-
-    /// The horizontal pass over one source row (`width` pixels, converted to Doubles once in
-    /// `pixels`): RGB clipped to bytes as Pillow's intermediate has them.
-    private static func resampleAcross(
-        _ source: UnsafePointer<UInt8>, width: Int, through pixels: UnsafeMutablePointer<SIMD4<Double>>,
-        columns: Coefficients, weights: UnsafePointer<Double>, into target: UnsafeMutablePointer<Double>
-    ) {
-        pixels.withMemoryRebound(to: Double.self, capacity: width * 4) { doubles in
-            for index in 0..<width * 4 { doubles[index] = Double(source[index]) }
-        }
-        let half = SIMD4<Double>(repeating: Double(1 << (precisionBits - 1)))
-        for x in 0..<columns.starts.count {
-            let taps = columns.counts[x], pixel = pixels + columns.starts[x], weight = weights + x * columns.size
-            // Four partial sums: exact, so their order does not matter.
-            var sum0 = half, sum1 = SIMD4<Double>(), sum2 = SIMD4<Double>(), sum3 = SIMD4<Double>()
-            var tap = 0
-            while tap + 4 <= taps {
-                sum0 += pixel[tap] * weight[tap]
-                sum1 += pixel[tap + 1] * weight[tap + 1]
-                sum2 += pixel[tap + 2] * weight[tap + 2]
-                sum3 += pixel[tap + 3] * weight[tap + 3]
-                tap += 4
-            }
-            while tap < taps {
-                sum0 += pixel[tap] * weight[tap]
-                tap += 1
-            }
-            let sum = (sum0 + sum1) + (sum2 + sum3)
-            target[3 * x] = Double(clip(sum[0]))
-            target[3 * x + 1] = Double(clip(sum[1]))
-            target[3 * x + 2] = Double(clip(sum[2]))
-        }
-    }
-
-    /// Pillow's `clip8` on an exact integer sum held in a Double.
-    @inline(__always)
-    private static func clip(_ sum: Double) -> UInt8 {
-        clip(Int(sum))
-    }
-
-    /// Pillow's `clip8`: the fixed-point sum's integer part (floor), clamped to a byte.
-    @inline(__always)
-    private static func clip(_ sum: Int) -> UInt8 {
-        UInt8(clamping: sum >> precisionBits)
     }
 
     /// Pillow's `lanczos_filter`: sinc(x) sinc(x / 3) on [-3, 3).
@@ -123,7 +69,8 @@ enum LanczosResampler {
     struct Coefficients {
         var starts: [Int] = []
         var counts: [Int] = []
-        var weights: [Int] = []
+        /// Fixed-point weights, `size` per output position (Pillow keeps them in a C int).
+        var weights: [Int32] = []
         var size = 0
 
         init(source: Int, destination: Int) {
@@ -131,7 +78,7 @@ enum LanczosResampler {
             let filterScale = max(1, scale)
             let support = 3 * filterScale
             size = Int(support.rounded(.up)) * 2 + 1
-            weights = [Int](repeating: 0, count: destination * size)
+            weights = [Int32](repeating: 0, count: destination * size)
             for index in 0..<destination {
                 let centre = (Double(index) + 0.5) * scale
                 let first = max(0, Int(centre - support + 0.5))
@@ -142,7 +89,7 @@ enum LanczosResampler {
                 if total != 0 { taps = taps.map { $0 / total } }
                 for (tap, weight) in taps.enumerated() {
                     let fixed = weight * Double(1 << LanczosResampler.precisionBits)
-                    weights[index * size + tap] = Int(fixed < 0 ? fixed - 0.5 : fixed + 0.5)
+                    weights[index * size + tap] = Int32(fixed < 0 ? fixed - 0.5 : fixed + 0.5)
                 }
                 starts.append(first)
                 counts.append(max(0, count))
