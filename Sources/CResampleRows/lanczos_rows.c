@@ -18,8 +18,8 @@ static inline uint8_t clip8(int32_t sum) {
 
 /* ---- Portable paths ------------------------------------------------------------------------ */
 
-static void across_portable(const uint8_t *source, size_t width, const int32_t *starts, const int32_t *counts,
-                            const int32_t *weights, size_t weight_stride, uint8_t *target) {
+static void lanczos_across_portable(const uint8_t *source, size_t width, const int32_t *starts, const int32_t *counts,
+                                    const int32_t *weights, size_t weight_stride, uint8_t *target) {
     for (size_t x = 0; x < width; x++) {
         const uint8_t *pixel = source + 4 * (size_t)starts[x];
         const int32_t *weight = weights + x * weight_stride;
@@ -31,8 +31,8 @@ static void across_portable(const uint8_t *source, size_t width, const int32_t *
 }
 
 /* Bytes [first, 4 * width) of the vertical pass; every fourth byte (alpha) comes out 255. */
-static void down_portable(const uint8_t *const *rows, size_t taps, const int32_t *weights, size_t first, size_t width,
-                          uint8_t *target) {
+static void lanczos_down_portable(const uint8_t *const *rows, size_t taps, const int32_t *weights, size_t first, size_t width,
+                                  uint8_t *target) {
     for (size_t index = first; index < 4 * width; index++) {
         if (index % 4 == 3) {
             target[index] = 255;
@@ -52,9 +52,9 @@ static void down_portable(const uint8_t *const *rows, size_t taps, const int32_t
 /* AVX2, horizontal: two taps of one output pixel a 256-bit register (a pixel's four samples as
  * 32-bit lanes, times its weight spread over them), two accumulators; the last one to three taps
  * one pixel at a time in a 128-bit register. */
-__attribute__((target("avx2"))) static void across_avx2(const uint8_t *source, size_t width, const int32_t *starts,
-                                                         const int32_t *counts, const int32_t *weights, size_t weight_stride,
-                                                         uint8_t *target) {
+__attribute__((target("avx2"))) static void lanczos_across_avx2(const uint8_t *source, size_t width, const int32_t *starts,
+                                                                const int32_t *counts, const int32_t *weights, size_t weight_stride,
+                                                                uint8_t *target) {
     const __m256i first_pair = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
     const __m256i second_pair = _mm256_setr_epi32(2, 2, 2, 2, 3, 3, 3, 3);
     for (size_t x = 0; x < width; x++) {
@@ -86,8 +86,8 @@ __attribute__((target("avx2"))) static void across_avx2(const uint8_t *source, s
 
 /* AVX2, vertical: 32 bytes of the row a step in four accumulators of eight 32-bit lanes, every
  * tap's row added in; the packing interleaves 32-bit groups, which one permutation puts back. */
-__attribute__((target("avx2"))) static void down_avx2(const uint8_t *const *rows, size_t taps, const int32_t *weights,
-                                                       size_t width, uint8_t *target) {
+__attribute__((target("avx2"))) static void lanczos_down_avx2(const uint8_t *const *rows, size_t taps, const int32_t *weights,
+                                                              size_t width, uint8_t *target) {
     const size_t length = 4 * width;
     const __m256i half = _mm256_set1_epi32(HALF);
     const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
@@ -110,15 +110,15 @@ __attribute__((target("avx2"))) static void down_avx2(const uint8_t *const *rows
         __m256i bytes = _mm256_permutevar8x32_epi32(_mm256_packus_epi16(words01, words23), order);
         _mm256_storeu_si256((__m256i *)(target + index), _mm256_or_si256(bytes, opaque));
     }
-    down_portable(rows, taps, weights, index, width, target);
+    lanczos_down_portable(rows, taps, weights, index, width, target);
 }
 
 #define AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx2")))
 
 /* AVX-512, horizontal: four taps of one output pixel a 512-bit register, two accumulators; the
  * last one to three taps through masked loads (which read nothing past the row's end). */
-AVX512 static void across_avx512(const uint8_t *source, size_t width, const int32_t *starts, const int32_t *counts,
-                                  const int32_t *weights, size_t weight_stride, uint8_t *target) {
+AVX512 static void lanczos_across_avx512(const uint8_t *source, size_t width, const int32_t *starts, const int32_t *counts,
+                                         const int32_t *weights, size_t weight_stride, uint8_t *target) {
     const __m512i spread = _mm512_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3);
     for (size_t x = 0; x < width; x++) {
         const uint8_t *pixel = source + 4 * (size_t)starts[x];
@@ -149,15 +149,15 @@ AVX512 static void across_avx512(const uint8_t *source, size_t width, const int3
 }
 
 /* One 16-byte group of the vertical pass: the sums clipped to bytes, alpha set. */
-AVX512 static inline __m128i clip_opaque_avx512(__m512i sum) {
+AVX512 static inline __m128i lanczos_clip_opaque_avx512(__m512i sum) {
     __m512i clipped = _mm512_max_epi32(_mm512_srai_epi32(sum, PRECISION_BITS), _mm512_setzero_si512());
     return _mm_or_si128(_mm512_cvtusepi32_epi8(clipped), _mm_set1_epi32((int32_t)0xFF000000u));
 }
 
 /* AVX-512, vertical: 64 bytes of the row a step in four accumulators of sixteen 32-bit lanes,
  * then 16 bytes a step, then a masked step for the last one to three pixels. */
-AVX512 static void down_avx512(const uint8_t *const *rows, size_t taps, const int32_t *weights, size_t width,
-                               uint8_t *target) {
+AVX512 static void lanczos_down_avx512(const uint8_t *const *rows, size_t taps, const int32_t *weights, size_t width,
+                                       uint8_t *target) {
     const size_t length = 4 * width;
     const __m512i half = _mm512_set1_epi32(HALF);
     size_t index = 0;
@@ -172,10 +172,10 @@ AVX512 static void down_avx512(const uint8_t *const *rows, size_t taps, const in
             sum3 = _mm512_add_epi32(sum3, _mm512_mullo_epi32(_mm512_cvtepu8_epi32(_mm_loadu_si128(row + 3)), weight));
         }
         __m128i *out = (__m128i *)(target + index);
-        _mm_storeu_si128(out, clip_opaque_avx512(sum0));
-        _mm_storeu_si128(out + 1, clip_opaque_avx512(sum1));
-        _mm_storeu_si128(out + 2, clip_opaque_avx512(sum2));
-        _mm_storeu_si128(out + 3, clip_opaque_avx512(sum3));
+        _mm_storeu_si128(out, lanczos_clip_opaque_avx512(sum0));
+        _mm_storeu_si128(out + 1, lanczos_clip_opaque_avx512(sum1));
+        _mm_storeu_si128(out + 2, lanczos_clip_opaque_avx512(sum2));
+        _mm_storeu_si128(out + 3, lanczos_clip_opaque_avx512(sum3));
     }
     for (; index < length; index += 16) {
         __mmask16 mask = length - index >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << (length - index)) - 1);
@@ -184,7 +184,7 @@ AVX512 static void down_avx512(const uint8_t *const *rows, size_t taps, const in
             __m128i bytes = _mm_maskz_loadu_epi8(mask, rows[tap] + index);
             sum = _mm512_add_epi32(sum, _mm512_mullo_epi32(_mm512_cvtepu8_epi32(bytes), _mm512_set1_epi32(weights[tap])));
         }
-        _mm_mask_storeu_epi8(target + index, mask, clip_opaque_avx512(sum));
+        _mm_mask_storeu_epi8(target + index, mask, lanczos_clip_opaque_avx512(sum));
     }
 }
 #endif
@@ -216,10 +216,10 @@ int lanczos_resample_across(int kernels, const uint8_t *source, size_t width, co
     kernels = usable(kernels);
     switch (kernels) {
 #if defined(__x86_64__)
-    case LANCZOS_KERNELS_AVX512: across_avx512(source, width, starts, counts, weights, weight_stride, target); break;
-    case LANCZOS_KERNELS_AVX2: across_avx2(source, width, starts, counts, weights, weight_stride, target); break;
+    case LANCZOS_KERNELS_AVX512: lanczos_across_avx512(source, width, starts, counts, weights, weight_stride, target); break;
+    case LANCZOS_KERNELS_AVX2: lanczos_across_avx2(source, width, starts, counts, weights, weight_stride, target); break;
 #endif
-    default: across_portable(source, width, starts, counts, weights, weight_stride, target); break;
+    default: lanczos_across_portable(source, width, starts, counts, weights, weight_stride, target); break;
     }
     return kernels;
 }
@@ -229,10 +229,10 @@ int lanczos_resample_down(int kernels, const uint8_t *const *rows, size_t taps, 
     kernels = usable(kernels);
     switch (kernels) {
 #if defined(__x86_64__)
-    case LANCZOS_KERNELS_AVX512: down_avx512(rows, taps, weights, width, target); break;
-    case LANCZOS_KERNELS_AVX2: down_avx2(rows, taps, weights, width, target); break;
+    case LANCZOS_KERNELS_AVX512: lanczos_down_avx512(rows, taps, weights, width, target); break;
+    case LANCZOS_KERNELS_AVX2: lanczos_down_avx2(rows, taps, weights, width, target); break;
 #endif
-    default: down_portable(rows, taps, weights, 0, width, target); break;
+    default: lanczos_down_portable(rows, taps, weights, 0, width, target); break;
     }
     return kernels;
 }
