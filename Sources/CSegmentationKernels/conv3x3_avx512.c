@@ -94,9 +94,9 @@ static inline void conv_row(const float *in, int C, int H, int W, const float *w
 
 __attribute__((target("avx512f")))
 void sk_conv3x3_avx512(const float *in, int C, int H, int W, const float *weight, const float *bias, int O, int d,
-                       int relu, float *out) {
+                       int relu, int y0, int y1, float *out) {
     /* Rows outermost, as on the AVX2 path: a row's input stays in L2 for every output block. */
-    for (int y = 0; y < H; y++) {
+    for (int y = y0; y < y1; y++) {
         int o0 = 0;
         for (; o0 + 4 <= O; o0 += 4) conv_row(in, C, H, W, weight, bias, o0, y, d, relu, out, 4, 4);
         for (; o0 < O; o0++) conv_row(in, C, H, W, weight, bias, o0, y, d, relu, out, 1, 8);

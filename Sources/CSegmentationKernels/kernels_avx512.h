@@ -9,9 +9,10 @@
  * check sizes and the CPU). Arguments as there, already checked.
  */
 
-/* 3x3 convolution, any dilation: sk_conv3x3's sums, in its order, 16 pixels per vector. */
+/* 3x3 convolution, any dilation: sk_conv3x3's sums, in its order, 16 pixels per vector; output
+ * rows y0 ..< y1 only. */
 void sk_conv3x3_avx512(const float *in, int C, int H, int W, const float *weight, const float *bias, int O,
-                       int d, int relu, float *out);
+                       int d, int relu, int y0, int y1, float *out);
 
 /* Tiles per block of the AVX-512 Winograd path (the AVX2 path takes 24): a whole tile row of up to
  * 48 tiles (rounded up to 8), wider rows in blocks of 32, so that the products' vectors of 16

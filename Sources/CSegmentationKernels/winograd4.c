@@ -504,8 +504,8 @@ static int w4_tiles_avx2(int tilesWide) {
  * AVX-512 input transform and products). */
 __attribute__((target("avx2,fma")))
 static void conv3x3_w4(const w4_steps *path, const float *inA, int cA, int upA, const float *inB, int upB, int C, int H,
-                       int W, const float *U, const float *bias, int O, int relu, const float *residual, float *work,
-                       float *out) {
+                       int W, const float *U, const float *bias, int O, int relu, const float *residual, int ty0, int ty1,
+                       float *work, float *out) {
     int op = w4_outpad(O);
     float *V = work;
     int tilesWide = (W + 3) / 4, tilesHigh = (H + 3) / 4;
@@ -513,7 +513,7 @@ static void conv3x3_w4(const w4_steps *path, const float *inA, int cA, int upA, 
     float *M = V + 36 * w4_vstride(C, tiles);
     float *rows = M + 36 * w4_mstride(op, tiles);
     size_t uStride = (size_t)C * op, vStride = w4_vstride(C, tiles), mStride = w4_mstride(op, tiles);
-    for (int ty = 0; ty < tilesHigh; ty++) {
+    for (int ty = ty0; ty < ty1 && ty < tilesHigh; ty++) {
         for (int t0 = 0; t0 < tilesWide; t0 += tiles) {
             int n = tilesWide - t0 < tiles ? tilesWide - t0 : tiles;
             int n8 = (n + 7) & ~7;
@@ -542,8 +542,19 @@ int sk_conv3x3_winograd4_fused(const float *in, int inC, int inUp, const float *
 int sk_conv3x3_winograd4_fused_with(int kernels, const float *in, int inC, int inUp, const float *in2, int in2C, int in2Up,
                                     int H, int W, const float *packed, const float *bias, int outC, int relu,
                                     const float *residual, float *workspace, float *out) {
+    return sk_conv3x3_winograd4_fused_rows_with(kernels, in, inC, inUp, in2, in2C, in2Up, H, W, packed, bias, outC, relu,
+                                                residual, 0, sk_winograd4_tile_rows(H), workspace, out);
+}
+
+int sk_winograd4_tile_rows(int H) { return H > 0 ? (H + 3) / 4 : 0; }
+
+int sk_conv3x3_winograd4_fused_rows_with(int kernels, const float *in, int inC, int inUp, const float *in2, int in2C,
+                                         int in2Up, int H, int W, const float *packed, const float *bias, int outC,
+                                         int relu, const float *residual, int ty0, int ty1, float *workspace,
+                                         float *out) {
     long long C = (long long)inC + (in2C > 0 ? in2C : 0);
     if (!in || !packed || !workspace || !out || H <= 0 || W <= 0 || inC <= 0 || in2C < 0 || (in2C > 0 && !in2)
+        || ty0 < 0 || ty0 > ty1 || ty1 > sk_winograd4_tile_rows(H)
         || C > INT_MAX || sk_winograd4_packed_count((int)C, outC) == 0
         || C * H * W > INT_MAX || (long long)outC * H * W > INT_MAX
         || ((inUp || (in2C > 0 && in2Up)) && (H % 2 || W % 2))
@@ -559,7 +570,7 @@ int sk_conv3x3_winograd4_fused_with(int kernels, const float *in, int inC, int i
      * the products vectorise over outputs instead (0.77 of AVX2's time at 128 -> 64, 80 x 80,
      * against 0.91 over tiles). */
     const w4_steps *wide = (W + 3) / 4 <= SK_W4_NARROW_TILES ? &avx512Narrow : &avx512;
-    conv3x3_w4(kernels == SK_KERNELS_AVX512 ? wide : &avx2, in, inC, inUp != 0, in2, in2Up != 0, (int)C, H, W, packed, bias, outC, relu, residual, workspace, out);
+    conv3x3_w4(kernels == SK_KERNELS_AVX512 ? wide : &avx2, in, inC, inUp != 0, in2, in2Up != 0, (int)C, H, W, packed, bias, outC, relu, residual, ty0, ty1, workspace, out);
     return 0;
 #else
     return -1;

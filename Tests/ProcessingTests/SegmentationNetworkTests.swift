@@ -130,7 +130,23 @@ private enum KernelPathCheck {
             #expect(sk_conv3x3_with(ConvolutionKernels.avx2.rawValue, x, Int32(c), Int32(h), Int32(w), weight, bias, Int32(o),
                                     Int32(dilation), relu ? 1 : 0, &avx2) == 0)
             #expect(fast == avx2, "\(kernels) \(c)->\(o) \(h)x\(w) d\(dilation)")
+            // Row by row in pieces (as two threads share a layer): the same floats as the whole call.
+            var pieces = [Float](repeating: .nan, count: o * h * w)
+            for rows in rowPieces(h) {
+                #expect(sk_conv3x3_rows_with(kernels.rawValue, x, Int32(c), Int32(h), Int32(w), weight, bias, Int32(o), Int32(dilation),
+                                             relu ? 1 : 0, Int32(rows.lowerBound), Int32(rows.upperBound), &pieces) == 0)
+            }
+            #expect(pieces == fast, "\(kernels) \(c)->\(o) \(h)x\(w) d\(dilation) in pieces")
         }
+        var untouched = [Float](repeating: 0, count: o * h * w)
+        #expect(sk_conv3x3_rows_with(kernels.rawValue, x, Int32(c), Int32(h), Int32(w), weight, bias, Int32(o), Int32(dilation), 0,
+                                     0, Int32(h + 1), &untouched) == -1)
+    }
+
+    /// `count` rows (or tile rows) cut into uneven pieces, out of order: the last first, an empty one.
+    static func rowPieces(_ count: Int) -> [Range<Int>] {
+        let cuts = [0, min(count, 1), count / 3, count / 3, count].sorted()
+        return zip(cuts, cuts.dropFirst()).map { $0..<$1 }.reversed()
     }
 
     static func winograd(_ kernels: ConvolutionKernels, c: Int, o: Int, h: Int, w: Int) {
@@ -154,6 +170,13 @@ private enum KernelPathCheck {
             #expect(sk_conv3x3_winograd4_fused_with(ConvolutionKernels.avx2.rawValue, x, Int32(c), 0, nil, 0, 0, Int32(h), Int32(w),
                                                     packed, withBias ? bias : nil, Int32(o), relu ? 1 : 0, nil, &workspace, &avx2) == 0)
             #expect(winograd == avx2, "\(kernels) \(c)->\(o) \(h)x\(w)")
+            var pieces = [Float](repeating: .nan, count: o * h * w)
+            for rows in rowPieces(Int(sk_winograd4_tile_rows(Int32(h)))) {
+                #expect(sk_conv3x3_winograd4_fused_rows_with(
+                    kernels.rawValue, x, Int32(c), 0, nil, 0, 0, Int32(h), Int32(w), packed, withBias ? bias : nil, Int32(o),
+                    relu ? 1 : 0, nil, Int32(rows.lowerBound), Int32(rows.upperBound), &workspace, &pieces) == 0)
+            }
+            #expect(pieces == winograd, "\(kernels) \(c)->\(o) \(h)x\(w) in pieces")
         }
         var untouched = [Float](repeating: 0, count: o * h * w)
         #expect(sk_conv3x3_winograd4_fused_with(kernels.rawValue, x, Int32(c), 0, nil, 0, 0, 0, Int32(w), packed, bias, Int32(o), 0,
@@ -193,6 +216,19 @@ private enum KernelPathCheck {
                                             buffer.baseAddress)
         }
         #expect(status == 0 && inPlace == fused)
+        // By tile rows in pieces, the residual overwritten in place as well.
+        var inPieces = residual
+        for rows in rowPieces(Int(sk_winograd4_tile_rows(Int32(h)))) {
+            let status = inPieces.withUnsafeMutableBufferPointer { buffer in
+                sk_conv3x3_winograd4_fused_rows_with(
+                    kernels.rawValue, storedA, Int32(a), upA ? 1 : 0, storedB, Int32(b), upB ? 1 : 0, Int32(h), Int32(w), packed, bias,
+                    Int32(o), 1, buffer.baseAddress, Int32(rows.lowerBound), Int32(rows.upperBound), &workspace, buffer.baseAddress)
+            }
+            #expect(status == 0)
+        }
+        #expect(inPieces == fused, "\(kernels) \(a)+\(b)->\(o) \(h)x\(w) in pieces")
+        #expect(sk_conv3x3_winograd4_fused_rows_with(kernels.rawValue, storedA, Int32(a), upA ? 1 : 0, storedB, Int32(b), upB ? 1 : 0,
+                                                     Int32(h), Int32(w), packed, bias, Int32(o), 1, nil, 2, 1, &workspace, &fused) == -1)
         // The vector paths upsample and sum the same way: the same floats.
         var avx2 = expected
         #expect(sk_conv3x3_winograd4_fused_with(ConvolutionKernels.avx2.rawValue, storedA, Int32(a), upA ? 1 : 0, storedB, Int32(b),
@@ -550,6 +586,28 @@ struct U2NetPTests {
 }
 
 extension U2NetPTests {
+    /// Layers shared with a helper thread (a spare core) give the same map, float for float, on
+    /// every path, directly and by Winograd.
+    @Test(.enabled(if: folder != nil, "set STICKER_U2NETP_DIR to a folder with u2netp.json and u2netp.bin"))
+    func layersSharedWithASpareCoreGiveTheSameMap() throws {
+        let folder = try #require(Self.folder)
+        let network = try SegmentationNetwork(graph: folder.appendingPathComponent("u2netp.json"),
+                                              weights: folder.appendingPathComponent("u2netp.bin"))
+        let input = network.preprocessed(Self.scene())
+        let helpedBefore = SharedRows.piecesOnHelpers.load(ordering: .relaxed)
+        for kernels in ConvolutionKernels.supported {
+            for winograd in kernels.hasWinograd ? [true, false] : [false] {
+                let alone = try network.run(input, kernels: kernels, winograd: winograd, spare: nil)
+                let shared = try network.run(input, kernels: kernels, winograd: winograd, spare: SpareCores(jobs: 2, cores: 2))
+                #expect(shared == alone, "\(kernels), Winograd \(winograd)")
+            }
+        }
+        // A budget with no spare core never shares.
+        let busy = SpareCores(jobs: 1, cores: 2)
+        #expect(try network.run(input, spare: busy) == network.run(input, spare: nil))
+        #expect(SharedRows.piecesOnHelpers.load(ordering: .relaxed) > helpedBefore, "no piece ran on a helper thread")
+    }
+
     /// Not a timed test: with `STICKER_BENCH_NETWORK=N` it prints the network's thread CPU time per
     /// prediction (median of N) on every vector path the CPU has, the runs interleaved (AVX2,
     /// AVX-512, AVX2, ...) so both see the same machine load, the ratio of the medians, and the

@@ -100,7 +100,7 @@ import Testing
     }
 
     /// Several set pixels, an empty set, a full one: the nearest set pixel by brute force.
-    @Test(arguments: [(23, 17, 5), (16, 31, 1), (12, 9, 0), (8, 6, 48)])
+    @Test(arguments: [(23, 17, 5), (16, 31, 1), (12, 9, 0), (8, 6, 48), (1, 13, 3), (17, 1, 2), (40, 30, 200), (33, 25, 2)])
     func distanceTransformMatchesBruteForce(width: Int, height: Int, points: Int) {
         var random = MaskCleanupTests.Random(state: UInt64(width * height + points))
         var set = [Bool](repeating: false, count: width * height)

@@ -51,6 +51,12 @@ int sk_conv3x3_with(int kernels, const float *in, int inC, int H, int W,
                     const float *weight, const float *bias, int outC,
                     int dilation, int relu, float *out);
 
+/* sk_conv3x3_with for output rows y0 ..< y1 only (the same floats there as the whole call gives).
+ * Calls for disjoint rows may run at the same time on the same input and output. */
+int sk_conv3x3_rows_with(int kernels, const float *in, int inC, int H, int W,
+                         const float *weight, const float *bias, int outC,
+                         int dilation, int relu, int y0, int y1, float *out);
+
 /* The same, always on the portable scalar path (for tests and CPUs without AVX2+FMA). */
 int sk_conv3x3_portable(const float *in, int inC, int H, int W,
                         const float *weight, const float *bias, int outC,
@@ -85,6 +91,17 @@ int sk_conv3x3_winograd4_fused(const float *in, int inC, int inUp, const float *
 int sk_conv3x3_winograd4_fused_with(int kernels, const float *in, int inC, int inUp, const float *in2, int in2C, int in2Up,
                                     int H, int W, const float *packed, const float *bias, int outC, int relu,
                                     const float *residual, float *workspace, float *out);
+
+/* Tile rows of sk_conv3x3_winograd4 at height H: each is 4 output rows (the last may be cut short). */
+int sk_winograd4_tile_rows(int H);
+
+/* sk_conv3x3_winograd4_fused_with for output tile rows ty0 ..< ty1 only (rows 4 * ty0 ..< 4 * ty1),
+ * the same floats there as the whole call gives. Calls for disjoint tile rows may run at the same
+ * time on the same input and output, each with a workspace of its own. */
+int sk_conv3x3_winograd4_fused_rows_with(int kernels, const float *in, int inC, int inUp, const float *in2, int in2C,
+                                         int in2Up, int H, int W, const float *packed, const float *bias, int outC,
+                                         int relu, const float *residual, int ty0, int ty1, float *workspace,
+                                         float *out);
 
 /* Transforms weight [outC][inC][3][3] for sk_conv3x3_winograd4 into `packed`. */
 int sk_winograd4_pack(const float *weight, int inC, int outC, float *packed);

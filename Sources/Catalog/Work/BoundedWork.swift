@@ -1,6 +1,11 @@
+import Processing
+
 /// The loop import and reprocess share: a task group with at most `jobs` items in flight, each worked
 /// on in a child task (off every actor), each result handed to `finished` as it completes, in the
 /// caller's context (where the repository commits it).
+///
+/// Each item holds one of the `jobs` cores while it runs (`SpareCores`); when fewer items are in
+/// flight, an item's network borrows the free ones for its largest layers.
 ///
 /// When the calling task is cancelled (SIGINT/SIGTERM) no new item starts, and the items in flight
 /// still reach `finished`, so finished work is committed. An error thrown by `next` or `finished`
@@ -12,11 +17,13 @@ enum BoundedWork {
         work: @escaping @Sendable (Item) async -> Output,
         finished: (Output) async throws(CatalogError) -> Void
     ) async throws(CatalogError) {
+        // The cores no item holds, for an item's network to borrow (the last items, or a lone one).
+        let cores = SpareCores(jobs: max(1, jobs))
         let result: Result<Void, CatalogError> = await withTaskGroup(of: Output.self) { group in
             var inFlight = 0
             func startNext() throws(CatalogError) -> Bool {
                 guard let item = try next() else { return false }
-                group.addTask { await work(item) }
+                group.addTask { await cores.holding { await work(item) } }
                 inFlight += 1
                 return true
             }

@@ -101,6 +101,8 @@ public struct Worker: Sendable {
         let host = options.host
         let reprocessOptions = ReprocessOptions(
             jobs: options.jobs, settings: options.settings, maxPixels: options.maxPixels, predictor: options.predictor)
+        // The cores no file in flight holds, for a file's network to borrow (see `SpareCores`).
+        let cores = SpareCores(jobs: options.jobs)
         return await withTaskGroup(of: (WorkClaim, WorkResult?).self) { group in
             var inFlight = 0
             var staleEnqueued = false
@@ -114,10 +116,15 @@ public struct Worker: Sendable {
                             try await stale.candidate(entryID, repository: repository, settings: options.settings)
                         }
                         group.addTask {
-                            (claim, await Self.reexamine(claim, candidate, host: host, repository: repository, processor: processor, options: reprocessOptions))
+                            await cores.holding {
+                                (claim, await Self.reexamine(claim, candidate, host: host, repository: repository, processor: processor,
+                                                             options: reprocessOptions))
+                            }
                         }
                     } else {
-                        group.addTask { (claim, await Self.examine(claim, host: host, repository: repository, processor: processor)) }
+                        group.addTask {
+                            await cores.holding { (claim, await Self.examine(claim, host: host, repository: repository, processor: processor)) }
+                        }
                     }
                 }
             }

@@ -1,8 +1,11 @@
 import CSegmentationKernels
 import Foundation
+import Synchronization
 
 /// A small convolutional segmentation network (rembg's u2netp, exported by
-/// `Benchmarks/cutout/export_u2netp_weights.py`) run natively on the CPU, one thread.
+/// `Benchmarks/cutout/export_u2netp_weights.py`) run natively on the CPU: on the calling thread,
+/// with a helper thread taking part of each large layer's rows while the batch has a spare core
+/// (`SpareCores`, `SharedRows`; the same floats either way).
 ///
 /// Loading validates everything the kernels rely on (every parameter inside the weights file,
 /// every shape consistent with its op), so a bad file is a thrown `ProcessingError.invalidModel`
@@ -46,8 +49,10 @@ public final class SegmentationNetwork: Sendable {
     private let steps: [Step]
     /// Where each slot (one a tensor) starts in the activation arena, in floats.
     private let slotOffsets: [Int]
-    /// Where the scratch of the Winograd 3x3 convolutions starts in the arena (after every slot).
+    /// Where the scratch of the Winograd 3x3 convolutions starts in the arena (after every slot),
+    /// and its size: a second one follows for a helper thread.
     private let workspaceOffset: Int
+    private let workspaceFloats: Int
     private let arenas: ActivationArenaPool
     /// Floats of activation memory one prediction uses (the arena, scratch included).
     var activationFloats: Int { arenas.floats }
@@ -362,9 +367,11 @@ public final class SegmentationNetwork: Sendable {
             guard case let .conv(conv) = step, conv.packed != nil else { return largest }
             return max(largest, sk_winograd4_workspace(Int32(conv.inputChannels), Int32(conv.output.channels)))
         }
-        // The Winograd scratch lives at the arena's end (64-byte aligned, like every slot).
+        // The Winograd scratch lives at the arena's end (64-byte aligned, like every slot): one for
+        // the predicting thread, one for a helper thread sharing a layer's rows (`SharedRows`).
         self.workspaceOffset = plan.arenaCount
-        self.arenas = ActivationArenaPool(floats: plan.arenaCount + max(16, workspaceCount))
+        self.workspaceFloats = (max(16, workspaceCount) + 15) / 16 * 16
+        self.arenas = ActivationArenaPool(floats: plan.arenaCount + 2 * workspaceFloats)
         self.inputSlot = inputTensor.slot
         self.output = placed[outputInfo.name] ?? inputTensor
     }
@@ -403,15 +410,19 @@ public final class SegmentationNetwork: Sendable {
     /// scalar path, or a network loaded for it, runs every 3x3 convolution directly), `winograd:
     /// false` runs every 3x3 convolution directly, and `stepTime` is told each step's thread CPU
     /// time in seconds (see `stepNames`).
+    /// `spare`: the cores this call may borrow to share large layers' rows (see `SpareCores`;
+    /// by default the budget of the batch the calling task works for). The result is the same
+    /// floats whether a layer is shared or not.
     func run(_ input: [Float], kernels: ConvolutionKernels? = nil, winograd: Bool = true,
-             stepTime: ((Int, Double) -> Void)? = nil) throws(ProcessingError) -> [Float] {
+             spare: SpareCores? = SpareCores.current, stepTime: ((Int, Double) -> Void)? = nil) throws(ProcessingError) -> [Float] {
         guard input.count == 3 * inputWidth * inputHeight else {
             throw .invalidModel("input has \(input.count) floats, expected \(3 * inputWidth * inputHeight)")
         }
         let path = kernels.flatMap { $0.isSupported ? $0 : nil } ?? self.kernels
         return try arenas.withArena { arena throws(ProcessingError) in
-            try run(input, kernels: path, winograd: winograd && path.hasWinograd, stepTime: stepTime,
-                    slots: slotOffsets.map { arena + $0 }, workspace: arena + workspaceOffset)
+            try run(input, kernels: path, winograd: winograd && path.hasWinograd, spare: spare, stepTime: stepTime,
+                    slots: slotOffsets.map { arena + $0 },
+                    workspaces: (arena + workspaceOffset, arena + workspaceOffset + workspaceFloats))
         }
     }
 
@@ -432,8 +443,8 @@ public final class SegmentationNetwork: Sendable {
     }
 
     private func run(
-        _ input: [Float], kernels: ConvolutionKernels, winograd: Bool, stepTime: ((Int, Double) -> Void)?,
-        slots: [UnsafeMutablePointer<Float>], workspace: UnsafeMutablePointer<Float>
+        _ input: [Float], kernels: ConvolutionKernels, winograd: Bool, spare: SpareCores?, stepTime: ((Int, Double) -> Void)?,
+        slots: [UnsafeMutablePointer<Float>], workspaces: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>)
     ) throws(ProcessingError) -> [Float] {
         input.withUnsafeBufferPointer { slots[inputSlot].update(from: $0.baseAddress!, count: $0.count) }
         func at(_ tensor: Tensor) -> UnsafeMutablePointer<Float> { slots[tensor.slot] + tensor.offset }
@@ -446,10 +457,30 @@ public final class SegmentationNetwork: Sendable {
                 let status: Int32
                 switch step {
                 case let .conv(conv):
-                    status = Self.convolve(conv, at: at, weights: w, packed: packedWeights.baseAddress.map { $0 + packedStart },
-                                           workspace: workspace, kernels: kernels, winograd: winograd)
+                    let packed = packedWeights.baseAddress.map { $0 + packedStart }
+                    let rows = Self.sharedRows(conv, winograd: winograd && conv.packed != nil && packed != nil)
+                    if let rows, let spare, spare.borrow() {
+                        defer { spare.giveBack() }
+                        status = Self.shared(pieces: Self.pieces(of: rows)) { piece, onHelper in
+                            Self.convolve(conv, at: at, weights: w, packed: packed, workspace: onHelper ? workspaces.1 : workspaces.0,
+                                          kernels: kernels, winograd: winograd, rows: piece)
+                        }
+                    } else {
+                        status = Self.convolve(conv, at: at, weights: w, packed: packed, workspace: workspaces.0,
+                                               kernels: kernels, winograd: winograd)
+                    }
                 case let .maxPool(input, output):
-                    status = sk_maxpool2x2_ceil(at(input), Int32(input.channels), Int32(input.height), Int32(input.width), at(output))
+                    let plane = (input: input.height * input.width, output: output.height * output.width)
+                    let pool = { (channels: Range<Int>) -> Int32 in
+                        sk_maxpool2x2_ceil(at(input) + channels.lowerBound * plane.input, Int32(channels.count),
+                                           Int32(input.height), Int32(input.width), at(output) + channels.lowerBound * plane.output)
+                    }
+                    if input.count >= Self.smallestSharedPool, input.channels > 1, let spare, spare.borrow() {
+                        defer { spare.giveBack() }
+                        status = Self.shared(pieces: Self.pieces(of: 0..<input.channels)) { channels, _ in pool(channels) }
+                    } else {
+                        status = pool(0..<input.channels)
+                    }
                 case let .resize(input, output):
                     status = sk_resize_bilinear_halfpixel(
                         at(input), Int32(input.channels), Int32(input.height), Int32(input.width),
@@ -487,21 +518,68 @@ public final class SegmentationNetwork: Sendable {
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
+    /// Convolutions below this many multiply-adds run whole on the predicting thread: sharing
+    /// their rows would cost more in waking a helper than it saves.
+    private static let smallestSharedConvolution = 4_000_000
+    /// Max pooling over fewer input floats than this runs whole.
+    private static let smallestSharedPool = 1 << 20
+    /// Pieces a shared layer is cut into: enough that the two threads finish close together
+    /// whatever the helper's head start, few enough that each piece is long next to the handover.
+    private static let sharedPieces = 16
+
+    /// The rows `convolve(_:rows:)` may be given in pieces for `conv` (tile rows of 4 on the
+    /// F(4x4, 3x3) path, else rows), or nil when the step runs whole: too small to be worth it, or
+    /// a step the direct path fuses by copying (the scalar path, and tests that turn Winograd off).
+    private static func sharedRows(_ conv: Convolution, winograd: Bool) -> Range<Int>? {
+        let multiplyAdds = conv.output.count * conv.inputChannels * conv.kernel * conv.kernel
+        guard multiplyAdds >= smallestSharedConvolution else { return nil }
+        if winograd { return 0..<Int(sk_winograd4_tile_rows(Int32(conv.output.height))) }
+        guard conv.kernel == 3, conv.second == nil, !conv.inputUpsampled, conv.residual == nil else { return nil }
+        return 0..<conv.output.height
+    }
+
+    /// `range` cut into at most `sharedPieces` consecutive pieces of near equal size.
+    private static func pieces(of range: Range<Int>) -> [Range<Int>] {
+        let count = min(range.count, sharedPieces)
+        guard count > 0 else { return [] }
+        return (0..<count).map { index in
+            range.lowerBound + range.count * index / count ..< range.lowerBound + range.count * (index + 1) / count
+        }
+    }
+
+    /// Runs `body` on every piece, shared with a helper thread (`SharedRows`); the first nonzero
+    /// status, else 0.
+    private static func shared(pieces: [Range<Int>], _ body: (Range<Int>, Bool) -> Int32) -> Int32 {
+        let failure = Atomic<Int32>(0)
+        SharedRows.run(count: pieces.count) { index, onHelper in
+            let status = body(pieces[index], onHelper)
+            if status != 0 { _ = failure.compareExchange(expected: 0, desired: status, ordering: .relaxed) }
+        }
+        return failure.load(ordering: .relaxed)
+    }
+
     /// Runs one convolution step on `kernels`: by F(4x4, 3x3) when its weights were packed (and `winograd`),
     /// else directly (`sk_conv3x3`: faster than F(2x2, 3x3) for the few layers F(4x4, 3x3) leaves,
     /// see `runsByWinograd4`). Off the F(4x4, 3x3) path (scalar kernels, or `winograd: false` in tests),
     /// a fused concatenation is copied into a scratch buffer and a fused add done after.
     private static func convolve(_ conv: Convolution, at: (Tensor) -> UnsafeMutablePointer<Float>, weights w: UnsafePointer<Float>,
                                  packed: UnsafePointer<Float>?, workspace: UnsafeMutablePointer<Float>,
-                                 kernels: ConvolutionKernels, winograd: Bool) -> Int32 {
+                                 kernels: ConvolutionKernels, winograd: Bool, rows: Range<Int>? = nil) -> Int32 {
         let o = Int32(conv.output.channels), h = Int32(conv.output.height), width = Int32(conv.output.width)
         let relu: Int32 = conv.relu ? 1 : 0
         let out = at(conv.output)
         if winograd, let offset = conv.packed, let packed {
-            return sk_conv3x3_winograd4_fused_with(
+            let tileRows = rows ?? 0..<Int(sk_winograd4_tile_rows(h))
+            return sk_conv3x3_winograd4_fused_rows_with(
                 kernels.rawValue, at(conv.input), Int32(conv.input.channels), conv.inputUpsampled ? 1 : 0,
                 conv.second.map { UnsafePointer(at($0)) }, Int32(conv.second?.channels ?? 0), conv.secondUpsampled ? 1 : 0,
-                h, width, packed + offset, w + conv.bias, o, relu, conv.residual.map { UnsafePointer(at($0)) }, workspace, out)
+                h, width, packed + offset, w + conv.bias, o, relu, conv.residual.map { UnsafePointer(at($0)) },
+                Int32(tileRows.lowerBound), Int32(tileRows.upperBound), workspace, out)
+        }
+        if let rows {
+            // Only plain direct steps are given rows (`sharedRows`).
+            return sk_conv3x3_rows_with(kernels.rawValue, at(conv.input), Int32(conv.inputChannels), h, width, w + conv.weight,
+                                        w + conv.bias, o, Int32(conv.dilation), relu, Int32(rows.lowerBound), Int32(rows.upperBound), out)
         }
         var input = UnsafePointer(at(conv.input))
         var joined: UnsafeMutablePointer<Float>?

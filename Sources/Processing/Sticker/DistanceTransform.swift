@@ -18,13 +18,30 @@ enum DistanceTransform {
         defer { boundaries.deallocate() }
         return [Float](unsafeUninitializedCapacity: width * height) { squared, initialized in
             let squared = squared.baseAddress!
+            // Down the columns, the set's pixels are all at 0 and the rest at infinity, so each
+            // pixel's squared distance is the square of the distance to the nearest set pixel in
+            // its column: two sweeps, a row at a time (the envelope of parabolas gives the same
+            // floats, but walks each column with a whole row's stride between reads).
             inside.withUnsafeBufferPointer { inside in
-                for index in 0..<(width * height) { squared[index] = inside[index] ? 0 : infinity }
+                for y in 0..<height {
+                    let row = squared + y &* width, set = inside.baseAddress! + y &* width
+                    if y == 0 {
+                        for x in 0..<width { row[x] = set[x] ? 0 : infinity }
+                    } else {
+                        let above = row - width
+                        for x in 0..<width { row[x] = set[x] ? 0 : min(above[x] + 1, infinity) }
+                    }
+                }
             }
-            for x in 0..<width {
-                for y in 0..<height { line[y] = squared[y &* width &+ x] }
-                transform1D(line, count: height, into: output, parabolaAt: parabolaAt, boundaries: boundaries)
-                for y in 0..<height { squared[y &* width &+ x] = output[y] }
+            if height > 1 {
+                for y in stride(from: height - 2, through: 0, by: -1) {
+                    let row = squared + y &* width, below = row + width
+                    for x in 0..<width { row[x] = min(row[x], below[x] + 1) }
+                }
+            }
+            for index in 0..<(width * height) {
+                let distance = squared[index]
+                squared[index] = distance < infinity ? distance * distance : infinity
             }
             for y in 0..<height {
                 let row = squared + y * width
