@@ -53,7 +53,8 @@ let package = Package(
         // per-row work of PNGRowDecoder. Optimised in debug builds too, like the kernels below.
         .target(name: "CPNGRows", cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))]),
         // ImageResizer's horizontal pass: 8-bit rows of 1-4 samples widened and premultiplied
-        // (AVX2 chosen at run time), then the column filter. Optimised in debug builds too.
+        // (AVX2 chosen at run time), then the column filter; and LanczosResampler's two passes in
+        // Pillow's int32 arithmetic (AVX-512/AVX2/portable). Optimised in debug builds too.
         .target(name: "CResampleRows", cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))]),
         // Direct float32 convolution, pooling and resize kernels for the subject cut-out network
         // (AVX-512 or AVX2+FMA chosen at run time through target attributes, scalar fallback). Optimised in
