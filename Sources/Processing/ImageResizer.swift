@@ -3,10 +3,11 @@ import CResampleRows
 /// Resampling with alpha handled correctly: colours are weighted by their alpha (premultiplied),
 /// averaged, then divided back, so the colour of transparent pixels never bleeds into visible ones.
 /// Shrinking averages the covered area (a box filter over exact pixel coverage); enlarging is
-/// bilinear. The two axes are resampled separately, each with its own filter, in Float with
-/// SIMD4 pixels; the horizontal pass (`resample_row_premultiplied`, in C: the widening to RGBA and the
+/// bilinear. The two axes are resampled separately, each with its own filter, in Float (C,
+/// CResampleRows): the horizontal pass (`resample_row_premultiplied`, in C: the widening to RGBA and the
 /// conversion to premultiplied Float four pixels a step, then the column filter) takes the rows
-/// as 8-bit grey, grey + alpha, RGB or RGBA, so a PNG's rows are never widened on their own.
+/// as 8-bit grey, grey + alpha, RGB or RGBA, so a PNG's rows are never widened on their own; the
+/// vertical pass and the way back to straight bytes are C too (`resample_column_unpremultiplied`).
 public enum ImageResizer {
     /// The image resampled to `width` x `height` (each at least 1).
     public static func resized(_ image: RGBAImage, width: Int, height: Int) -> RGBAImage {
@@ -43,25 +44,24 @@ public enum ImageResizer {
         let count = width * height * 4
         let pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initializedCount in
             let converted = UnsafeMutablePointer<Float>.allocate(capacity: sourceWidth * 4)
-            let ring = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: depth * width)
-            ring.initialize(repeating: SIMD4(), count: depth * width)
-            let accumulator = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: width)
-            accumulator.initialize(repeating: SIMD4(), count: width)
+            // Premultiplied float RGBA rows, 4 floats a pixel.
+            let ring = UnsafeMutablePointer<Float>.allocate(capacity: depth * width * 4)
+            ring.initialize(repeating: 0, count: depth * width * 4)
+            // The rows of the ring the vertical filter reads for one output row.
+            let tapRows = UnsafeMutablePointer<UnsafePointer<Float>?>.allocate(capacity: depth)
             defer {
                 converted.deallocate()
                 ring.deallocate()
-                accumulator.deallocate()
+                tapRows.deallocate()
             }
             do {
-                guard let output = UnsafeMutableRawPointer(buffer.baseAddress) else { return }
+                guard let output = buffer.baseAddress else { return }
                 columns.withTables { columnStarts, columnCounts, columnOffsets, columnWeights in
                     /// Resamples source row `y` into its ring slot, as premultiplied Floats.
                     func resampleRow(_ y: Int) {
-                        (ring + (y % depth) * width).withMemoryRebound(to: Float.self, capacity: width * 4) { target in
-                            resample_row_premultiplied(
-                                sourceRow(y), UInt32(channels), sourceWidth, converted, width,
-                                columnStarts, columnCounts, columnOffsets, columnWeights, target)
-                        }
+                        resample_row_premultiplied(
+                            sourceRow(y), UInt32(channels), sourceWidth, converted, width,
+                            columnStarts, columnCounts, columnOffsets, columnWeights, ring + (y % depth) * width * 4)
                     }
                     rows.withTables { starts, counts, weightOffsets, weights in
                         var nextRow = 0
@@ -73,33 +73,8 @@ public enum ImageResizer {
                                 resampleRow(nextRow)
                                 nextRow += 1
                             }
-                            let rowWeights = weights + weightOffsets[y]
-                            let target = output + y * width * 4
-                            switch taps {
-                            case 1:
-                                let row0 = ring + (first % depth) * width
-                                let w0 = rowWeights[0]
-                                for x in 0..<width {
-                                    target.storeBytes(of: unpremultiplied(w0 * row0[x]), toByteOffset: x * 4, as: UInt32.self)
-                                }
-                            case 2:
-                                let row0 = ring + (first % depth) * width
-                                let row1 = ring + ((first + 1) % depth) * width
-                                let w0 = rowWeights[0], w1 = rowWeights[1]
-                                for x in 0..<width {
-                                    target.storeBytes(of: unpremultiplied(w0 * row0[x] + w1 * row1[x]), toByteOffset: x * 4, as: UInt32.self)
-                                }
-                            default:
-                                for x in 0..<width { accumulator[x] = SIMD4() }
-                                for tap in 0..<taps {
-                                    let row = ring + ((first + tap) % depth) * width
-                                    let weight = rowWeights[tap]
-                                    for x in 0..<width { accumulator[x] += weight * row[x] }
-                                }
-                                for x in 0..<width {
-                                    target.storeBytes(of: unpremultiplied(accumulator[x]), toByteOffset: x * 4, as: UInt32.self)
-                                }
-                            }
+                            for tap in 0..<taps { tapRows[tap] = UnsafePointer(ring + ((first + tap) % depth) * width * 4) }
+                            resample_column_unpremultiplied(tapRows, taps, weights + weightOffsets[y], width, output + y * width * 4)
                         }
                     }
                 }
@@ -122,22 +97,6 @@ public enum ImageResizer {
             width = max(1, Int((Double(image.width) * Double(longSide) / Double(image.height)).rounded()))
         }
         return resized(image, width: width, height: height)
-    }
-
-    /// Straight RGBA bytes (as a little-endian UInt32) from a premultiplied sum; below half a
-    /// level of alpha the pixel is fully transparent (and black).
-    @inline(__always)
-    private static func unpremultiplied(_ sum: SIMD4<Float>) -> UInt32 {
-        let alpha = sum[3]
-        guard alpha >= 0.5 else { return 0 }
-        var straight = sum * (1 / alpha)
-        straight[3] = alpha
-        // Adding 1.5 * 2^23 rounds to the nearest integer, which lands in the low mantissa bits.
-        // Weights are never negative, so only rounding error can push a value past 255.
-        let clamped = SIMD4(min(straight[0], 255), min(straight[1], 255), min(straight[2], 255), min(alpha, 255))
-        // The narrowing keeps each lane's low byte in one vector instruction (lanes taken one by one cost twice the time).
-        let bits = unsafeBitCast(clamped + 12_582_912, to: SIMD4<UInt32>.self)
-        return unsafeBitCast(SIMD4<UInt8>(truncatingIfNeeded: bits), to: UInt32.self)
     }
 
     /// For one axis: which source pixels each destination pixel reads, and with what weights

@@ -1,4 +1,5 @@
 import Testing
+import CResampleRows
 @testable import Processing
 
 struct ImageResizerTests {
@@ -66,4 +67,74 @@ struct ImageResizerTests {
     }
 
     private func size(_ image: RGBAImage) -> [Int] { [image.width, image.height] }
+}
+
+/// The vertical pass in C against the Swift loop it replaced, kept here as the reference.
+struct ResampleColumnTests {
+    /// The former Swift vertical pass for one output row: the sum in tap order, then straight bytes.
+    static func reference(_ rows: [[SIMD4<Float>]], weights: [Float], width: Int) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for x in 0..<width {
+            var sum = weights[0] * rows[0][x]
+            for tap in 1..<rows.count { sum += weights[tap] * rows[tap][x] }
+            let alpha = sum[3]
+            guard alpha >= 0.5 else {
+                bytes += [0, 0, 0, 0]
+                continue
+            }
+            var straight = sum * (1 / alpha)
+            straight[3] = alpha
+            let clamped = SIMD4(min(straight[0], 255), min(straight[1], 255), min(straight[2], 255), min(alpha, 255))
+            let bits = unsafeBitCast(clamped + 12_582_912, to: SIMD4<UInt32>.self)
+            bytes += [UInt8(truncatingIfNeeded: bits[0]), UInt8(truncatingIfNeeded: bits[1]),
+                      UInt8(truncatingIfNeeded: bits[2]), UInt8(truncatingIfNeeded: bits[3])]
+        }
+        return bytes
+    }
+
+    @Test(arguments: [(1, 1), (3, 1), (4, 2), (5, 3), (17, 4), (64, 2), (131, 7)])
+    func matchesTheFormerSwiftLoop(width: Int, taps: Int) {
+        var state: UInt64 = UInt64(width * 31 + taps)
+        func random() -> Float {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Float(state >> 40) / Float(1 << 24)
+        }
+        for round in 0..<20 {
+            // Premultiplied pixels: alpha in 0...255 (some below half a level, some exactly at it),
+            // colours up to alpha times 255 and a little over (rounding past 255 must clamp).
+            let rows: [[SIMD4<Float>]] = (0..<taps).map { _ in
+                (0..<width).map { _ in
+                    let alpha: Float = switch Int(random() * 8) {
+                    case 0: random() * 0.5
+                    case 1: 0.5
+                    case 2: 255
+                    default: random() * 255
+                    }
+                    let stretch: Float = round % 3 == 0 ? 1.02 : 1
+                    return SIMD4(random() * alpha * 255 * stretch, random() * alpha * 255, alpha * 255 * stretch, alpha)
+                }
+            }
+            let raw = (0..<taps).map { _ in random() + 0.01 }
+            let total = raw.reduce(0, +)
+            let weights = raw.map { $0 / total }
+            let expected = Self.reference(rows, weights: weights, width: width)
+            let flat = rows.map { $0.flatMap { [$0[0], $0[1], $0[2], $0[3]] } }
+            var output = [UInt8](repeating: 7, count: width * 4)
+            flat.withUnsafeBufferPointers { pointers in
+                resample_column_unpremultiplied(pointers, taps, weights, width, &output)
+            }
+            #expect(output == expected, "width \(width), taps \(taps), round \(round)")
+        }
+    }
+}
+
+extension Array where Element == [Float] {
+    /// Pointers to each inner array's floats, valid inside `body`.
+    fileprivate func withUnsafeBufferPointers<R>(_ body: ([UnsafePointer<Float>?]) -> R) -> R {
+        func nest(_ index: Int, _ pointers: [UnsafePointer<Float>?]) -> R {
+            guard index < count else { return body(pointers) }
+            return self[index].withUnsafeBufferPointer { nest(index + 1, pointers + [$0.baseAddress]) }
+        }
+        return nest(0, [])
+    }
 }

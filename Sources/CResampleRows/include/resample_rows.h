@@ -2,8 +2,9 @@
 #define STICKER_CATALOG_RESAMPLE_ROWS_H
 
 /*
- * The horizontal pass of ImageResizer, in C so that the widening of 8-bit rows and their
- * conversion to premultiplied float run four pixels a step (AVX2, chosen at run time); and both
+ * The two passes of ImageResizer, in C so that the widening of 8-bit rows and their
+ * conversion to premultiplied float run four pixels a step (AVX2, chosen at run time), and the
+ * vertical sums and the way back to bytes four pixels a step (AVX-512); and both
  * passes of LanczosResampler in integers (AVX-512 or AVX2 chosen at run time, portable fallback).
  * No state, no allocation: thread-safe.
  */
@@ -27,6 +28,17 @@ extern "C" {
 void resample_row_premultiplied(const uint8_t *source, unsigned channels, size_t source_width, float *scratch,
                                 size_t width, const intptr_t *starts, const intptr_t *counts, const intptr_t *offsets, const float *weights,
                                 float *target);
+
+/*
+ * The vertical half of the same resample, and the way back to bytes: output pixel x of one row is
+ * the sum over t < taps, in order, of weights[t] times pixel x of rows[t] (premultiplied float RGBA
+ * rows of `width` pixels), rounded to float at every step; then straight 8-bit RGBA in `target`:
+ * (0, 0, 0, 0) below half a level of alpha, else each colour times the float reciprocal of alpha,
+ * alpha itself, clamped at 255 and rounded to nearest. The same bytes as ImageResizer's former Swift
+ * loop; AVX-512 (four pixels a step) when the CPU has it.
+ */
+void resample_column_unpremultiplied(const float *const *rows, size_t taps, const float *weights, size_t width,
+                                     uint8_t *target);
 
 /*
  * LanczosResampler's two passes (Pillow's 8-bit resample, to the byte) in Pillow's integer
