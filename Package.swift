@@ -52,8 +52,9 @@ let package = Package(
         // PNG row filters undone (SSE2 for 3- and 4-byte pixels) and rows widened to RGBA: the
         // per-row work of PNGRowDecoder. Optimised in debug builds too, like the kernels below.
         .target(name: "CPNGRows", cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))]),
-        // ImageResizer's horizontal pass: 8-bit rows of 1-4 samples widened and premultiplied
-        // (AVX2 chosen at run time), then the column filter; and LanczosResampler's two passes in
+        // ImageResizer's two passes: 8-bit rows of 1-4 samples widened and premultiplied (AVX2
+        // chosen at run time) and filtered across, then down and back to straight bytes (AVX-512
+        // at run time); and LanczosResampler's two passes in
         // Pillow's int32 arithmetic (AVX-512/AVX2/portable). Optimised in debug builds too.
         .target(name: "CResampleRows", cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))]),
         // Direct float32 convolution, pooling and resize kernels for the subject cut-out network
