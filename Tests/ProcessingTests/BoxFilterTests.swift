@@ -27,21 +27,27 @@ import Testing
         }
     }
 
+    /// `planes` filtered together in one `BoxFilter.means` call, each plane's means apart.
+    static func meansTogether(_ planes: [[Float]], width: Int, height: Int, radius: Int) -> [[Float]] {
+        var together = [[Float]](repeating: [Float](repeating: 0, count: width * height), count: planes.count)
+        BoxFilter.means(planes: planes.count, width: width, height: height, radius: radius) { y, rows in
+            for plane in planes.indices {
+                for x in 0..<width { rows[plane * width + x] = planes[plane][y * width + x] }
+            }
+        } emit: { y, means in
+            for plane in planes.indices {
+                for x in 0..<width { together[plane][y * width + x] = means[plane * width + x] }
+            }
+        }
+        return together
+    }
+
     @Test func planesFilteredTogetherMatchEachAlone() {
         var random = MaskCleanupTests.Random(state: 11)
         let width = 37, height = 23, radius = 4
         let planes = (0..<8).map { _ in Self.plane(width * height, random: &random) }
         for count in 1...8 {
-            var together = [[Float]](repeating: [Float](repeating: 0, count: width * height), count: count)
-            BoxFilter.means(planes: count, width: width, height: height, radius: radius) { y, rows in
-                for plane in 0..<count {
-                    for x in 0..<width { rows[plane * width + x] = planes[plane][y * width + x] }
-                }
-            } emit: { y, means in
-                for plane in 0..<count {
-                    for x in 0..<width { together[plane][y * width + x] = means[plane * width + x] }
-                }
-            }
+            let together = Self.meansTogether(Array(planes.prefix(count)), width: width, height: height, radius: radius)
             for plane in 0..<count {
                 #expect(together[plane] == BoxFilter.mean(planes[plane], width: width, height: height, radius: radius), "\(count) planes")
             }
@@ -111,16 +117,7 @@ import Testing
             Self.plane(width * height, random: &random).map { $0 * Float(sign: .plus, exponent: -4 * plane, significand: 1) }
         }.map { plane in plane.map { $0 * Float(sign: .plus, exponent: -Int($0.bitPattern % 37), significand: 1) } }
         for count in [1, 4, 7] {
-            var together = [[Float]](repeating: [Float](repeating: 0, count: width * height), count: count)
-            BoxFilter.means(planes: count, width: width, height: height, radius: radius) { y, rows in
-                for plane in 0..<count {
-                    for x in 0..<width { rows[plane * width + x] = planes[plane][y * width + x] }
-                }
-            } emit: { y, means in
-                for plane in 0..<count {
-                    for x in 0..<width { together[plane][y * width + x] = means[plane * width + x] }
-                }
-            }
+            let together = Self.meansTogether(Array(planes.prefix(count)), width: width, height: height, radius: radius)
             for plane in 0..<count {
                 #expect(together[plane] == Self.plainMeans(planes[plane], width: width, height: height, radius: radius), "\(count) planes")
             }
