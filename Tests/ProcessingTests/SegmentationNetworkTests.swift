@@ -586,7 +586,7 @@ struct U2NetPTests {
 }
 
 extension U2NetPTests {
-    /// Layers shared with a helper thread (a spare core) give the same map, float for float, on
+    /// Layers shared by two workers (a spare core) give the same map, float for float, on
     /// every path, directly and by Winograd.
     @Test(.enabled(if: folder != nil, "set STICKER_U2NETP_DIR to a folder with u2netp.json and u2netp.bin"))
     func layersSharedWithASpareCoreGiveTheSameMap() throws {
@@ -594,7 +594,7 @@ extension U2NetPTests {
         let network = try SegmentationNetwork(graph: folder.appendingPathComponent("u2netp.json"),
                                               weights: folder.appendingPathComponent("u2netp.bin"))
         let input = network.preprocessed(Self.scene())
-        let helpedBefore = SharedRows.piecesOnHelpers.load(ordering: .relaxed)
+        let helpedBefore = SharedRows.piecesOnSecondWorker.load(ordering: .relaxed)
         for kernels in ConvolutionKernels.supported {
             for winograd in kernels.hasWinograd ? [true, false] : [false] {
                 let alone = try network.run(input, kernels: kernels, winograd: winograd, spare: nil)
@@ -605,7 +605,7 @@ extension U2NetPTests {
         // A budget with no spare core never shares.
         let busy = SpareCores(jobs: 1, cores: 2)
         #expect(try network.run(input, spare: busy) == network.run(input, spare: nil))
-        #expect(SharedRows.piecesOnHelpers.load(ordering: .relaxed) > helpedBefore, "no piece ran on a helper thread")
+        #expect(SharedRows.piecesOnSecondWorker.load(ordering: .relaxed) > helpedBefore, "no piece ran on the second worker")
     }
 
     /// Not a timed test: with `STICKER_BENCH_NETWORK=N` it prints the network's thread CPU time per

@@ -44,7 +44,7 @@ struct SharedRowsTests {
         writes.initialize(repeating: -1)
         SharedRows.run(count: count) { piece, _ in
             runs.withLock { $0[piece] += 1 }
-            // A little work, so that the helper has a chance to take some.
+            // A little work, so that the second worker has a chance to take some.
             var sum = 0
             for value in 0..<2_000 { sum &+= value &* piece }
             writes[piece] = piece + sum - sum

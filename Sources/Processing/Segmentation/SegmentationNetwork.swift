@@ -4,7 +4,7 @@ import Synchronization
 
 /// A small convolutional segmentation network (rembg's u2netp, exported by
 /// `Benchmarks/cutout/export_u2netp_weights.py`) run natively on the CPU: on the calling thread,
-/// with a helper thread taking part of each large layer's rows while the batch has a spare core
+/// with a second thread taking part of each large layer's rows while the batch has a spare core
 /// (`SpareCores`, `SharedRows`; the same floats either way).
 ///
 /// Loading validates everything the kernels rely on (every parameter inside the weights file,
@@ -50,7 +50,7 @@ public final class SegmentationNetwork: Sendable {
     /// Where each slot (one a tensor) starts in the activation arena, in floats.
     private let slotOffsets: [Int]
     /// Where the scratch of the Winograd 3x3 convolutions starts in the arena (after every slot),
-    /// and its size: a second one follows for a helper thread.
+    /// and its size: a second one follows for the second worker of a shared layer.
     private let workspaceOffset: Int
     private let workspaceFloats: Int
     private let arenas: ActivationArenaPool
@@ -368,7 +368,7 @@ public final class SegmentationNetwork: Sendable {
             return max(largest, sk_winograd4_workspace(Int32(conv.inputChannels), Int32(conv.output.channels)))
         }
         // The Winograd scratch lives at the arena's end (64-byte aligned, like every slot): one for
-        // the predicting thread, one for a helper thread sharing a layer's rows (`SharedRows`).
+        // each of the two workers that share a layer's rows (`SharedRows`).
         self.workspaceOffset = plan.arenaCount
         self.workspaceFloats = (max(16, workspaceCount) + 15) / 16 * 16
         self.arenas = ActivationArenaPool(floats: plan.arenaCount + 2 * workspaceFloats)
@@ -461,8 +461,8 @@ public final class SegmentationNetwork: Sendable {
                     let rows = Self.sharedRows(conv, winograd: winograd && conv.packed != nil && packed != nil)
                     if let rows, let spare, spare.borrow() {
                         defer { spare.giveBack() }
-                        status = Self.shared(pieces: Self.pieces(of: rows)) { piece, onHelper in
-                            Self.convolve(conv, at: at, weights: w, packed: packed, workspace: onHelper ? workspaces.1 : workspaces.0,
+                        status = Self.shared(pieces: Self.pieces(of: rows)) { piece, worker in
+                            Self.convolve(conv, at: at, weights: w, packed: packed, workspace: worker == 0 ? workspaces.0 : workspaces.1,
                                           kernels: kernels, winograd: winograd, rows: piece)
                         }
                     } else {
@@ -519,12 +519,12 @@ public final class SegmentationNetwork: Sendable {
     }
 
     /// Convolutions below this many multiply-adds run whole on the predicting thread: sharing
-    /// their rows would cost more in waking a helper than it saves.
+    /// their rows would cost more in waking a second thread than it saves.
     private static let smallestSharedConvolution = 4_000_000
     /// Max pooling over fewer input floats than this runs whole.
     private static let smallestSharedPool = 1 << 20
     /// Pieces a shared layer is cut into: enough that the two threads finish close together
-    /// whatever the helper's head start, few enough that each piece is long next to the handover.
+    /// whatever the second thread's late start, few enough that each piece is long next to the handover.
     private static let sharedPieces = 16
 
     /// The rows `convolve(_:rows:)` may be given in pieces for `conv` (tile rows of 4 on the
@@ -547,12 +547,12 @@ public final class SegmentationNetwork: Sendable {
         }
     }
 
-    /// Runs `body` on every piece, shared with a helper thread (`SharedRows`); the first nonzero
+    /// Runs `body` on every piece, shared by two workers (`SharedRows`); the first nonzero
     /// status, else 0.
-    private static func shared(pieces: [Range<Int>], _ body: (Range<Int>, Bool) -> Int32) -> Int32 {
+    private static func shared(pieces: [Range<Int>], _ body: (Range<Int>, Int) -> Int32) -> Int32 {
         let failure = Atomic<Int32>(0)
-        SharedRows.run(count: pieces.count) { index, onHelper in
-            let status = body(pieces[index], onHelper)
+        SharedRows.run(count: pieces.count) { index, worker in
+            let status = body(pieces[index], worker)
             if status != 0 { _ = failure.compareExchange(expected: 0, desired: status, ordering: .relaxed) }
         }
         return failure.load(ordering: .relaxed)
