@@ -1,4 +1,5 @@
 #include "png_rows.h"
+#include "png_rows_wavefront.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -267,5 +268,54 @@ int png_rows_unfilter_pair(uint8_t *first, uint8_t *second, const uint8_t *prior
 #endif
     png_rows_unfilter(first, prior, length, bytes_per_pixel, first_filter);
     png_rows_unfilter(second, first, length, bytes_per_pixel, second_filter);
+    return 0;
+}
+
+/* Whether this CPU runs the wavefront; every thread that races here computes the same value. */
+static int wavefront_available(void) {
+    static int available = -1;
+    int known = __atomic_load_n(&available, __ATOMIC_RELAXED);
+    if (known < 0) {
+        known = png_rows_wavefront_supported();
+        __atomic_store_n(&available, known, __ATOMIC_RELAXED);
+    }
+    return known;
+}
+
+int png_rows_unfilter_image_rows(uint8_t *data, size_t length, unsigned bytes_per_pixel, size_t first, size_t count,
+                                 int path) {
+    size_t stride = length + 1, end = first + count, bpp = bytes_per_pixel;
+    for (size_t y = first; y < end; y++)
+        if (data[y * stride] > 4) return -1;
+    int wavefront = path != PNG_ROWS_PAIRS && wavefront_available() && (bpp == 3 || bpp == 4) && length > 0 && length % bpp == 0;
+    /* Below 64 pixels a row, the wavefront's start and end (lag steps a row) outweigh it. */
+    if (path == PNG_ROWS_BEST && length / bpp < 64) wavefront = 0;
+    size_t y = first;
+    while (y < end) {
+        uint8_t *row = data + y * stride + 1;
+        const uint8_t *prior = y == 0 ? NULL : row - stride;
+        if (wavefront) {
+            size_t group = end - y < 16 ? end - y : 16, chained = 0;
+            uint8_t filters[16];
+            for (size_t k = 0; k < group; k++) {
+                filters[k] = row[k * stride - 1];
+                chained += filters[k] == 1 || filters[k] == 3 || filters[k] == 4;
+            }
+            /* Rows of None and Up have no chain and run faster one at a time, a vector of bytes
+             * a step; from two rows with a chain in sixteen, the wavefront is faster. */
+            if (chained >= 2 || path == PNG_ROWS_WAVEFRONT) {
+                png_rows_wavefront_avx512(row, stride, group, prior, length / bpp, bpp, filters);
+                y += group;
+                continue;
+            }
+        }
+        if (prior && y + 1 < end) {
+            png_rows_unfilter_pair(row, row + stride, prior, length, bytes_per_pixel, row[-1], row[stride - 1]);
+            y += 2;
+        } else {
+            png_rows_unfilter(row, prior, length, bytes_per_pixel, row[-1]);
+            y += 1;
+        }
+    }
     return 0;
 }

@@ -118,35 +118,31 @@ enum PNGRowDecoder {
         of bytes: [UInt8], layout: Layout, _ body: ((Int) -> UnsafePointer<UInt8>) -> RGBAImage
     ) -> RGBAImage? {
         let stride = layout.rowBytes + 1
-        let raw = UnsafeMutableRawBufferPointer.allocate(byteCount: stride * layout.height, alignment: 16)
+        // One byte past the rows, which the row filters may read (and leave as it was).
+        let raw = UnsafeMutableRawBufferPointer.allocate(byteCount: stride * layout.height + 1, alignment: 64)
         defer { raw.deallocate() }
+        raw[stride * layout.height] = 0
+        let image = UnsafeMutableRawBufferPointer(rebasing: raw[..<(stride * layout.height)])
         let inflated = bytes.withUnsafeBytes { data -> Bool in
             if layout.imageData.count == 1, let only = layout.imageData.first {
-                return ZlibDecompressor.decompress(UnsafeRawBufferPointer(rebasing: data[only]), into: raw)
+                return ZlibDecompressor.decompress(UnsafeRawBufferPointer(rebasing: data[only]), into: image)
             }
             var joined: [UInt8] = []
             joined.reserveCapacity(layout.imageData.reduce(0) { $0 + $1.count })
             for range in layout.imageData { joined += data[range] }
-            return joined.withUnsafeBytes { ZlibDecompressor.decompress($0, into: raw) }
+            return joined.withUnsafeBytes { ZlibDecompressor.decompress($0, into: image) }
         }
         guard inflated, (0..<layout.height).allSatisfy({ raw[$0 * stride] <= 4 }) else { return nil }
         guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
+        let path = ConvolutionKernels.default == .avx512 ? Int32(PNG_ROWS_BEST) : Int32(PNG_ROWS_PAIRS)
         var nextRow = 0
         return body { y in
             // Rows are unfiltered in place and in order, so each one is the next one's prior row;
-            // two at a time where there are two, which runs their pixel chains side by side.
-            while nextRow <= y {
-                let row = base + nextRow * stride
-                if nextRow > 0 && nextRow + 1 < layout.height {
-                    let next = row + stride
-                    _ = png_rows_unfilter_pair(
-                        row + 1, next + 1, row - stride + 1, layout.rowBytes, UInt32(layout.channels), UInt32(row[0]), UInt32(next[0]))
-                    nextRow += 2
-                } else {
-                    let prior = nextRow == 0 ? nil : UnsafePointer(row - stride + 1)
-                    _ = png_rows_unfilter(row + 1, prior, layout.rowBytes, UInt32(layout.channels), UInt32(row[0]))
-                    nextRow += 1
-                }
+            // sixteen at a time, which the C side runs side by side.
+            if nextRow <= y {
+                let count = min(layout.height, max(y + 1, nextRow + 16)) - nextRow
+                _ = png_rows_unfilter_image_rows(base, layout.rowBytes, UInt32(layout.channels), nextRow, count, path)
+                nextRow += count
             }
             return UnsafePointer(base + y * stride + 1)
         }

@@ -140,6 +140,46 @@ struct PNGRowDecoderTests {
         #expect(png_rows_unfilter_pair(&row, &other, [0, 0, 0], 3, 3, 1, 5) == -1)
     }
 
+    /// Whole images of rows with random filters, unfiltered in ranges as the decoder asks for
+    /// them, on every path: rows and pairs, the wavefront wherever it can run (16 rows, each a
+    /// pixel or more behind the one above, on CPUs with AVX-512), and the choice between them.
+    @Test(arguments: [1, 2, 3, 4])
+    func imageRowsFollowTheFiltersOnEveryPath(bytesPerPixel: Int) {
+        var generator = SplitMix64(seed: UInt64(60 + bytesPerPixel))
+        // The last two widths put rows near multiples of 4 KiB apart, where the rows run further
+        // behind one another.
+        for (pixels, height) in [(1, 1), (2, 17), (3, 16), (17, 40), (64, 33), (100, 35), (1283, 18), (2731, 17), (5120, 17)] {
+            let length = pixels * bytesPerPixel, stride = length + 1
+            var rows: [[UInt8]] = []
+            var data: [UInt8] = []
+            for y in 0..<height {
+                let row = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                // Runs of one filter, as encoders make them, and single rows of another.
+                let filter = y % 7 < 3 ? 4 : Int.random(in: 0...4, using: &generator)
+                data.append(UInt8(filter))
+                data += TestPNG.filtered(row, prior: rows.last, bytesPerPixel: bytesPerPixel, filter: filter)
+                rows.append(row)
+            }
+            let expected = rows.flatMap { $0 }
+            for path in [PNG_ROWS_PAIRS, PNG_ROWS_WAVEFRONT, PNG_ROWS_BEST] {
+                var image = data + [0xA5]  // the byte after the rows, which must come back as it was
+                let ranges = [0..<min(height, 5), min(height, 5)..<min(height, 21), min(height, 21)..<height]
+                let statuses = image.withUnsafeMutableBufferPointer { image in
+                    ranges.map { range in
+                        png_rows_unfilter_image_rows(image.baseAddress, length, UInt32(bytesPerPixel), range.lowerBound, range.count, Int32(path))
+                    }
+                }
+                let unfiltered = (0..<height).flatMap { y in image[(y * stride + 1)..<((y + 1) * stride)] }
+                #expect(statuses.allSatisfy { $0 == 0 })
+                #expect(unfiltered == expected, "\(bytesPerPixel) bytes a pixel, \(pixels)x\(height), path \(path)")
+                #expect(image.last == 0xA5 && (0..<height).allSatisfy { image[$0 * stride] == data[$0 * stride] })
+            }
+        }
+        var bad: [UInt8] = [1, 7, 7, 7, 5, 7, 7, 7, 0]
+        #expect(png_rows_unfilter_image_rows(&bad, 3, 3, 0, 2, Int32(PNG_ROWS_BEST)) == -1)
+        #expect(bad == [1, 7, 7, 7, 5, 7, 7, 7, 0])
+    }
+
     @Test(arguments: [1, 2, 3, 4])
     func resampledRowsMatchTheSwiftLoopToTheBit(channels: Int) {
         // The resizer's former horizontal pass, in Swift: widen to RGBA, Float, premultiply, then

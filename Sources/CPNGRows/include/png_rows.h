@@ -35,6 +35,23 @@ int png_rows_unfilter(uint8_t *row, const uint8_t *prior, size_t length, unsigne
 int png_rows_unfilter_pair(uint8_t *first, uint8_t *second, const uint8_t *prior, size_t length,
                            unsigned bytes_per_pixel, unsigned first_filter, unsigned second_filter);
 
+/* Which way png_rows_unfilter_image_rows works: */
+enum {
+    PNG_ROWS_BEST = 0,      /* the fastest this CPU has for the rows at hand */
+    PNG_ROWS_PAIRS = 1,     /* rows two at a time (png_rows_unfilter_pair), never the wavefront */
+    PNG_ROWS_WAVEFRONT = 2  /* the wavefront wherever the CPU and the pixel size allow it (tests) */
+};
+/*
+ * Undoes the filters of rows first ..< first + count of a PNG's inflated image data `data`:
+ * rows of 1 + `length` bytes, each its filter-type byte then the filtered row, the rows above
+ * `first` already unfiltered. The results are png_rows_unfilter's, row by row. With AVX-512
+ * (F, BW, VL) and BMI2, 3- and 4-byte pixels run up to 16 rows at a time as a wavefront, each
+ * row a pixel (or a few) behind the one above, the rows' pixels side by side in one register.
+ * `data` must have one byte after the last row, which may be read and is left as it was.
+ * Returns 0, or -1 when a row in the range names an undefined filter type (nothing is changed).
+ */
+int png_rows_unfilter_image_rows(uint8_t *data, size_t length, unsigned bytes_per_pixel, size_t first, size_t count,
+                                 int path);
 /*
  * Writes `width` pixels of `channels` 8-bit samples (1 grey, 2 grey + alpha, 3 RGB, 4 RGBA)
  * from `source` to `rgba` as straight RGBA: grey is copied to red, green and blue, and a
