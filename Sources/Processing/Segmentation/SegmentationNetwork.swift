@@ -26,10 +26,10 @@ import Synchronization
 /// Outputs agree with the direct kernels to 8.3e-5 and with onnxruntime on the same input to 1e-4.
 /// Debug builds compile the kernels with -O2 too (Package.swift); unoptimised, one prediction took a minute.
 ///
-/// Sharing: the class is immutable (every stored property is a `let`: values, and the arena pool,
-/// which locks) and `Sendable` without exceptions; the weights are only ever read, and each `predict` call
-/// takes an arena of its own from the pool (`ActivationArenaPool`, kept between calls), so
-/// concurrent calls from several tasks are safe.
+/// Sharing: the class is immutable (every stored property is a `let` value) and `Sendable` without
+/// exceptions; the weights are only ever read, and each `predict` call borrows an arena of its own
+/// (`ScratchBuffers`, kept between calls and lent to a photo's decode in between), so concurrent
+/// calls from several tasks are safe.
 public final class SegmentationNetwork: Sendable {
     /// The network's input size (u2netp: 320 x 320).
     public let inputWidth: Int
@@ -53,9 +53,9 @@ public final class SegmentationNetwork: Sendable {
     /// and its size: a second one follows for the second worker of a shared layer.
     private let workspaceOffset: Int
     private let workspaceFloats: Int
-    private let arenas: ActivationArenaPool
-    /// Floats of activation memory one prediction uses (the arena, scratch included).
-    var activationFloats: Int { arenas.floats }
+    /// Floats of activation memory one prediction uses (the arena, scratch included), borrowed
+    /// from `ScratchBuffers.shared` for each prediction.
+    let activationFloats: Int
     private let inputSlot: Int
     private let output: Tensor
 
@@ -371,7 +371,8 @@ public final class SegmentationNetwork: Sendable {
         // each of the two workers that share a layer's rows (`SharedRows`).
         self.workspaceOffset = plan.arenaCount
         self.workspaceFloats = (max(16, workspaceCount) + 15) / 16 * 16
-        self.arenas = ActivationArenaPool(floats: plan.arenaCount + 2 * workspaceFloats)
+        self.activationFloats = plan.arenaCount + 2 * workspaceFloats
+        ScratchBuffers.shared.reserve(atLeast: activationFloats * MemoryLayout<Float>.stride)
         self.inputSlot = inputTensor.slot
         self.output = placed[outputInfo.name] ?? inputTensor
     }
@@ -419,8 +420,9 @@ public final class SegmentationNetwork: Sendable {
             throw .invalidModel("input has \(input.count) floats, expected \(3 * inputWidth * inputHeight)")
         }
         let path = kernels.flatMap { $0.isSupported ? $0 : nil } ?? self.kernels
-        return try arenas.withArena { arena throws(ProcessingError) in
-            try run(input, kernels: path, winograd: winograd && path.hasWinograd, spare: spare, stepTime: stepTime,
+        return try ScratchBuffers.shared.withBuffer(bytes: activationFloats * MemoryLayout<Float>.stride) { buffer throws(ProcessingError) in
+            let arena = buffer.bindMemory(to: Float.self, capacity: activationFloats)
+            return try run(input, kernels: path, winograd: winograd && path.hasWinograd, spare: spare, stepTime: stepTime,
                     slots: slotOffsets.map { arena + $0 },
                     workspaces: (arena + workspaceOffset, arena + workspaceOffset + workspaceFloats))
         }
