@@ -69,17 +69,40 @@ INLINE void column_update(double *sums, const float *entering, const float *leav
     }
 }
 
-#define MEANS_BODY(LANES)                                                                           \
+/* PLANES is a constant in each copy, so a pixel's means go from registers straight to their
+ * planes' rows (with the count known only at run time they went through the stack). */
+#define MEANS_BODY(LANES, PLANES)                                                                   \
     for (int x = x0; x < x1; x++) {                                                                 \
         double area = rows_in * columns_in[x];                                                      \
         float mean[LANES];                                                                          \
         for (int l = 0; l < LANES; l++) mean[l] = (float)(sums[(long)x * LANES + l] / area);        \
-        for (int p = 0; p < planes; p++) out[(long)p * width + x] = mean[p];                        \
+        for (int p = 0; p < PLANES; p++) out[(long)p * width + x] = mean[p];                        \
+    }
+
+#define MEANS_OF_PLANES(LANES)                                                                      \
+    switch (planes) {                                                                               \
+    case 1: { MEANS_BODY(LANES, 1) } break;                                                         \
+    case 2: { MEANS_BODY(LANES, 2) } break;                                                         \
+    case 3: { MEANS_BODY(LANES, 3) } break;                                                         \
+    case 4: { MEANS_BODY(LANES, 4) } break;                                                         \
+    case 5: { MEANS_BODY(LANES, 5) } break;                                                         \
+    case 6: { MEANS_BODY(LANES, 6) } break;                                                         \
+    case 7: { MEANS_BODY(LANES, 7) } break;                                                         \
+    default: { MEANS_BODY(LANES, 8) } break;                                                        \
     }
 
 INLINE void means(const double *sums, int planes, int lanes, int width, int x0, int x1, double rows_in,
                   const double *columns_in, float *out) {
-    if (lanes == 8) { MEANS_BODY(8) } else { MEANS_BODY(4) }
+    if (lanes == 8) {
+        MEANS_OF_PLANES(8)
+    } else {
+        switch (planes) {
+        case 1: { MEANS_BODY(4, 1) } break;
+        case 2: { MEANS_BODY(4, 2) } break;
+        case 3: { MEANS_BODY(4, 3) } break;
+        default: { MEANS_BODY(4, 4) } break;
+        }
+    }
 }
 
 static void across_scalar(const float *p, int n, int l, int w, int r, float *in, float *out) { across(p, n, l, w, r, in, out); }

@@ -166,4 +166,35 @@ import Testing
             }
         }
     }
+
+    /// Every path's means are the division's floats, for window areas a frame can cut, sums of
+    /// every size and every count of planes (each count has its own copy of the loop).
+    @Test func meansAreTheDivisionsQuotientsOnEveryPath() {
+        var random = MaskCleanupTests.Random(state: 17)
+        let width = 4099
+        // Runs of one width (a row's interior) between single other ones (its ends).
+        let columns = (0..<width).map { x in Double(x % 97 < 60 ? 61 : 1 + random.next(129)) }
+        for lanes in [4, 8] {
+            let sums = (0..<lanes * width).map { index -> Double in
+                let scale = Double(sign: .plus, exponent: random.next(60) - 40, significand: 1)
+                let whole = Double(random.next(1 << 30)), fraction = Double(Float(random.next(1 << 24)) / 16_777_216)
+                return index % 3 == 0 ? whole : (whole + fraction) * scale
+            }
+            for rowsIn in [1.0, 2, 7, 61, 129] {
+                var expected = [Float](repeating: 0, count: lanes * width)
+                for x in 0..<width {
+                    for plane in 0..<lanes { expected[plane * width + x] = Float(sums[x * lanes + plane] / (rowsIn * columns[x])) }
+                }
+                for kernels in ConvolutionKernels.supported {
+                    for planes in 1...lanes {
+                        var means = [Float](repeating: -1, count: lanes * width)
+                        sk_box_means_with(kernels.rawValue, sums, Int32(planes), Int32(lanes), Int32(width), 0, Int32(width), rowsIn, columns, &means)
+                        #expect(means.prefix(planes * width).map(\.bitPattern) == expected.prefix(planes * width).map(\.bitPattern),
+                                "\(kernels), \(planes) of \(lanes) lanes, \(rowsIn) rows")
+                        #expect(means.dropFirst(planes * width).allSatisfy { $0 == -1 })
+                    }
+                }
+            }
+        }
+    }
 }
