@@ -13,38 +13,47 @@
 
 /* The running sums of `LANES` side by side, one chain a lane, exactly as BoxFilter's former Swift
  * `runningSums` ran them: the first r + 1 columns added to a zero sum, then per column x the
- * sum stored, the column x + r + 1 added and the column x - r subtracted (each while it exists). */
-#define ACROSS_BODY(LANES)                                                                          \
+ * sum stored, the column x + r + 1 added and the column x - r subtracted (each while it exists).
+ * ROWS (1 or 2) rows run through the same loop: each step is a chain of two dependent additions
+ * a lane, and a second row's independent chains fill the wait. Each row's lanes see the same
+ * operations in the same order either way. */
+#define ACROSS_BODY(LANES, ROWS)                                                                    \
     do {                                                                                            \
-        double sum[LANES];                                                                          \
-        for (int l = 0; l < LANES; l++) sum[l] = 0;                                                 \
+        double sum[ROWS][LANES];                                                                    \
+        for (int r = 0; r < ROWS; r++)                                                              \
+            for (int l = 0; l < LANES; l++) sum[r][l] = 0;                                          \
         int head = radius < width - 1 ? radius : width - 1;                                         \
         for (int x = 0; x <= head; x++)                                                             \
-            for (int l = 0; l < LANES; l++) sum[l] += (double)in[(long)x * LANES + l];              \
+            for (int r = 0; r < ROWS; r++)                                                          \
+                for (int l = 0; l < LANES; l++) sum[r][l] += (double)in[r][(long)x * LANES + l];    \
         int entering = width - radius - 1 > 0 ? width - radius - 1 : 0;                             \
         int first = entering < radius ? entering : radius;                                          \
         first = first < width ? first : width;                                                      \
         int second = entering > radius ? entering : radius;                                         \
         second = second < width ? second : width;                                                   \
         int x = 0;                                                                                  \
-        for (; x < first; x++) {                                                                    \
-            for (int l = 0; l < LANES; l++) out[(long)x * LANES + l] = (float)sum[l];               \
-            for (int l = 0; l < LANES; l++) sum[l] += (double)in[(long)(x + radius + 1) * LANES + l]; \
-        }                                                                                           \
+        for (; x < first; x++)                                                                      \
+            for (int r = 0; r < ROWS; r++) {                                                        \
+                for (int l = 0; l < LANES; l++) out[r][(long)x * LANES + l] = (float)sum[r][l];     \
+                for (int l = 0; l < LANES; l++) sum[r][l] += (double)in[r][(long)(x + radius + 1) * LANES + l]; \
+            }                                                                                       \
         if (entering <= radius) {                                                                   \
             for (; x < second; x++)                                                                 \
-                for (int l = 0; l < LANES; l++) out[(long)x * LANES + l] = (float)sum[l];           \
+                for (int r = 0; r < ROWS; r++)                                                      \
+                    for (int l = 0; l < LANES; l++) out[r][(long)x * LANES + l] = (float)sum[r][l]; \
         } else {                                                                                    \
-            for (; x < second; x++) {                                                               \
-                for (int l = 0; l < LANES; l++) out[(long)x * LANES + l] = (float)sum[l];           \
-                for (int l = 0; l < LANES; l++) sum[l] += (double)in[(long)(x + radius + 1) * LANES + l]; \
-                for (int l = 0; l < LANES; l++) sum[l] -= (double)in[(long)(x - radius) * LANES + l]; \
+            for (; x < second; x++)                                                                 \
+                for (int r = 0; r < ROWS; r++) {                                                    \
+                    for (int l = 0; l < LANES; l++) out[r][(long)x * LANES + l] = (float)sum[r][l]; \
+                    for (int l = 0; l < LANES; l++) sum[r][l] += (double)in[r][(long)(x + radius + 1) * LANES + l]; \
+                    for (int l = 0; l < LANES; l++) sum[r][l] -= (double)in[r][(long)(x - radius) * LANES + l]; \
+                }                                                                                   \
+        }                                                                                           \
+        for (; x < width; x++)                                                                      \
+            for (int r = 0; r < ROWS; r++) {                                                        \
+                for (int l = 0; l < LANES; l++) out[r][(long)x * LANES + l] = (float)sum[r][l];     \
+                for (int l = 0; l < LANES; l++) sum[r][l] -= (double)in[r][(long)(x - radius) * LANES + l]; \
             }                                                                                       \
-        }                                                                                           \
-        for (; x < width; x++) {                                                                    \
-            for (int l = 0; l < LANES; l++) out[(long)x * LANES + l] = (float)sum[l];               \
-            for (int l = 0; l < LANES; l++) sum[l] -= (double)in[(long)(x - radius) * LANES + l];   \
-        }                                                                                           \
     } while (0)
 
 INLINE void interleave(const float *planar, int planes, int lanes, int width, float *in) {
@@ -54,9 +63,17 @@ INLINE void interleave(const float *planar, int planes, int lanes, int width, fl
     }
 }
 
-INLINE void across(const float *planar, int planes, int lanes, int width, int radius, float *in, float *out) {
-    interleave(planar, planes, lanes, width, in);
-    if (lanes == 8) ACROSS_BODY(8); else ACROSS_BODY(4);
+/* `rows` (1 or 2) rows' window sums: planar[r] interleaved into interleaved[r], sums to sums[r]. */
+INLINE void across(const float *const *planar, int rows, int planes, int lanes, int width, int radius,
+                   float *const *interleaved, float *const *sums) {
+    for (int r = 0; r < rows; r++) interleave(planar[r], planes, lanes, width, interleaved[r]);
+    float *const *in = interleaved;
+    float *const *out = sums;
+    if (rows == 2) {
+        if (lanes == 8) ACROSS_BODY(8, 2); else ACROSS_BODY(4, 2);
+    } else {
+        if (lanes == 8) ACROSS_BODY(8, 1); else ACROSS_BODY(4, 1);
+    }
 }
 
 INLINE void column_update(double *sums, const float *entering, const float *leaving, long count) {
@@ -105,9 +122,19 @@ INLINE void means(const double *sums, int planes, int lanes, int width, int x0, 
     }
 }
 
-static void across_scalar(const float *p, int n, int l, int w, int r, float *in, float *out) { across(p, n, l, w, r, in, out); }
-AVX2 static void across_avx2(const float *p, int n, int l, int w, int r, float *in, float *out) { across(p, n, l, w, r, in, out); }
-AVX512 static void across_avx512(const float *p, int n, int l, int w, int r, float *in, float *out) { across(p, n, l, w, r, in, out); }
+static void across_scalar(const float *const *p, int k, int n, int l, int w, int r, float *const *in, float *const *out) { across(p, k, n, l, w, r, in, out); }
+AVX2 static void across_avx2(const float *const *p, int k, int n, int l, int w, int r, float *const *in, float *const *out) { across(p, k, n, l, w, r, in, out); }
+AVX512 static void across_avx512(const float *const *p, int k, int n, int l, int w, int r, float *const *in, float *const *out) { across(p, k, n, l, w, r, in, out); }
+
+static void across_rows_with(int kernels, const float *const *planar, int rows, int planes, int lanes, int width, int radius,
+                             float *const *interleaved, float *const *sums) {
+    if (!sk_kernels_supported(kernels)) kernels = SK_KERNELS_SCALAR;
+    switch (kernels) {
+    case SK_KERNELS_AVX512: across_avx512(planar, rows, planes, lanes, width, radius, interleaved, sums); break;
+    case SK_KERNELS_AVX2: across_avx2(planar, rows, planes, lanes, width, radius, interleaved, sums); break;
+    default: across_scalar(planar, rows, planes, lanes, width, radius, interleaved, sums); break;
+    }
+}
 
 static void update_scalar(double *s, const float *e, const float *l, long c) { column_update(s, e, l, c); }
 AVX2 static void update_avx2(double *s, const float *e, const float *l, long c) { column_update(s, e, l, c); }
@@ -119,12 +146,15 @@ AVX512 static void means_avx512(const double *s, int n, int l, int w, int x0, in
 
 void sk_box_sums_across_with(int kernels, const float *planar, int planes, int lanes, int width, int radius,
                              float *interleaved, float *sums) {
-    if (!sk_kernels_supported(kernels)) kernels = SK_KERNELS_SCALAR;
-    switch (kernels) {
-    case SK_KERNELS_AVX512: across_avx512(planar, planes, lanes, width, radius, interleaved, sums); break;
-    case SK_KERNELS_AVX2: across_avx2(planar, planes, lanes, width, radius, interleaved, sums); break;
-    default: across_scalar(planar, planes, lanes, width, radius, interleaved, sums); break;
-    }
+    across_rows_with(kernels, &planar, 1, planes, lanes, width, radius, &interleaved, &sums);
+}
+
+void sk_box_sums_across_pair_with(int kernels, const float *planar_a, const float *planar_b, int planes, int lanes, int width,
+                                  int radius, float *interleaved_a, float *interleaved_b, float *sums_a, float *sums_b) {
+    const float *planar[2] = {planar_a, planar_b};
+    float *interleaved[2] = {interleaved_a, interleaved_b};
+    float *sums[2] = {sums_a, sums_b};
+    across_rows_with(kernels, planar, 2, planes, lanes, width, radius, interleaved, sums);
 }
 
 void sk_box_column_update_with(int kernels, double *sums, const float *entering, const float *leaving, long count) {
@@ -148,6 +178,12 @@ void sk_box_means_with(int kernels, const double *sums, int planes, int lanes, i
 
 void sk_box_sums_across(const float *planar, int planes, int lanes, int width, int radius, float *interleaved, float *sums) {
     sk_box_sums_across_with(sk_kernels_default(), planar, planes, lanes, width, radius, interleaved, sums);
+}
+
+void sk_box_sums_across_pair(const float *planar_a, const float *planar_b, int planes, int lanes, int width, int radius,
+                             float *interleaved_a, float *interleaved_b, float *sums_a, float *sums_b) {
+    sk_box_sums_across_pair_with(sk_kernels_default(), planar_a, planar_b, planes, lanes, width, radius, interleaved_a,
+                                 interleaved_b, sums_a, sums_b);
 }
 
 void sk_box_column_update(double *sums, const float *entering, const float *leaving, long count) {

@@ -197,4 +197,28 @@ import Testing
             }
         }
     }
+
+    /// Two rows' window sums worked out together are each row's alone, on every path.
+    @Test func rowPairsSumAsSingleRows() {
+        var random = MaskCleanupTests.Random(state: 29)
+        for (width, radius) in [(1, 0), (5, 2), (9, 12), (301, 7), (301, 200)] {
+            for lanes in [4, 8] {
+                let planes = lanes - 1
+                let first = Self.plane(planes * width, random: &random), second = Self.plane(planes * width, random: &random).map { $0 * 1e-3 }
+                for kernels in ConvolutionKernels.supported {
+                    var interleaved = [Float](repeating: 0, count: lanes * width), alone = [[Float]]()
+                    for row in [first, second] {
+                        var sums = [Float](repeating: 0, count: lanes * width)
+                        sk_box_sums_across_with(kernels.rawValue, row, Int32(planes), Int32(lanes), Int32(width), Int32(radius), &interleaved, &sums)
+                        alone.append(sums)
+                    }
+                    var interleavedB = interleaved, sumsA = [Float](repeating: 0, count: lanes * width), sumsB = sumsA
+                    sk_box_sums_across_pair_with(kernels.rawValue, first, second, Int32(planes), Int32(lanes), Int32(width), Int32(radius),
+                                                 &interleaved, &interleavedB, &sumsA, &sumsB)
+                    #expect(sumsA.map(\.bitPattern) == alone[0].map(\.bitPattern) && sumsB.map(\.bitPattern) == alone[1].map(\.bitPattern),
+                            "\(kernels), width \(width), radius \(radius), \(lanes) lanes")
+                }
+            }
+        }
+    }
 }

@@ -77,6 +77,12 @@ void sk_sticker_premultiplied_with(int kernels, const uint8_t *rgba, int count, 
 void sk_box_sums_across(const float *planar, int planes, int lanes, int width, int radius, float *interleaved, float *sums);
 void sk_box_sums_across_with(int kernels, const float *planar, int planes, int lanes, int width, int radius,
                              float *interleaved, float *sums);
+/* sk_box_sums_across for two rows at once (a and b, each with its own buffers): the same sums,
+ * faster, as each step's two chains of additions a lane run side by side. */
+void sk_box_sums_across_pair(const float *planar_a, const float *planar_b, int planes, int lanes, int width, int radius,
+                             float *interleaved_a, float *interleaved_b, float *sums_a, float *sums_b);
+void sk_box_sums_across_pair_with(int kernels, const float *planar_a, const float *planar_b, int planes, int lanes, int width,
+                                  int radius, float *interleaved_a, float *interleaved_b, float *sums_a, float *sums_b);
 
 /* sums[i] = (sums[i] + (double)entering[i]) - (double)leaving[i] for i < count; either may be NULL
  * (then that step is left out). */

@@ -6,7 +6,7 @@ import CSegmentationKernels
 ///
 /// `means` (and `BoxFilter.Stream`, which it drives) runs up to eight planes side by side,
 /// streaming: planes come in a row at a time and their means go out a row at a time, with only
-/// 2r + 2 rows of the pass across kept (in cache), so a caller such as the guided filter fuses its
+/// 2r + 3 rows of the pass across kept (in cache), so a caller such as the guided filter fuses its
 /// per-pixel work into the passes, and one pass's rows into the next, instead of allocating and
 /// re-reading full planes. Each plane gets exactly the same Double operations, in the same order,
 /// as when filtered alone.
@@ -51,13 +51,16 @@ enum BoxFilter {
         let planes, width, height, radius: Int
         /// How many rows (from the top) must be pushed.
         let rowsNeeded: Int
-        /// Where the next row's planes go (plane k at `row + k * width`) before `push`.
-        let row: UnsafeMutablePointer<Float>
+        /// Where the next row's planes go (plane k at `row + k * width`) before `push`. It
+        /// alternates between two buffers, so read it afresh for every row.
+        private(set) var row: UnsafeMutablePointer<Float>
         private let wanted: [Range<Int>]?
         /// One past the last row emitted.
         private let end: Int
         private let lanes, stride, depth: Int
-        private let across, interleaved, means: UnsafeMutablePointer<Float>
+        private let across, interleaved, means, rowBuffers: UnsafeMutablePointer<Float>
+        /// A pushed row whose window sums wait for the next row's, to be worked out with them.
+        private var waiting: UnsafeMutablePointer<Float>?
         private let columnSums, columnsIn: UnsafeMutablePointer<Double>
         private var pushed = 0, next = 0
 
@@ -73,44 +76,68 @@ enum BoxFilter {
             // (sk_box_*) run the planes as SIMD lanes; `row` and the means are planar.
             lanes = planes > 4 ? 8 : 4
             stride = lanes * width
-            // Window sums across each row, for the 2r + 2 rows the column sums add and drop.
-            depth = min(2 * radius + 2, height)
+            // Window sums across each row, for the 2r + 2 rows the column sums add and drop, and
+            // one more: a row's sums are made together with the next one's, before the older
+            // row leaves the column sums.
+            depth = min(2 * radius + 3, height)
             across = .allocate(capacity: depth * stride)
-            row = .allocate(capacity: planes * width)
-            interleaved = .allocate(capacity: stride)
+            rowBuffers = .allocate(capacity: 2 * planes * width)
+            row = rowBuffers
+            interleaved = .allocate(capacity: 2 * stride)
             means = .allocate(capacity: planes * width)
             columnSums = .allocate(capacity: stride)
             columnsIn = .allocate(capacity: width)
             // Unused lanes read zeros.
-            interleaved.initialize(repeating: 0, count: stride)
+            interleaved.initialize(repeating: 0, count: 2 * stride)
             columnSums.initialize(repeating: 0, count: stride)
             for x in 0..<width { columnsIn[x] = Double(min(width, x + radius + 1) - max(0, x - radius)) }
         }
 
         deinit {
             across.deallocate()
-            row.deallocate()
+            rowBuffers.deallocate()
             interleaved.deallocate()
             means.deallocate()
             columnSums.deallocate()
             columnsIn.deallocate()
         }
 
-        /// Takes the row at `row` as the next one, and emits the row whose window it completes.
+        /// Takes the row at `row` as the next one, and emits the rows whose windows it completes.
         /// The column sums see what `means` always did: rows 0...r added, then after each row y is
-        /// emitted, row y + r + 1 added and row y - r subtracted, element by element.
+        /// emitted, row y + r + 1 added and row y - r subtracted, element by element. Rows' window
+        /// sums are worked out two at a time (the second push of a pair does both), which changes
+        /// when rows are emitted, never their order or their values.
         func push(emit: (_ y: Int, _ means: UnsafePointer<Float>) -> Void) {
             precondition(pushed < rowsNeeded, "BoxFilter.Stream: more rows pushed than needed")
             let k = pushed
             pushed += 1
-            let target = across + (k % depth) * stride
-            sk_box_sums_across(row, Int32(planes), Int32(lanes), Int32(width), Int32(radius), interleaved, target)
+            if let first = waiting {
+                waiting = nil
+                sk_box_sums_across_pair(first, row, Int32(planes), Int32(lanes), Int32(width), Int32(radius),
+                                        interleaved, interleaved + stride, slot(k - 1), slot(k))
+                row = first
+                addToColumns(k - 1, emit: emit)
+                addToColumns(k, emit: emit)
+            } else if k + 1 < rowsNeeded {
+                waiting = row
+                row = row == rowBuffers ? rowBuffers + planes * width : rowBuffers
+            } else {
+                sk_box_sums_across(row, Int32(planes), Int32(lanes), Int32(width), Int32(radius), interleaved, slot(k))
+                addToColumns(k, emit: emit)
+            }
+        }
+
+        /// Where row k's window sums go.
+        private func slot(_ k: Int) -> UnsafeMutablePointer<Float> { across + (k % depth) * stride }
+
+        /// Row k's window sums into the column sums, and the row whose window that completes out.
+        private func addToColumns(_ k: Int, emit: (_ y: Int, _ means: UnsafePointer<Float>) -> Void) {
             if k <= radius {
-                sk_box_column_update(columnSums, target, nil, stride)
+                sk_box_column_update(columnSums, slot(k), nil, stride)
                 if k == min(radius, height - 1) { emitNext(emit) }
             } else {
                 let y = k - radius - 1
-                sk_box_column_update(columnSums, target, y >= radius ? across + ((y - radius) % depth) * stride : nil, stride)
+                sk_box_column_update(columnSums, slot(k), y >= radius ? slot(y - radius) : nil, stride)
                 emitNext(emit)
             }
         }
@@ -120,7 +147,7 @@ enum BoxFilter {
             precondition(pushed == rowsNeeded, "BoxFilter.Stream: finished before every needed row was pushed")
             while next < end {
                 let y = next - 1
-                if y >= radius { sk_box_column_update(columnSums, nil, across + ((y - radius) % depth) * stride, stride) }
+                if y >= radius { sk_box_column_update(columnSums, nil, slot(y - radius), stride) }
                 emitNext(emit)
             }
         }
