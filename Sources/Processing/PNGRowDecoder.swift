@@ -3,7 +3,8 @@ import CPNGRows
 /// The fast path of PNG decoding, for the PNGs photo archives hold: 8-bit grey, grey + alpha, RGB
 /// or RGBA, not interlaced, with no colour key and no gamma but sRGB's. Every chunk's CRC is
 /// checked, the image data is inflated in one call by libdeflate, and the rows are unfiltered
-/// one at a time and handed to the resizer as they are (it widens them as it reads them), so a
+/// (up to 16 at a time, as the resizer asks for them) and handed to the resizer as they are (it
+/// widens them as it reads them), so a
 /// large PNG is reduced to the working size as it decodes, without a full-size RGBA copy. The
 /// pixels are exactly libpng's (`PNGCodec.decode`).
 /// Any other PNG, and any irregularity at all, is left to libpng, whose verdicts and messages
@@ -119,8 +120,8 @@ enum PNGRowDecoder {
     ) -> RGBAImage? {
         let stride = layout.rowBytes + 1
         // One byte past the rows, which the row filters may read (and leave as it was). The
-        // buffer is borrowed: 44-59 MB for a 5120 x 2880 wallpaper, which the network's arena
-        // then reuses instead of faulting in pages of its own.
+        // buffer (44-59 MB for a 5120 x 2880 wallpaper) is borrowed from the pool the network's
+        // arenas come from, so a decode adds no buffer of its own to the peak memory.
         let bytesNeeded = stride * layout.height + 1
         return ScratchBuffers.shared.withBuffer(bytes: bytesNeeded) { buffer in
             unfilteredRows(UnsafeMutableRawBufferPointer(start: buffer, count: bytesNeeded), of: bytes, layout: layout, body)

@@ -5,7 +5,8 @@
  * The per-row work of decoding a PNG once its image data is inflated: undoing the row filters
  * (PNG specification, section 9) and widening 8-bit grey, grey + alpha and RGB rows to RGBA.
  * Sub, Average and Paeth depend on the pixel to the left, so each row is a chain of
- * pixels; for 3- and 4-byte pixels the chain runs one pixel per SSE2 step instead of one byte.
+ * pixels; for 3- and 4-byte pixels the chain runs one pixel per SSE2 step instead of one byte,
+ * and with AVX-512 sixteen rows' chains run side by side (png_rows_unfilter_image_rows).
  * No state, no allocation: thread-safe.
  */
 
