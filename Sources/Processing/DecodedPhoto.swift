@@ -5,8 +5,9 @@ public struct DecodedPhoto: Sendable {
     /// Full-resolution size after the EXIF orientation is applied.
     public let width: Int
     public let height: Int
-    /// The pixels, oriented, decoded at the smallest scale that still covers the working size
-    /// (so possibly smaller than `width` x `height`, never scaled up).
+    /// The pixels, oriented, decoded at the smallest scale that still covers the working size (for
+    /// JPEGs, `DecodeOptions.jpegLongSide`), so possibly smaller than `width` x `height`, never
+    /// scaled up.
     public let image: RGBAImage
     /// nil when the file has no EXIF or its EXIF is malformed (the photo is kept either way).
     public let exif: ExifMetadata?
@@ -45,4 +46,12 @@ public struct DecodeOptions: Sendable, Equatable {
         self.maxPixels = maxPixels
         self.workingSize = workingSize
     }
+
+    /// The shortest long side a JPEG's DCT-scaled decode may have: the working size less 1/32.
+    /// DCT scales come in eighths, so the 4000- and 4032-pixel photos of most 12 MP cameras get
+    /// 1000 or 1008 pixels at 1/4 and 1500 or 1512 at 3/8. The 3/8 decode costs a fifth more
+    /// (libjpeg-turbo has no SIMD inverse DCT at that scale) and then a resize, for 2-3 % more
+    /// pixels a side than the working size asks for, which neither the network's 320-pixel input
+    /// nor a 512-pixel sticker shows (Benchmarks/README.md has the masks compared).
+    public var jpegLongSide: Int { workingSize - workingSize / 32 }
 }

@@ -8,10 +8,10 @@ public enum PhotoDecoder {
 
     /// Decodes JPEG, PNG, WebP, HEIF/HEIC and AVIF, told apart by their bytes.
     ///
-    /// - JPEGs are decoded at the smallest DCT scale that still covers `options.workingSize` on
-    ///   the long side, WebPs are scaled down while decoding; PNGs are shrunk by area averaging
-    ///   row by row as they decode (`PNGRowDecoder`; libpng's whole decode for the rarer kinds),
-    ///   HEIF (which cannot be decoded scaled) right after decoding.
+    /// - JPEGs are decoded at the smallest DCT scale that still covers `options.jpegLongSide` (the
+    ///   working size less 1/32) on the long side, WebPs are scaled down while decoding; PNGs are
+    ///   shrunk by area averaging row by row as they decode (`PNGRowDecoder`; libpng's whole
+    ///   decode for the rarer kinds), HEIF (which cannot be decoded scaled) right after decoding.
     /// - Orientation: JPEG, PNG and WebP use their EXIF orientation. HEIF/AVIF are upright as
     ///   decoded (libheif applies `irot`/`imir`); their EXIF orientation is never applied on top.
     ///   `width`/`height` are the full-resolution upright size.
@@ -25,7 +25,7 @@ public enum PhotoDecoder {
         switch format {
         case .jpeg:
             let decoded = try StageClock.measure(.decode) { () throws(ProcessingError) in
-                try JPEGCodec.decodeScaled(bytes, maxPixels: options.maxPixels, minimumLongSide: options.workingSize)
+                try JPEGCodec.decodeScaled(bytes, maxPixels: options.maxPixels, minimumLongSide: options.jpegLongSide)
             }
             let exif = StageClock.measure(.exif) { ExifReader.read(fromJPEG: bytes) }
             let profile = JPEGSegments.iccProfile(in: bytes).map(ColorProfile.icc)

@@ -49,16 +49,29 @@ struct PhotoDecoderTests {
             ExifMetadata(orientation: 6), into: JPEGCodec.encode(RGBAImage(width: 4000, height: 3000, red: 10, green: 20, blue: 30)))
         let photo = try PhotoDecoder.decode(jpeg, options: DecodeOptions(workingSize: 1024))
         #expect(photo.width == 3000 && photo.height == 4000)  // full size, oriented
-        #expect(photo.image.width == 1125 && photo.image.height == 1500)  // 3/8 scale, oriented
-        #expect(max(photo.image.width, photo.image.height) >= 1024)
+        #expect(photo.image.width == 750 && photo.image.height == 1000)  // 1/4 scale, oriented
     }
 
     @Test func unrotatedFullSizeIsFourThousandByThreeThousand() throws {
         let jpeg = try JPEGCodec.encode(RGBAImage(width: 4000, height: 3000, red: 10, green: 20, blue: 30))
         let photo = try PhotoDecoder.decode(jpeg, options: DecodeOptions(workingSize: 1024))
         #expect(photo.width == 4000 && photo.height == 3000)
-        #expect(photo.image.width >= 1024 && photo.image.width < 2000)
+        #expect(photo.image.width == 1000 && photo.image.height == 750)
         #expect(photo.exif == nil)
+    }
+
+    /// A DCT scale may fall short of the working size by at most 1/32: 12 MP cameras' 4000 and
+    /// 4032 pixels take 1/4 (1000 and 1008 >= 992), 3900 pixels (975 at 1/4) still take 3/8.
+    @Test func jpegScaleMayFallShortOfTheWorkingSizeByAThirtySecond() throws {
+        let options = DecodeOptions(workingSize: 1024)
+        #expect(options.jpegLongSide == 992)
+        for (width, decodedWidth) in [(4032, 1008), (4000, 1000), (3968, 992), (3900, 1463), (3000, 1125), (1024, 1024)] {
+            let jpeg = try JPEGCodec.encode(RGBAImage(width: width, height: 64, red: 10, green: 20, blue: 30))
+            let photo = try PhotoDecoder.decode(jpeg, options: options)
+            #expect(photo.image.width == decodedWidth, "\(width) pixels wide")
+            #expect(photo.width == width)
+        }
+        #expect(DecodeOptions(workingSize: 4096).jpegLongSide == 3968)  // stickers of 2048 pixels
     }
 
     @Test func largePNGIsReducedToAboutTheWorkingSize() throws {

@@ -1,0 +1,76 @@
+"""The cut-out at a camera's size: each composite of bench-data/cutout enlarged to a 12 MP
+camera's 4032 x 3024 (Lanczos, JPEG quality 92, 4:2:0), its truth enlarged the same way, cut out
+by one or more `catalog` binaries (`cutout --mask-only --no-crop --force`) and scored by IoU per kind, as
+score.py scores the composites, with a count of the masks that differ from the first binary's.
+The composites themselves are ~1024 pixels, where no DCT scaling happens: this is the check for a
+change that touches the scaled decode or the network's input from it. The enlarged photos are
+cached in DATA/camera-size.
+
+    python camera_size.py DATA NAME=CATALOG_BIN [NAME=CATALOG_BIN ...]
+"""
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+
+from score import KINDS, fit, iou
+
+SIZE = (4032, 3024)
+
+
+def enlarged(data: Path, item: dict) -> tuple[Path, np.ndarray]:
+    out = data / "camera-size"
+    out.mkdir(exist_ok=True)
+    photo = out / (Path(item["image"]).stem + ".jpg")
+    truth_path = out / (Path(item["image"]).stem + ".truth.png")
+    if not photo.exists() or not truth_path.exists():
+        image = Image.open(data / item["image"]).convert("RGB")
+        size = SIZE if image.width >= image.height else SIZE[::-1]
+        image.resize(size, Image.LANCZOS).save(photo, quality=92, subsampling=2)
+        Image.open(data / item["truth"]).convert("L").resize(size, Image.BILINEAR).save(truth_path)
+    return photo, np.asarray(Image.open(truth_path))
+
+
+def main() -> None:
+    data = Path(sys.argv[1])
+    binaries = dict(arg.split("=", 1) for arg in sys.argv[2:])
+    items = json.load(open(data / "manifest.json"))["items"]
+    scores = {name: {k: [] for k in KINDS} for name in binaries}
+    changed = {name: 0 for name in binaries}
+    # Masks whose IoU moved by more than 0.05 from the first binary's: better, worse.
+    moved = {name: [0, 0] for name in binaries}
+    first = next(iter(binaries))
+    with tempfile.TemporaryDirectory() as tmp:
+        for item in items:
+            photo, truth = enlarged(data, item)
+            masks = {}
+            for name, binary in binaries.items():
+                out = Path(tmp) / f"{name}.png"
+                subprocess.run([binary, "cutout", str(photo), "-o", str(out), "--mask-only", "--no-crop", "--force"],
+                               check=True, stdout=subprocess.DEVNULL)
+                masks[name] = fit(np.asarray(Image.open(out).convert("L")), truth.shape)[0]
+                scores[name][item["kind"]].append(iou(masks[name], truth))
+            for name in binaries:
+                if name != first and ((masks[name] > 127) != (masks[first] > 127)).mean() > 0.001:
+                    changed[name] += 1
+                delta = scores[name][item["kind"]][-1] - scores[first][item["kind"]][-1]
+                if abs(delta) > 0.05:
+                    moved[name][0 if delta > 0 else 1] += 1
+                    print(f"{item['image']}: {name} {scores[name][item['kind']][-1]:.3f}, "
+                          f"{first} {scores[first][item['kind']][-1]:.3f}")
+    print(f"{len(items)} composites at {SIZE[0]} x {SIZE[1]}: mean IoU per kind")
+    print("binary".ljust(12) + "".join(k.rjust(10) for k in KINDS) + "all".rjust(10)
+          + f"   masks differing from {first}'s in > 0.1 % of pixels; IoU > 0.05 better / worse")
+    for name in binaries:
+        per = [np.mean(scores[name][k]) for k in KINDS]
+        every = np.mean([v for k in KINDS for v in scores[name][k]])
+        print(name.ljust(12) + "".join(f"{v:10.4f}" for v in per) + f"{every:10.4f}"
+              + f"   {changed[name]}; {moved[name][0]} / {moved[name][1]}")
+
+
+if __name__ == "__main__":
+    main()
