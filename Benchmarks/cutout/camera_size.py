@@ -1,10 +1,13 @@
 """The cut-out at a camera's size: each composite of bench-data/cutout enlarged to a 12 MP
-camera's 4032 x 3024 (Lanczos, JPEG quality 92, 4:2:0), its truth enlarged the same way, cut out
-by one or more `catalog` binaries (`cutout --mask-only --no-crop --force`) and scored by IoU per kind, as
-score.py scores the composites, with a count of the masks that differ from the first binary's.
-The composites themselves are ~1024 pixels, where no DCT scaling happens: this is the check for a
-change that touches the scaled decode or the network's input from it. The enlarged photos are
-cached in DATA/camera-size.
+camera's long side, 4032 pixels (Lanczos, aspect kept, JPEG quality 92, 4:2:0), its truth enlarged
+to the same size (bilinear, PNG), cut out by one or more `catalog` binaries (`cutout --mask-only
+--no-crop --force`) and scored by IoU per kind, as score.py scores the composites. It also counts,
+against the first binary, the masks that differ in more than 0.1 % of their pixels and those whose
+IoU moved by more than 0.05 either way (each of those is printed).
+The composites themselves are ~600-1150 pixels, where a JPEG is decoded at scale 1/1 or 7/8: this
+is the check for a change that touches the scaled decode of large JPEGs or the network's input
+from it. The enlarged photos are cached in DATA/camera-size and made again when their composite
+is newer.
 
     python camera_size.py DATA NAME=CATALOG_BIN [NAME=CATALOG_BIN ...]
 """
@@ -19,17 +22,20 @@ from PIL import Image
 
 from score import KINDS, fit, iou
 
-SIZE = (4032, 3024)
+LONG_SIDE = 4032
 
 
 def enlarged(data: Path, item: dict) -> tuple[Path, np.ndarray]:
     out = data / "camera-size"
     out.mkdir(exist_ok=True)
+    source = data / item["image"]
     photo = out / (Path(item["image"]).stem + ".jpg")
     truth_path = out / (Path(item["image"]).stem + ".truth.png")
-    if not photo.exists() or not truth_path.exists():
-        image = Image.open(data / item["image"]).convert("RGB")
-        size = SIZE if image.width >= image.height else SIZE[::-1]
+    stale = not photo.exists() or not truth_path.exists() or photo.stat().st_mtime < source.stat().st_mtime
+    if stale:
+        image = Image.open(source).convert("RGB")
+        scale = LONG_SIDE / max(image.size)
+        size = (round(image.width * scale), round(image.height * scale))
         image.resize(size, Image.LANCZOS).save(photo, quality=92, subsampling=2)
         Image.open(data / item["truth"]).convert("L").resize(size, Image.BILINEAR).save(truth_path)
     return photo, np.asarray(Image.open(truth_path))
@@ -62,7 +68,7 @@ def main() -> None:
                     moved[name][0 if delta > 0 else 1] += 1
                     print(f"{item['image']}: {name} {scores[name][item['kind']][-1]:.3f}, "
                           f"{first} {scores[first][item['kind']][-1]:.3f}")
-    print(f"{len(items)} composites at {SIZE[0]} x {SIZE[1]}: mean IoU per kind")
+    print(f"{len(items)} composites at {LONG_SIDE} pixels on the long side: mean IoU per kind")
     print("binary".ljust(12) + "".join(k.rjust(10) for k in KINDS) + "all".rjust(10)
           + f"   masks differing from {first}'s in > 0.1 % of pixels; IoU > 0.05 better / worse")
     for name in binaries:

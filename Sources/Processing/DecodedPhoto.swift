@@ -50,8 +50,8 @@ public struct DecodeOptions: Sendable, Equatable {
     /// The shortest long side a JPEG's DCT-scaled decode may have: the working size less 1/32.
     /// DCT scales come in eighths, so the 4000- and 4032-pixel photos of most 12 MP cameras get
     /// 1000 or 1008 pixels at 1/4 and 1500 or 1512 at 3/8. The 3/8 decode costs a fifth more
-    /// (libjpeg-turbo has no SIMD inverse DCT at that scale) and then a resize, for 2-3 % more
-    /// pixels a side than the working size asks for, which neither the network's 320-pixel input
+    /// (libjpeg-turbo has no SIMD inverse DCT at that scale) and then a resize, for a working image
+    /// only 1.6-2.4 % larger a side than 1008 or 1000, which neither the network's 320-pixel input
     /// nor a 512-pixel sticker shows (Benchmarks/README.md has the masks compared).
     public var jpegLongSide: Int { workingSize - workingSize / 32 }
 }

@@ -15,8 +15,9 @@ public enum SourcePreview {
         case unreadable(path: String, reason: String)
     }
 
-    /// The photo at `path`, oriented by its EXIF, fitted to `longSide` (never enlarged), as JPEG bytes.
-    /// Decoding happens off the caller's executor.
+    /// The photo at `path`, oriented by its EXIF, fitted to `longSide` (never enlarged; a large JPEG
+    /// may come out up to 1/32 smaller, at the DCT scale that reaches `DecodeOptions.jpegLongSide`),
+    /// as JPEG bytes. Decoding happens off the caller's executor.
     @concurrent
     public static func jpeg(path: String, longSide: Int) async throws(Failure) -> [UInt8] {
         guard FileManager.default.fileExists(atPath: path) else { throw .sourceMissing(path: path) }
