@@ -1,7 +1,7 @@
 """The cut-out at a camera's size: each composite of bench-data/cutout enlarged to a 12 MP
 camera's long side, 4032 pixels (Lanczos, aspect kept, JPEG quality 92, 4:2:0), its truth enlarged
 to the same size (bilinear, PNG), cut out by one or more `catalog` binaries (`cutout --mask-only
---no-crop --force`) and scored by IoU per kind, as score.py scores the composites. It also counts,
+--no-crop`, run by score.py's Command) and scored by IoU per kind, as score.py scores the composites. It also counts,
 against the first binary, the masks that differ in more than 0.1 % of their pixels and those whose
 IoU moved by more than 0.05 either way (each of those is printed).
 The composites themselves are ~600-1150 pixels, where a JPEG is decoded at scale 1/1 or 7/8: this
@@ -12,7 +12,7 @@ is newer.
     python camera_size.py DATA NAME=CATALOG_BIN [NAME=CATALOG_BIN ...]
 """
 import json
-import subprocess
+import shlex
 import sys
 import tempfile
 from pathlib import Path
@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from score import KINDS, fit, iou
+from score import KINDS, Command, fit, iou
 
 LONG_SIDE = 4032
 
@@ -51,23 +51,22 @@ def main() -> None:
     moved = {name: [0, 0] for name in binaries}
     first = next(iter(binaries))
     with tempfile.TemporaryDirectory() as tmp:
+        methods = {name: Command(name, f"{shlex.quote(binary)} cutout {{in}} -o {{out}} --mask-only --no-crop", Path(tmp))
+                   for name, binary in binaries.items()}
         for item in items:
             photo, truth = enlarged(data, item)
-            masks = {}
-            for name, binary in binaries.items():
-                out = Path(tmp) / f"{name}.png"
-                subprocess.run([binary, "cutout", str(photo), "-o", str(out), "--mask-only", "--no-crop", "--force"],
-                               check=True, stdout=subprocess.DEVNULL)
-                masks[name] = fit(np.asarray(Image.open(out).convert("L")), truth.shape)[0]
-                scores[name][item["kind"]].append(iou(masks[name], truth))
+            masks = {name: fit(method.run(photo), truth.shape)[0] for name, method in methods.items()}
+            ious = {name: iou(mask, truth) for name, mask in masks.items()}
             for name in binaries:
-                if name != first and ((masks[name] > 127) != (masks[first] > 127)).mean() > 0.001:
+                scores[name][item["kind"]].append(ious[name])
+                if name == first:
+                    continue
+                if ((masks[name] > 127) != (masks[first] > 127)).mean() > 0.001:
                     changed[name] += 1
-                delta = scores[name][item["kind"]][-1] - scores[first][item["kind"]][-1]
+                delta = ious[name] - ious[first]
                 if abs(delta) > 0.05:
                     moved[name][0 if delta > 0 else 1] += 1
-                    print(f"{item['image']}: {name} {scores[name][item['kind']][-1]:.3f}, "
-                          f"{first} {scores[first][item['kind']][-1]:.3f}")
+                    print(f"{item['image']}: {name} {ious[name]:.3f}, {first} {ious[first]:.3f}")
     print(f"{len(items)} composites at {LONG_SIDE} pixels on the long side: mean IoU per kind")
     print("binary".ljust(12) + "".join(k.rjust(10) for k in KINDS) + "all".rjust(10)
           + f"   masks differing from {first}'s in > 0.1 % of pixels; IoU > 0.05 better / worse")
