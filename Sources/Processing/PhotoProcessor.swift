@@ -27,14 +27,16 @@ public nonisolated struct PhotoProcessor: Sendable {
 
     /// Runs the whole pipeline off the caller's actor; CPU-bound, so callers bound how many run at once.
     @concurrent
-    public func process(_ bytes: [UInt8]) async throws(ProcessingError) -> ProcessedPhoto {
-        try await attempt(bytes).result.get()
+    public func process(_ bytes: [UInt8], guidance: CutoutGuidance = .none) async throws(ProcessingError) -> ProcessedPhoto {
+        try await attempt(bytes, guidance: guidance).result.get()
     }
 
     /// Runs the whole pipeline, and keeps what the decode learned (format, size, EXIF, warnings)
     /// when a later stage fails (no subject, a failed encode...), for the catalog to record.
+    /// `guidance` (the entry's box and points, in the upright photo's pixels) steers the cut-out;
+    /// guidance that does not fit the photo fails the photo with `.invalidGuidance`.
     @concurrent
-    public func attempt(_ bytes: [UInt8]) async -> ProcessingAttempt {
+    public func attempt(_ bytes: [UInt8], guidance: CutoutGuidance = .none) async -> ProcessingAttempt {
         let decoded: DecodedPhoto
         do throws(ProcessingError) {
             decoded = try PhotoDecoder.decode(bytes, options: decodeOptions)
@@ -42,7 +44,7 @@ public nonisolated struct PhotoProcessor: Sendable {
             return ProcessingAttempt(facts: nil, warnings: [], result: .failure(error))
         }
         do throws(ProcessingError) {
-            let processed = try await process(decoded)
+            let processed = try await process(decoded, guidance: guidance)
             return ProcessingAttempt(facts: decoded.facts, warnings: decoded.warnings, result: .success(processed))
         } catch {
             return ProcessingAttempt(facts: decoded.facts, warnings: decoded.warnings, result: .failure(error))
@@ -50,9 +52,11 @@ public nonisolated struct PhotoProcessor: Sendable {
     }
 
     /// The stages after the decode.
-    private func process(_ decoded: DecodedPhoto) async throws(ProcessingError) -> ProcessedPhoto {
+    private func process(_ decoded: DecodedPhoto, guidance: CutoutGuidance) async throws(ProcessingError) -> ProcessedPhoto {
         let working = StageClock.measure(.resize) { decoded.workingImage(longSide: decodeOptions.workingSize) }
-        let cutout = try segmenter.cutout(working, predictingFrom: decoded.image).cutout
+        let cutout = try segmenter.cutout(
+            working, predictingFrom: decoded.image, guidance: guidance, uprightSize: (decoded.width, decoded.height)
+        ).cutout
         // The sticker and the palette both read the cut-out and nothing else: side by side.
         async let sticker = Self.sticker(of: cutout, style: settings.style)
         async let palette = Self.palette(of: cutout, colors: settings.paletteColors)

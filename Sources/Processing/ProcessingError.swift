@@ -19,6 +19,8 @@ public enum ProcessingError: Error, Equatable, Sendable, LocalizedError {
     case segmentationUnavailable(String)
     /// A neural network's graph or weights file is missing, malformed or inconsistent.
     case invalidModel(String)
+    /// The cut-out's guidance (box, points) does not fit the photo, e.g. after its file changed.
+    case invalidGuidance(String)
 
     /// The failure's stable reason code, as stored in the catalog and printed in JSON.
     public var code: String {
@@ -31,6 +33,7 @@ public enum ProcessingError: Error, Equatable, Sendable, LocalizedError {
         case .noSubject: "no-subject"
         case .segmentationUnavailable: "segmentation-unavailable"
         case .invalidModel: "invalid-model"
+        case .invalidGuidance: "invalid-guidance"
         }
     }
 
@@ -45,6 +48,7 @@ public enum ProcessingError: Error, Equatable, Sendable, LocalizedError {
         case .noSubject(let reason): "no subject found: \(reason)"
         case .segmentationUnavailable(let reason): "cannot cut out the subject: \(reason)"
         case .invalidModel(let reason): "invalid model: \(reason)"
+        case .invalidGuidance(let reason): "invalid guidance: \(reason)"
         }
     }
 }

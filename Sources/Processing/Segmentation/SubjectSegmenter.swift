@@ -32,7 +32,12 @@ public struct SubjectSegmenter: Sendable {
     /// `source`, when given, is the same photo at a higher resolution (the decoded pixels before
     /// they were fitted to the working size): the predictor resizes from it, as rembg resizes
     /// from the full photo, while refinement and clean-up work at `photo`'s size.
-    public func cutout(_ photo: RGBAImage, predictingFrom source: RGBAImage? = nil) throws(ProcessingError) -> (cutout: RGBAImage, mask: [Float]) {
+    /// `guidance` is in the pixels of the upright photo of `uprightSize` (its full size, of which
+    /// `photo` is a scaled copy).
+    public func cutout(
+        _ photo: RGBAImage, predictingFrom source: RGBAImage? = nil,
+        guidance: CutoutGuidance = .none, uprightSize: (width: Int, height: Int)? = nil
+    ) throws(ProcessingError) -> (cutout: RGBAImage, mask: [Float]) {
         if StageClock.measure(.decontaminate, { Self.hasMeaningfulTransparency(photo) }) {
             return (photo, stride(from: 3, to: photo.pixels.count, by: 4).map { Float(photo.pixels[$0]) / 255 })
         }
