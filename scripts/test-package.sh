@@ -41,6 +41,7 @@ for file in /usr/bin/catalog /usr/share/man/man1/catalog.1.gz /usr/share/man/man
     /usr/share/bash-completion/completions/catalog /usr/share/zsh/vendor-completions/_catalog \
     /usr/share/fish/vendor_completions.d/catalog.fish \
     /usr/share/sticker-catalog/models/u2netp.json /usr/share/sticker-catalog/models/u2netp.bin \
+    /usr/share/sticker-catalog/models/u2net.json /usr/share/sticker-catalog/models/u2net.bin \
     /usr/share/doc/$package/copyright; do
   [ -s "$file" ] || fail "the package did not install $file"
 done

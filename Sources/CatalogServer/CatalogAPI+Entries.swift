@@ -18,7 +18,9 @@ extension CatalogAPI {
             let stale = try request.flag("stale")
             let query = EntryPageQuery(limit: limit, offset: offset, status: status, staleOnly: stale)
             let page = try await catalog { () async throws(CatalogError) in
-                try await repository.entryPage(query, settings: try await repository.settings())
+                var settings = try await repository.settings()
+                if let model = configuration.model { settings.model = model }
+                return try await repository.entryPage(query, settings: settings)
             }
             return JSONBody.response(page)
         }

@@ -22,8 +22,8 @@ extension CatalogAPI {
             if let job = await jobs.current {
                 throw APIError(.conflict, "job-running", "a \(job.kind) is running (job \(job.id)); wait for it to finish")
             }
-            let predictor = try loadPredictor()
-            let settings = try await catalog { () async throws(CatalogError) in try await repository.settings() }
+            let settings = try await workingSettings()
+            let predictor = try loadPredictor(settings.model)
             let files = try await UploadStore(directory: configuration.uploadsDirectory, maxFileBytes: configuration.maxUploadBytes).save(request)
             let options = ImportOptions(jobs: configuration.jobs, settings: settings, predictor: predictor)
             let importer = Importer(repository: repository, options: options)
@@ -46,8 +46,8 @@ extension CatalogAPI {
             if let job = await jobs.current {
                 throw APIError(.conflict, "job-running", "a \(job.kind) is running (job \(job.id)); wait for it to finish")
             }
-            let predictor = try loadPredictor()
-            let settings = try await catalog { () async throws(CatalogError) in try await repository.settings() }
+            let settings = try await workingSettings()
+            let predictor = try loadPredictor(settings.model)
             let reprocessor = Reprocessor(
                 repository: repository,
                 options: ReprocessOptions(jobs: configuration.jobs, all: all, recordsTouched: true, settings: settings, predictor: predictor)
@@ -91,14 +91,21 @@ extension CatalogAPI {
     }
 
     /// The segmentation model, or a 500 that says how to install it.
-    func loadPredictor() throws(APIError) -> any MaskPredictor {
+    func loadPredictor(_ model: CutoutModel) throws(APIError) -> any MaskPredictor {
         do {
-            return try configuration.makePredictor()
+            return try configuration.makePredictor(model)
         } catch {
             throw APIError(
                 .internalServerError, "model-unavailable",
-                "the segmentation model is not installed or is damaged (\(error)); install it with `make model` or scripts/install-model.sh and set STICKER_MODEL_DIR"
+                "the segmentation model \(model.rawValue) is not installed or is damaged (\(error)); install it with `make model` or scripts/install-model.sh and set STICKER_MODEL_DIR"
             )
         }
+    }
+
+    /// The settings jobs work with: the catalog's, with this run's model when `serve` was given one.
+    func workingSettings() async throws(APIError) -> StickerSettings {
+        var settings = try await catalog { () async throws(CatalogError) in try await repository.settings() }
+        if let model = configuration.model { settings.model = model }
+        return settings
     }
 }

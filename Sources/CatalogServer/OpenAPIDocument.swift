@@ -227,13 +227,22 @@ enum OpenAPIDocument {
           },
           "paletteColors": {
             "type": "integer"
+          },
+          "model": {
+            "type": "string",
+            "enum": [
+              "u2net",
+              "u2netp"
+            ],
+            "description": "The segmentation model that cut the subject out."
           }
         },
         "required": [
           "size",
           "outline",
           "shadow",
-          "paletteColors"
+          "paletteColors",
+          "model"
         ]
       },
       "Sticker": {

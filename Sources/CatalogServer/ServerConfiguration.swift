@@ -15,16 +15,19 @@ public struct ServerConfiguration: Sendable {
     public var token: String
     /// Photos processed at once by an import or reprocess job.
     public var jobs: Int
-    /// The segmentation model for import and reprocess jobs (asked for when a job starts).
-    public var makePredictor: @Sendable () throws -> any MaskPredictor
+    /// The segmentation model of this run in place of the catalog's `cutout.model` (`serve --model`,
+    /// `$STICKER_MODEL`); nil: the catalog's.
+    public var model: CutoutModel?
+    /// The named segmentation model for import and reprocess jobs (asked for when a job starts).
+    public var makePredictor: @Sendable (CutoutModel) throws -> any MaskPredictor
 
     public static let defaultMaxUploadBytes = 200 * 1024 * 1024
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maxUploadBytes: Int = defaultMaxUploadBytes,
         uploadsDirectory: URL, token: String = ServerConfiguration.newToken(),
-        jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
-        makePredictor: @escaping @Sendable () throws -> any MaskPredictor
+        jobs: Int = ProcessInfo.processInfo.activeProcessorCount, model: CutoutModel? = nil,
+        makePredictor: @escaping @Sendable (CutoutModel) throws -> any MaskPredictor
     ) {
         self.host = host
         self.port = port
@@ -32,6 +35,7 @@ public struct ServerConfiguration: Sendable {
         self.uploadsDirectory = uploadsDirectory
         self.token = token
         self.jobs = max(1, jobs)
+        self.model = model
         self.makePredictor = makePredictor
     }
 

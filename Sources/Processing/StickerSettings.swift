@@ -8,28 +8,33 @@ public struct StickerSettings: Sendable, Equatable, Codable {
     public var shadow: Bool
     /// Number of palette colours (1...16).
     public var paletteColors: Int
+    /// The segmentation model that cuts the subject out.
+    public var model: CutoutModel
 
-    public static let `default` = StickerSettings(size: 512, outline: 8, shadow: false, paletteColors: 5)
+    public static let `default` = StickerSettings(size: 512, outline: 8, shadow: false, paletteColors: 5, model: .default)
 
-    public init(size: Int, outline: Int = 8, shadow: Bool = false, paletteColors: Int) {
+    public init(size: Int, outline: Int = 8, shadow: Bool = false, paletteColors: Int, model: CutoutModel = .default) {
         self.size = size
         self.outline = outline
         self.shadow = shadow
         self.paletteColors = paletteColors
+        self.model = model
     }
 
     /// How the renderer draws the sticker.
     public var style: StickerStyle { StickerStyle(size: size, outline: outline, shadow: shadow) }
 
-    private enum CodingKeys: String, CodingKey { case size, outline, shadow, paletteColors }
+    private enum CodingKeys: String, CodingKey { case size, outline, shadow, paletteColors, model }
 
     // Pipeline-0 entries were stored before outline and shadow existed: they decode with 0 / false,
-    // which is what those stickers had, so comparing settings still tells them apart.
+    // which is what those stickers had, so comparing settings still tells them apart. Stickers
+    // stored before the model was a setting were all made by u2netp (`CutoutModel.legacy`).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         size = try container.decode(Int.self, forKey: .size)
         outline = try container.decodeIfPresent(Int.self, forKey: .outline) ?? 0
         shadow = try container.decodeIfPresent(Bool.self, forKey: .shadow) ?? false
         paletteColors = try container.decode(Int.self, forKey: .paletteColors)
+        model = try container.decodeIfPresent(CutoutModel.self, forKey: .model) ?? .legacy
     }
 }

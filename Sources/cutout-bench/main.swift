@@ -2,7 +2,7 @@ import BenchSupport
 import Foundation
 import Processing
 
-/// `cutout-bench [--model DIR]`: `catalog cutout INPUT -o OUTPUT --mask-only --no-crop` for many
+/// `cutout-bench [--model-dir DIR] [--model NAME]`: `catalog cutout INPUT -o OUTPUT --mask-only --no-crop` for many
 /// photos in one process, the model loaded once, as the quality benchmark's in-process peers are
 /// timed. Reads `INPUT<TAB>OUTPUT` lines on stdin; for each writes the mask PNG and prints one
 /// JSON line {"cpu": s, "wall": s} (reading the file, decoding, cut-out, PNG, writing it), or
@@ -10,12 +10,20 @@ import Processing
 MallocTuning.apply(environment: ProcessInfo.processInfo.environment)
 var arguments = CommandLine.arguments.dropFirst()
 var modelDirectory: URL?
-if arguments.first == "--model", arguments.count >= 2 {
-    modelDirectory = URL(fileURLWithPath: arguments.dropFirst().first!)
+var model = CutoutModel.default
+while arguments.count >= 2, let flag = arguments.first {
+    let value = arguments.dropFirst().first!
+    if flag == "--model-dir" {
+        modelDirectory = URL(fileURLWithPath: value)
+    } else if flag == "--model", let named = CutoutModel.named(value) {
+        model = named
+    } else {
+        break
+    }
     arguments = arguments.dropFirst(2)
 }
 guard arguments.isEmpty else {
-    try? FileHandle.standardError.write(contentsOf: Data("usage: cutout-bench [--model DIR] < lines of INPUT<TAB>OUTPUT\n".utf8))
+    try? FileHandle.standardError.write(contentsOf: Data("usage: cutout-bench [--model-dir DIR] [--model u2net|u2netp] < lines of INPUT<TAB>OUTPUT\n".utf8))
     exit(64)
 }
 
@@ -27,7 +35,7 @@ func reply(_ object: [String: Any]) {
 
 let segmenter: SubjectSegmenter
 do {
-    segmenter = SubjectSegmenter(predictor: try NetworkMaskPredictor.installed(in: modelDirectory))
+    segmenter = SubjectSegmenter(predictor: try NetworkMaskPredictor.installed(model, in: modelDirectory))
 } catch {
     try? FileHandle.standardError.write(contentsOf: Data("cutout-bench: \(error.errorDescription ?? error.code)\n".utf8))
     exit(69)

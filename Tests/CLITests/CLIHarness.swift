@@ -91,9 +91,11 @@ enum CLI {
     }
 
     /// The clean environment runs get (no inherited CATALOG_PATH): HOME is the test's folder, and
-    /// STICKER_MODEL_DIR is the tests' model ($STICKER_U2NETP_DIR) when there is one; `extra` wins.
+    /// STICKER_MODEL_DIR is the tests' model folder ($STICKER_U2NETP_DIR) when there is one, with
+    /// STICKER_MODEL=u2netp: the fast model, a third of u2net's time, is what the behaviour tests
+    /// need (the tests of u2net itself set their own); `extra` wins.
     static func environment(in folder: TemporaryFolder, adding extra: [String: String] = [:]) -> [String: String] {
-        var env = ["HOME": folder.url.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
+        var env = ["HOME": folder.url.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "STICKER_MODEL": "u2netp"]
         if let model = InstalledModel.folder { env["STICKER_MODEL_DIR"] = model }
         env.merge(extra) { _, new in new }
         return env
@@ -153,7 +155,17 @@ enum InstalledModel {
     }()
 }
 
+/// u2net, when the tests' model folder holds it too (`make test` installs both).
+enum InstalledLargeModel {
+    static let present: Bool = InstalledModel.folder.map { FileManager.default.fileExists(atPath: $0 + "/u2net.bin") } ?? false
+}
+
 extension Trait where Self == ConditionTrait {
+    /// For tests that run u2net itself (the default model; most tests run u2netp, a third of its time).
+    static var needsLargeModel: Self {
+        .enabled(if: InstalledLargeModel.present, "needs u2net: set STICKER_U2NETP_DIR to a folder made by scripts/install-model.sh (make test does)")
+    }
+
     /// For tests that import (which needs the segmentation model): `make test` always installs it.
     static var needsModel: Self {
         .enabled(if: InstalledModel.folder != nil, "needs the segmentation model: set STICKER_U2NETP_DIR to a folder made by scripts/install-model.sh (make test does)")

@@ -11,8 +11,8 @@ import Testing
         let list = try CLI.run(["config", "list", "--catalog", "c.sqlite", "--json"], in: folder)
         #expect(list.status == 0)
         let settings = try #require(list.json as? [[String: Any]])
-        #expect(settings.map { $0["key"] as? String } == ["palette.colors", "sticker.size", "sticker.outline", "sticker.shadow"])
-        #expect(settings.map { "\($0["value"] ?? "")" } == ["5", "512", "8", "0"])  // false prints as 0 through NSNumber
+        #expect(settings.map { $0["key"] as? String } == ["palette.colors", "sticker.size", "sticker.outline", "sticker.shadow", "cutout.model"])
+        #expect(settings.map { "\($0["value"] ?? "")" } == ["5", "512", "8", "0", "u2net"])  // false prints as 0 through NSNumber
         #expect(settings[3]["value"] as? Bool == false)
         #expect(settings.allSatisfy { Set($0.keys) == ["key", "value", "default", "description"] })
         #expect(!FileManager.default.fileExists(atPath: folder.path("c.sqlite")))

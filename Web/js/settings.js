@@ -11,6 +11,8 @@ const LABELS = {
   'sticker.size': ['Sticker size', 'Long side of a sticker, in pixels (128–2048).', { type: 'number', min: 128, max: 2048, step: 1 }],
   'sticker.outline': ['White outline', 'Outline width in pixels at 512 px; 0 for none (0–64).', { type: 'number', min: 0, max: 64 }],
   'sticker.shadow': ['Shadow', 'A soft shadow under the sticker.', { type: 'checkbox' }],
+  'cutout.model': ['Cut-out model', 'u2net cuts out more cleanly; u2netp is about three times faster and needs less memory.',
+    { type: 'select', options: [['u2net', 'u2net (stronger)'], ['u2netp', 'u2netp (fast)']] }],
 };
 
 /** Settings as a list of `{key, value, default, description}` whatever shape the server sends. */
@@ -43,7 +45,10 @@ export function render(main, onReprocessed) {
     const rows = settings.map((setting) => {
       const [label, help, attrs] = LABELS[setting.key] ?? [setting.key, setting.description, { type: 'text' }];
       const id = `setting-${setting.key.replace(/\W/g, '-')}`;
-      const input = h('input', { id, name: setting.key, ...attrs });
+      const { options, ...rest } = attrs;
+      const input = attrs.type === 'select'
+        ? h('select', { id, name: setting.key }, ...options.map(([value, text]) => h('option', { value }, text)))
+        : h('input', { id, name: setting.key, ...rest });
       if (attrs.type === 'checkbox') input.checked = setting.value === true || setting.value === 'true';
       else input.value = String(setting.value);
       inputs.set(setting.key, input);

@@ -7,6 +7,7 @@ public enum CatalogSetting: String, CaseIterable, Sendable {
     case stickerSize = "sticker.size"
     case stickerOutline = "sticker.outline"
     case stickerShadow = "sticker.shadow"
+    case cutoutModel = "cutout.model"
 
     /// Long sides a sticker may have: 128 px is the smallest any sticker platform shows well, and 2048
     /// keeps the decode (at twice the size) and the stored PNG reasonable.
@@ -23,6 +24,7 @@ public enum CatalogSetting: String, CaseIterable, Sendable {
         case .stickerSize: "long side of a sticker in pixels (\(Self.stickerSizes.lowerBound)-\(Self.stickerSizes.upperBound))"
         case .stickerOutline: "white outline width in pixels at 512 px, 0 for none (\(Self.outlineWidths.lowerBound)-\(Self.outlineWidths.upperBound))"
         case .stickerShadow: "a soft shadow under the sticker (true or false)"
+        case .cutoutModel: "the segmentation model that cuts subjects out (\(CutoutModel.allCases.map { "\($0.rawValue): \($0.summary)" }.joined(separator: "; ")))"
         }
     }
 
@@ -33,6 +35,7 @@ public enum CatalogSetting: String, CaseIterable, Sendable {
         case .stickerSize: String(settings.size)
         case .stickerOutline: String(settings.outline)
         case .stickerShadow: String(settings.shadow)
+        case .cutoutModel: settings.model.rawValue
         }
     }
 
@@ -52,6 +55,11 @@ public enum CatalogSetting: String, CaseIterable, Sendable {
             case "false": settings.shadow = false
             default: throw SettingError.invalidValue(key: rawValue, value: text, expected: "true or false")
             }
+        case .cutoutModel:
+            guard let model = CutoutModel.named(text) else {
+                throw SettingError.invalidValue(key: rawValue, value: text, expected: CutoutModel.choices)
+            }
+            settings.model = model
         }
         return settings
     }

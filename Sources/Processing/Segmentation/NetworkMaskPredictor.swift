@@ -1,12 +1,15 @@
 import Foundation
 
 /// The segmentation network as a mask predictor: its probability map, min-max normalised over
-/// the frame as rembg does, at the network's input size (320 x 320 for u2netp).
+/// the frame as rembg does, at the network's input size (320 x 320 for u2net and u2netp).
 public struct NetworkMaskPredictor: MaskPredictor {
     public let network: SegmentationNetwork
+    /// Which model the network is.
+    public let model: CutoutModel
 
-    public init(network: SegmentationNetwork) {
+    public init(network: SegmentationNetwork, model: CutoutModel) {
         self.network = network
+        self.model = model
     }
 
     public func predictMask(for image: RGBAImage) throws(ProcessingError) -> LowResolutionMask {
@@ -17,18 +20,28 @@ public struct NetworkMaskPredictor: MaskPredictor {
         return LowResolutionMask(width: network.inputWidth, height: network.inputHeight, values: values)
     }
 
-    /// The installed u2netp model: in `directory` when given, else in the first of
-    /// `modelDirectories(environment:installedFolder:)` that holds one. nil when none does (`make model`
-    /// installs it); a damaged model is a thrown `.invalidModel` (never skipped for a later folder).
+    /// The installed `model`: in `directory` when given, else in the first of
+    /// `modelDirectories(environment:installedFolder:)` that holds it. nil when none does (`make model`
+    /// installs it); a damaged model is a thrown `.invalidModel` (never skipped for a later folder),
+    /// and another model is never taken in its place.
     public static func installed(
-        in directory: URL? = nil, environment: [String: String] = ProcessInfo.processInfo.environment, installedFolder: URL? = nil
+        _ model: CutoutModel, in directory: URL? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
+        installedFolder: URL? = nil
     ) throws(ProcessingError) -> NetworkMaskPredictor? {
         let folders = directory.map { [$0] } ?? modelDirectories(environment: environment, installedFolder: installedFolder)
-        guard let folder = folders.first(where: holdsModel) else {
-            if let directory { throw .segmentationUnavailable("no u2netp.json and u2netp.bin in \(directory.path)") }
+        guard let folder = folders.first(where: { holds(model, $0) }) else {
+            if let directory { throw .segmentationUnavailable("no \(model.graphFile) and \(model.weightsFile) in \(directory.path)") }
             return nil
         }
-        return NetworkMaskPredictor(network: try SegmentationNetwork(graph: folder.appendingPathComponent("u2netp.json"), weights: folder.appendingPathComponent("u2netp.bin")))
+        let network = try SegmentationNetwork(
+            graph: folder.appendingPathComponent(model.graphFile), weights: folder.appendingPathComponent(model.weightsFile)
+        )
+        return NetworkMaskPredictor(network: network, model: model)
+    }
+
+    /// The folder `installed(_:in:environment:installedFolder:)` loads `model` from: the first that holds it.
+    public static func folder(holding model: CutoutModel, among folders: [URL]) -> URL? {
+        folders.first { holds(model, $0) }
     }
 
     /// Where the model is looked for, in order: `$STICKER_MODEL_DIR` alone when it is set (an explicit
@@ -48,8 +61,8 @@ public struct NetworkMaskPredictor: MaskPredictor {
         return URL(fileURLWithPath: dataHome).appendingPathComponent("sticker-catalog/models")
     }
 
-    private static func holdsModel(_ folder: URL) -> Bool {
-        FileManager.default.fileExists(atPath: folder.appendingPathComponent("u2netp.json").path)
-            && FileManager.default.fileExists(atPath: folder.appendingPathComponent("u2netp.bin").path)
+    private static func holds(_ model: CutoutModel, _ folder: URL) -> Bool {
+        FileManager.default.fileExists(atPath: folder.appendingPathComponent(model.graphFile).path)
+            && FileManager.default.fileExists(atPath: folder.appendingPathComponent(model.weightsFile).path)
     }
 }

@@ -120,14 +120,22 @@ extension CatalogCommand.ConfigCommand {
 }
 
 extension CatalogOptions {
-    /// The settings of the catalog, or the defaults when there is no catalog yet (nothing is created).
+    /// The settings stored in the catalog, or the defaults when there is no catalog yet (nothing is created).
     func currentSettings() async throws -> StickerSettings {
         guard mayExist else { return .default }
-        return try await settings(of: open(.readOnly))
+        return try await storedSettings(of: open(.readOnly))
     }
 
-    /// The settings of an open catalog (the defaults for none: a dry run without a catalog).
+    /// The settings a command works with: those of an open catalog (the defaults for none: a dry run
+    /// without a catalog), with the model `$STICKER_MODEL` names in place of `cutout.model`.
     func settings(of repository: (any CatalogStore)?) async throws -> StickerSettings {
+        var settings = try await storedSettings(of: repository)
+        if let model = try ModelEnvironment.model() { settings.model = model }
+        return settings
+    }
+
+    /// The settings stored in an open catalog (the defaults for none), as `catalog config` shows them.
+    func storedSettings(of repository: (any CatalogStore)?) async throws -> StickerSettings {
         guard let repository else { return .default }
         do {
             return try await repository.settings()

@@ -10,7 +10,7 @@ extension CatalogCommand {
             commandName: "cutout",
             abstract: "Cut the subject out of one photo and write the sticker (or its mask) as PNG.",
             discussion: """
-                No catalog is involved (like `rembg i`). INPUT and OUTPUT may be - for stdin and stdout. OUTPUT is written through a temporary file beside it, synced, then renamed into place; an existing file is replaced only with --force, and a folder, device, FIFO or socket never (exit 74). Photos that already have transparency keep it; others need the segmentation model (`catalog --help` says where it is looked for; --model DIR points elsewhere).
+                No catalog is involved (like `rembg i`). INPUT and OUTPUT may be - for stdin and stdout. OUTPUT is written through a temporary file beside it, synced, then renamed into place; an existing file is replaced only with --force, and a folder, device, FIFO or socket never (exit 74). Photos that already have transparency keep it; others need the segmentation model: u2net unless --model or $STICKER_MODEL names u2netp (`catalog --help` says where models are looked for; --model-dir DIR points elsewhere).
 
                 --mask-only --no-crop writes the grey-scale mask at the input's full oriented size (what the quality benchmark scores).
                 """
@@ -40,8 +40,22 @@ extension CatalogCommand {
         @Option(parsing: .unconditional, help: "Long side of the sticker in pixels, 16 to 4096.", transform: OptionValue.whole("--size", 16...4096))
         var size: Int = StickerStyle.default.size
 
-        @Option(help: ArgumentHelp("The folder holding u2netp.json and u2netp.bin.", valueName: "folder"))
+        @Option(help: ArgumentHelp("The segmentation model: u2net (the stronger, the default) or u2netp (the fast one); default: $STICKER_MODEL, else u2net. A folder here is taken as --model-dir, as older versions did.", valueName: "name"))
         var model: String?
+
+        @Option(name: .customLong("model-dir"), help: ArgumentHelp("The folder holding the model's files (NAME.json and NAME.bin), instead of the usual places.", valueName: "folder"))
+        var modelDirectory: String?
+
+        /// The folder `--model-dir` names, or `--model` when it names a folder (as it did before models had names).
+        private var modelFolder: String? {
+            modelDirectory ?? model.flatMap { CutoutModel.named($0) == nil ? $0 : nil }
+        }
+
+        /// The model named by `--model`, else `$STICKER_MODEL`, else the default.
+        private func chosenModel() throws -> CutoutModel {
+            if let model, let named = CutoutModel.named(model) { return named }
+            return try ModelEnvironment.model() ?? .default
+        }
 
         @Option(name: .customLong("max-pixels"), parsing: .unconditional, help: "Refuse images with more pixels than this.", transform: OptionValue.whole("--max-pixels", 1...Int.max))
         var maxPixels: Int = DecodeOptions.defaultMaxPixels
@@ -55,10 +69,19 @@ extension CatalogCommand {
             if !(0...64).contains(outline) { throw ValidationError("--outline must be between 0 and 64 pixels") }
             if !(16...4096).contains(size) { throw ValidationError("--size must be between 16 and 4096 pixels") }
             if maxPixels < 1 { throw ValidationError("--max-pixels must be a positive number of pixels") }
+            if let model, CutoutModel.named(model) == nil {
+                var isFolder: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: model, isDirectory: &isFolder), isFolder.boolValue else {
+                    throw ValidationError("unknown --model '\(model)': expected \(CutoutModel.choices) (or a folder, as --model-dir)")
+                }
+                if modelDirectory != nil { throw ValidationError("give the model's folder once: --model-dir, or --model FOLDER") }
+            }
+            _ = try chosenModel()
         }
 
         func run() async throws {
             let name = input == "-" ? "standard input" : input
+            let chosen = try chosenModel()
             // Refused before the slow work: an output that may not be written is known at once.
             if output != "-", let refusal = OutputFile.refusal(output, force: force) {
                 Diagnostics.report("error: " + (refusal.errorDescription ?? refusal.reason))
@@ -73,12 +96,14 @@ extension CatalogCommand {
             }
             let png: [UInt8]
             do {
-                png = try makePNG(from: bytes)
+                png = try makePNG(from: bytes, model: chosen)
             } catch {
                 Diagnostics.report("error: \(name): \(error.errorDescription ?? error.code)")
                 switch error {
                 case .segmentationUnavailable, .invalidModel:
-                    throw SegmentationModel.unavailable(error, looked: model.map { [URL(fileURLWithPath: $0)] } ?? SegmentationModel.defaultLocations)
+                    throw SegmentationModel.unavailable(
+                        error, model: chosen, looked: modelFolder.map { [URL(fileURLWithPath: $0)] } ?? SegmentationModel.defaultLocations
+                    )
                 default: throw ExitStatus.dataError
                 }
             }
@@ -94,10 +119,12 @@ extension CatalogCommand {
             }
         }
 
-        private func makePNG(from bytes: [UInt8]) throws(ProcessingError) -> [UInt8] {
+        private func makePNG(from bytes: [UInt8], model chosen: CutoutModel) throws(ProcessingError) -> [UInt8] {
             let job = CutoutJob(maxPixels: maxPixels, workingSize: Self.workingSize)
             let decoded = try job.decode(bytes)
-            let predictor = try NetworkMaskPredictor.installed(in: model.map { URL(fileURLWithPath: $0) }, installedFolder: SegmentationModel.installedFolder)
+            let predictor = try NetworkMaskPredictor.installed(
+                chosen, in: modelFolder.map { URL(fileURLWithPath: $0) }, installedFolder: SegmentationModel.installedFolder
+            )
             let output: CutoutJob.Output = switch (maskOnly, noCrop) {
             case (true, true): .mask
             case (true, false): .croppedMask

@@ -18,6 +18,7 @@ extension CatalogCommand {
         )
 
         @OptionGroup var catalog: CatalogOptions
+        @OptionGroup var model: ModelOptions
 
         @Argument(help: ArgumentHelp("Photos and folders to import.", valueName: "path"))
         var paths: [String]
@@ -61,8 +62,8 @@ extension CatalogCommand {
             }
             if maxPixels < 1 { throw ValidationError("--max-pixels must be a positive number of pixels") }
             if let pack { try validatePackName(pack) }
-            if enqueue && (dryRun || pack != nil || colors != nil) {
-                throw ValidationError("--enqueue only records files for `catalog work`: it takes no --dry-run, --pack or --colors")
+            if enqueue && (dryRun || pack != nil || colors != nil || model.name != nil) {
+                throw ValidationError("--enqueue only records files for `catalog work`: it takes no --dry-run, --pack, --colors or --model")
             }
         }
 
@@ -71,7 +72,8 @@ extension CatalogCommand {
             // Trapped first: a signal while the catalog's lock is awaited ends that wait too (130/143).
             let trap = SignalTrap()
             // Before touching the catalog: without the model nothing could be imported.
-            let predictor = try SegmentationModel.required()
+            let model = try await catalog.model(self.model)
+            let predictor = try SegmentationModel.required(model)
             let repository: (any CatalogStore)?
             if dryRun {
                 // A dry run never creates or migrates a catalog; it reads one if there is one.
@@ -80,6 +82,7 @@ extension CatalogCommand {
                 repository = try await catalog.open(.readWrite)
             }
             var settings = try await catalog.settings(of: repository)
+            settings.model = model
             if let colors { settings.paletteColors = colors }
             let importer = Importer(
                 repository: repository,

@@ -19,6 +19,7 @@ extension CatalogCommand {
         )
 
         @OptionGroup var catalog: CatalogOptions
+        @OptionGroup var model: ModelOptions
 
         @Flag(help: "Re-run every entry, stale or not.")
         var all = false
@@ -43,13 +44,14 @@ extension CatalogCommand {
             // Trapped first: a signal at any moment from here on ends with the summary line and 130/143.
             let trap = SignalTrap()
             // Before touching the catalog: without the model no photo could be re-made (a dry run makes none).
-            let predictor = dryRun ? nil : try SegmentationModel.required()
+            let model = try await catalog.model(self.model)
+            let predictor = dryRun ? nil : try SegmentationModel.required(model)
             // A dry run never migrates the catalog, and no run creates one (a missing catalog is an error).
             let exists = catalog.mayExist
             let repository = try await catalog.open(dryRun || !exists ? .readOnly : .readWrite)
-            let options = ReprocessOptions(
-                jobs: jobs, all: all, dryRun: dryRun, settings: try await catalog.settings(of: repository), predictor: predictor
-            )
+            var settings = try await catalog.settings(of: repository)
+            settings.model = model
+            let options = ReprocessOptions(jobs: jobs, all: all, dryRun: dryRun, settings: settings, predictor: predictor)
             let reprocessor = Reprocessor(repository: repository, options: options)
             let json = self.json
             let quiet = self.quiet

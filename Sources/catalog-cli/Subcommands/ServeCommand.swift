@@ -18,6 +18,7 @@ extension CatalogCommand {
         )
 
         @OptionGroup var catalog: CatalogOptions
+        @OptionGroup var model: ModelOptions
 
         @Option(help: ArgumentHelp("The address to listen on. Anything but loopback is reachable by other machines.", valueName: "address"))
         var host = "127.0.0.1"
@@ -50,10 +51,12 @@ extension CatalogCommand {
                 Diagnostics.report("warning: serving on \(host), not loopback: anyone who can reach this address and port can see the catalog (changes still need the page's token)")
             }
             let environment = ProcessInfo.processInfo.environment
+            let predictors = LoadedModels(environment: environment)
             let configuration = ServerConfiguration(
                 host: host, port: port, maxUploadBytes: maxUploadMB * 1024 * 1024,
                 uploadsDirectory: ServerConfiguration.defaultUploadsDirectory(environment: environment),
-                jobs: jobs, makePredictor: { try Self.predictor(environment: environment) }
+                jobs: jobs, model: try model.chosen ?? ModelEnvironment.model(in: environment),
+                makePredictor: { try predictors.predictor($0) }
             )
             let server = CatalogServer(repository: repository, configuration: configuration)
             let location = catalog.displayName
@@ -82,17 +85,6 @@ extension CatalogCommand {
             let host: String
             let port: Int
             let token: String
-        }
-
-        /// The segmentation model for jobs started from the page; an error names what is missing.
-        static func predictor(environment: [String: String]) throws -> any MaskPredictor {
-            if environment["STICKER_TEST_PREDICTOR"] == "centre" { return CentredEllipsePredictor() }
-            let installedFolder = SegmentationModel.installedFolder
-            guard let predictor = try NetworkMaskPredictor.installed(in: nil, environment: environment, installedFolder: installedFolder) else {
-                let places = NetworkMaskPredictor.modelDirectories(environment: environment, installedFolder: installedFolder)
-                throw ProcessingError.segmentationUnavailable("no segmentation model; looked in \(places.map(\.path).joined(separator: ", "))")
-            }
-            return predictor
         }
 
         /// Starts the desktop's browser on `url` (xdg-open); says so when there is none.

@@ -63,7 +63,7 @@ extension CatalogCommand {
                 rows.append(("EXIF", "none"))
             }
             if let sticker = entry.sticker {
-                rows.append(("Sticker", "\(sticker.width)×\(sticker.height), \(Format.bytes(Int64(sticker.bytes))), pipeline \(sticker.pipelineVersion)"))
+                rows.append(("Sticker", "\(sticker.width)×\(sticker.height), \(Format.bytes(Int64(sticker.bytes))), pipeline \(sticker.pipelineVersion), model \(sticker.settings.model.rawValue)"))
             }
             if entry.sticker != nil {
                 let palette = entry.palette.map { color in

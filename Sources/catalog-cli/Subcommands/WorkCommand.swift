@@ -23,6 +23,7 @@ extension CatalogCommand {
         )
 
         @OptionGroup var catalog: CatalogOptions
+        @OptionGroup var model: ModelOptions
 
         @Option(parsing: .unconditional, help: "How many photos to process at once, 1 to 256 (the default is the number of cores).", transform: OptionValue.whole("--jobs", 1...256))
         var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
@@ -48,12 +49,15 @@ extension CatalogCommand {
         func run() async throws {
             if status { return try await showStatus() }
             let trap = SignalTrap(interruptingLockWaits: false)
-            let predictor = try SegmentationModel.required()
+            let model = try await catalog.model(self.model)
+            let predictor = try SegmentationModel.required(model)
             let repository = try await catalog.open(.readWrite)
+            var settings = try await catalog.settings(of: repository)
+            settings.model = model
             let host = Self.hostName
             let options = WorkOptions(
                 jobs: jobs, lease: lease, follow: follow, host: host, holder: "\(host):\(getpid())",
-                settings: try await catalog.settings(of: repository), predictor: predictor, reconnectFor: reconnectFor)
+                settings: settings, predictor: predictor, reconnectFor: reconnectFor)
             let worker = Worker(repository: repository, options: options)
             let json = self.json
             let quiet = self.quiet
