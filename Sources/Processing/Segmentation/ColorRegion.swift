@@ -1,8 +1,9 @@
 /// The part of a photo around a point that looks like the point: what a person means by "this
 /// bit" where the network's mask has nothing to say. Pixels join when they touch the region
-/// (4 neighbours) and their colour is near the point's own, and only within a disc around the
-/// point, so a wall or a sky of one colour never floods the whole frame: a larger part takes
-/// another point.
+/// (4 neighbours) and their colour is near the point's own, or follows on smoothly from the
+/// neighbour it touches (shading across a surface) without drifting too far from the point's;
+/// and only within a disc around the point, so a wall or a sky of one colour never floods the
+/// whole frame: a larger part takes another point.
 enum ColorRegion {
     /// How far (RGB distance, 0...441) a pixel's colour may be from the point's own: a base for
     /// the noise of a flat surface plus twice the spread of the point's 5 x 5 neighbourhood, so a
@@ -23,17 +24,25 @@ enum ColorRegion {
             x1: min(bounds.x1, point.x + radius + 1), y1: min(bounds.y1, point.y + radius + 1)
         )
         let (seed, spread) = patchColor(image, around: point)
-        let limit = tolerance(spread: spread) * tolerance(spread: spread)
+        let near = tolerance(spread: spread), limit = near * near
+        // Shading: a step of a quarter of the tolerance from the neighbour, up to 2.5 times it from the point.
+        let step = near * near / 16, drift = 6.25 * near * near
         let radiusSquared = radius * radius
         var visited = [Bool](repeating: false, count: window.width * window.height)
         var region: [Int] = []
         var stack = [point]
         visited[(point.y - window.y0) * window.width + point.x - window.x0] = true
         image.pixels.withUnsafeBufferPointer { pixels in
-            func similar(_ index: Int) -> Bool {
-                let red = Double(pixels[index * 4]) - seed.red, green = Double(pixels[index * 4 + 1]) - seed.green
-                let blue = Double(pixels[index * 4 + 2]) - seed.blue
-                return red * red + green * green + blue * blue <= limit
+            func distance(_ index: Int, _ colour: (red: Double, green: Double, blue: Double)) -> Double {
+                let red = Double(pixels[index * 4]) - colour.red, green = Double(pixels[index * 4 + 1]) - colour.green
+                let blue = Double(pixels[index * 4 + 2]) - colour.blue
+                return red * red + green * green + blue * blue
+            }
+            func similar(_ index: Int, from neighbour: Int) -> Bool {
+                let fromSeed = distance(index, seed)
+                if fromSeed <= limit { return true }
+                let colour = (Double(pixels[neighbour * 4]), Double(pixels[neighbour * 4 + 1]), Double(pixels[neighbour * 4 + 2]))
+                return fromSeed <= drift && distance(index, colour) <= step
             }
             while let (x, y) = stack.popLast() {
                 region.append(y * width + x)
@@ -43,7 +52,7 @@ enum ColorRegion {
                     guard !visited[local] else { continue }
                     visited[local] = true
                     let dx = nx - point.x, dy = ny - point.y, index = ny * width + nx
-                    if dx * dx + dy * dy <= radiusSquared, allowed(index), similar(index) { stack.append((nx, ny)) }
+                    if dx * dx + dy * dy <= radiusSquared, allowed(index), similar(index, from: y * width + x) { stack.append((nx, ny)) }
                 }
             }
         }
