@@ -1,3 +1,4 @@
+import SampleImages
 import Synchronization
 import Testing
 @testable import Processing
@@ -139,6 +140,16 @@ import Testing
         // In the upright photo's pixels, not the working image's.
         #expect(throws: ProcessingError.self) {
             try segmenter.cutout(photo, guidance: CutoutGuidance(box: .init(x: 0, y: 0, width: 10, height: 10)), uprightSize: (8, 6))
+        }
+    }
+
+    @Test func guidanceThatNoLongerFitsFailsThePhotoButKeepsItsFacts() async throws {
+        let jpeg = try SamplePhotos.jpeg(PhotoProcessorTests.scene, exif: nil, quality: 90)
+        let attempt = await PhotoProcessor(predictor: PhotoProcessorTests.Refusing())
+            .attempt(jpeg, guidance: CutoutGuidance(box: .init(x: 400, y: 300, width: 100, height: 50)))
+        #expect(attempt.facts?.width == 480 && attempt.facts?.height == 360)
+        #expect(throws: ProcessingError.invalidGuidance("box 400,300,100,50 is outside the photo (480 x 360 pixels upright, origin at the top left)")) {
+            try attempt.result.get()
         }
     }
 

@@ -2,7 +2,7 @@ extension PlaneResampler {
     /// A plane that covers only part of a frame (the network's mask of a crop) brought into the
     /// whole frame of `toWidth` x `toHeight`: bilinear with pixel centres aligned, as `bilinear`,
     /// inside `region` (in the frame's pixels, fractional where the crop's scale differs) and 0
-    /// outside. With `region` the whole frame this is `bilinear` exactly.
+    /// outside. With `region` the whole frame it samples where `bilinear` does.
     static func placed(
         _ values: [Float], width: Int, height: Int,
         in region: (x0: Double, y0: Double, x1: Double, y1: Double), toWidth: Int, toHeight: Int
