@@ -9,18 +9,17 @@ extension OptionValue {
             guard box.width > 0, box.height > 0 else { throw GuidanceError.emptyBox(box.text) }
             return box
         } catch {
-            throw ValidationError("--box: \(error)")
+            throw ValidationError("\(error)")
         }
     }
 
     /// `--include X,Y` / `--exclude X,Y`: whole pixels.
-    static func point(_ name: String) -> @Sendable (String) throws -> CutoutGuidance.Point {
-        { text in
-            do {
-                return try CutoutGuidance.Point(parsing: text, what: "point")
-            } catch {
-                throw ValidationError("\(name): \(error)")
-            }
+    /// ArgumentParser names the option in front of the message.
+    static let point: @Sendable (String) throws -> CutoutGuidance.Point = { text in
+        do {
+            return try CutoutGuidance.Point(parsing: text, what: "point")
+        } catch {
+            throw ValidationError("\(error)")
         }
     }
 }

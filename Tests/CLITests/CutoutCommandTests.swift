@@ -79,11 +79,11 @@ import Testing
     }
 
     @Test(arguments: [
-        (["--box", "10,10,50"], "invalid box '10,10,50': expected X,Y,W,H in whole pixels"),
+        (["--box", "10,10,50"], "'--box <x,y,w,h>': invalid box '10,10,50': expected X,Y,W,H in whole pixels"),
         (["--box", "10,10,0,40"], "invalid box '10,10,0,40': its width and height must be at least 1 pixel"),
         (["--box", "1.5,2,30,30"], "invalid box '1.5,2,30,30'"),
-        (["--include", "12"], "--include: invalid point '12': expected X,Y in whole pixels"),
-        (["--exclude", "a,b"], "--exclude: invalid point 'a,b'"),
+        (["--include", "12"], "'--include <x,y>': invalid point '12': expected X,Y in whole pixels"),
+        (["--exclude", "a,b"], "'--exclude <x,y>': invalid point 'a,b'"),
     ])
     func malformedValuesAreUsageErrors(arguments: [String], message: String) throws {
         let folder = try TemporaryFolder()

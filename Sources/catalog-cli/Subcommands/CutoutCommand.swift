@@ -36,10 +36,10 @@ extension CatalogCommand {
         @Option(parsing: .unconditional, help: ArgumentHelp("Cut out only what lies in this box: X,Y,W,H in pixels of the upright photo.", valueName: "x,y,w,h"), transform: OptionValue.box)
         var box: CutoutGuidance.Box?
 
-        @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp("Keep the part of the subject under this pixel, X,Y (repeatable).", valueName: "x,y"), transform: OptionValue.point("--include"))
+        @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp("Keep the part of the subject under this pixel, X,Y (repeatable).", valueName: "x,y"), transform: OptionValue.point)
         var include: [CutoutGuidance.Point] = []
 
-        @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp("Take out the part under this pixel, X,Y (repeatable).", valueName: "x,y"), transform: OptionValue.point("--exclude"))
+        @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp("Take out the part under this pixel, X,Y (repeatable).", valueName: "x,y"), transform: OptionValue.point)
         var exclude: [CutoutGuidance.Point] = []
 
         @Option(parsing: .unconditional, help: "White outline width in pixels at a 512-pixel sticker, 0 to 64; 0 for none.", transform: OptionValue.whole("--outline", 0...64))
