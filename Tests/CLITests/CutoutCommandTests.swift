@@ -67,6 +67,61 @@ import Testing
     }
 }
 
+/// `catalog cutout --box/--include/--exclude`: values checked before any work, and against the photo
+/// once its header is read.
+@Suite struct CutoutGuidanceOptionTests {
+    private let noModel = ["STICKER_MODEL_DIR": "/nonexistent-model-folder"]
+
+    private func photo(_ folder: TemporaryFolder) throws -> String {
+        let scene = SampleScene(width: 320, height: 240, background: .gradient(top: RGB(150, 200, 235), bottom: RGB(60, 110, 70)),
+                                shape: .ellipse, subjectColor: RGB(240, 120, 20))
+        return try folder.write(try SamplePhotos.jpeg(scene, exif: nil), to: "photo.jpg")
+    }
+
+    @Test(arguments: [
+        (["--box", "10,10,50"], "'--box <x,y,w,h>': invalid box '10,10,50': expected X,Y,W,H in whole pixels"),
+        (["--box", "10,10,0,40"], "invalid box '10,10,0,40': its width and height must be at least 1 pixel"),
+        (["--box", "1.5,2,30,30"], "invalid box '1.5,2,30,30'"),
+        (["--include", "12"], "'--include <x,y>': invalid point '12': expected X,Y in whole pixels"),
+        (["--exclude", "a,b"], "'--exclude <x,y>': invalid point 'a,b'"),
+    ])
+    func malformedValuesAreUsageErrors(arguments: [String], message: String) throws {
+        let folder = try TemporaryFolder()
+        let input = try photo(folder)
+        let run = try CLI.run(["cutout", input, "-o", "out.png"] + arguments, in: folder, environment: noModel)
+        #expect(run.status == 64, "stderr: \(run.stderr)")
+        #expect(run.stderr.contains(message), "stderr: \(run.stderr)")
+    }
+
+    @Test(arguments: [
+        (["--box", "300,200,40,10"], "box 300,200,40,10 is outside the photo (320 x 240 pixels upright"),
+        (["--box", "-1,0,10,10"], "box -1,0,10,10 is outside the photo"),
+        (["--include", "10,10", "--include", "320,5"], "include point 320,5 is outside the photo"),
+        (["--exclude", "5,-5"], "exclude point 5,-5 is outside the photo"),
+    ])
+    func guidanceOutsideThePhotoIsAUsageErrorBeforeTheModel(arguments: [String], message: String) throws {
+        let folder = try TemporaryFolder()
+        let input = try photo(folder)
+        // No model is installed: the guidance is refused first, from the photo's size alone.
+        let run = try CLI.run(["cutout", input, "-o", "out.png"] + arguments, in: folder, environment: noModel)
+        #expect(run.status == 64, "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("error: \(input): invalid guidance: \(message)"), "stderr: \(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("out.png")))
+    }
+
+    @Test func aBoxAppliesToATransparentImageWithoutAModel() throws {
+        let folder = try TemporaryFolder()
+        let photo = try #require(SamplePhotos.demo(width: 320, height: 240).first { $0.name.hasSuffix(".png") })
+        let input = try folder.write(photo.bytes, to: "sticker.png")
+        let run = try CLI.run(["cutout", input, "-o", "mask.png", "--mask-only", "--no-crop", "--box", "0,0,120,240"],
+                              in: folder, environment: noModel)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let mask = try PNGCodec.decode([UInt8](try Data(contentsOf: folder.url.appendingPathComponent("mask.png"))), maxPixels: 1_000_000)
+        #expect(mask.pixel(x: 110, y: 120) == (255, 255, 255, 255), "the subject inside the box")
+        #expect(mask.pixel(x: 130, y: 120) == (0, 0, 0, 255), "nothing outside the box")
+    }
+}
+
 /// The real network on a generated photo whose true mask is known (runs when the model is installed:
 /// `make test` installs it).
 @Suite(.needsModel)
@@ -91,5 +146,38 @@ struct CutoutWithModelTests {
         }
         let iou = Double(intersection) / Double(max(1, union))
         #expect(iou >= 0.95, "IoU \(iou)")
+    }
+
+    @Test func aBoxPicksOneOfTwoSubjects() throws {
+        let folder = try TemporaryFolder()
+        // Two subjects side by side; the box holds the right one and part of the ground around it.
+        let left = SampleScene(width: 640, height: 360, background: .gradient(top: RGB(150, 200, 235), bottom: RGB(60, 110, 70)),
+                               shape: .ellipse, subjectColor: RGB(240, 120, 20), centerX: 0.27, centerY: 0.5, radius: 0.3, seed: 3)
+        var right = left
+        right.centerX = 0.73
+        right.subjectColor = RGB(200, 40, 160)
+        var photo = left.renderPhoto()
+        let rightPhoto = right.renderPhoto(), rightMask = right.renderMask()
+        for index in rightMask.indices where rightMask[index] > 0 {
+            for channel in 0..<3 { photo.pixels[index * 4 + channel] = rightPhoto.pixels[index * 4 + channel] }
+        }
+        let input = try folder.write(try PNGCodec.encode(photo), to: "two.png")
+        let run = try CLI.run(["cutout", input, "-o", "mask.png", "--mask-only", "--no-crop", "--box", "340,40,290,280"], in: folder,
+                              environment: ["STICKER_MODEL_DIR": try #require(InstalledModel.folder)])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let mask = try PNGCodec.decode([UInt8](try Data(contentsOf: folder.url.appendingPathComponent("mask.png"))), maxPixels: 1_000_000)
+        var intersection = 0, union = 0, outside = 0
+        for y in 0..<360 {
+            for x in 0..<640 {
+                let index = y * 640 + x
+                let predicted = mask.pixels[index * 4] > 127, actual = rightMask[index] > 127
+                if predicted && actual { intersection += 1 }
+                if predicted || actual { union += 1 }
+                if mask.pixels[index * 4] > 0 && (x < 340 || x >= 630 || y < 40 || y >= 320) { outside += 1 }
+            }
+        }
+        let iou = Double(intersection) / Double(max(1, union))
+        #expect(iou >= 0.9, "IoU with the right subject \(iou)")
+        #expect(outside == 0, "\(outside) pixels outside the box")
     }
 }

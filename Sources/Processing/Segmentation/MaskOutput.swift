@@ -3,11 +3,22 @@
 public enum MaskOutput {
     /// The mask scaled (bilinear) from `width` x `height` to `size` (the photo's full size) as a grey PNG.
     /// The scaled mask is made row by row as the encoder takes it, never whole (12 MB at 12 MP).
-    public static func png(_ mask: [UInt8], width: Int, height: Int, scaledTo size: (width: Int, height: Int)) throws(ProcessingError) -> [UInt8] {
-        if size == (width, height) { return try PNGCodec.encodeGrey(mask, width: width, height: height) }
+    /// `box` (a cut-out's guidance, in `size`'s pixels): nothing outside it, where scaling up
+    /// would have spread the edge of a mask cut at the box by part of a working pixel.
+    public static func png(
+        _ mask: [UInt8], width: Int, height: Int, scaledTo size: (width: Int, height: Int), inside box: CutoutGuidance.Box? = nil
+    ) throws(ProcessingError) -> [UInt8] {
+        if size == (width, height), box == nil { return try PNGCodec.encodeGrey(mask, width: width, height: height) }
         let rows = PlaneResampler.Rows(mask.map(Float.init), width: width, height: height, toWidth: size.width, toHeight: size.height)
         return try PNGCodec.encodeGrey(width: size.width, height: size.height) { y, row in
             rows.blendBytes(row: y, into: row)
+            guard let box else { return }
+            if y < box.y || y >= box.y + box.height {
+                row.update(repeating: 0, count: size.width)
+            } else {
+                row.update(repeating: 0, count: min(size.width, box.x))
+                if box.x + box.width < size.width { (row + box.x + box.width).update(repeating: 0, count: size.width - box.x - box.width) }
+            }
         }
     }
 

@@ -11,8 +11,10 @@
 /// on the cut-out benchmark that filled real holes and dropped real parts, 0.005 of mean IoU.)
 public enum MaskCleanup {
     /// `mask` is one byte a pixel (0 background ... 255 subject), `width * height` long.
+    /// `keeping` lists pixels (`y * width + x`) a person asked to keep (include points): the parts
+    /// holding them stay whatever their size.
     public static func cleaned(
-        _ mask: [UInt8], width: Int, height: Int, keepFraction: Double = 0.01, grain: Int = 4
+        _ mask: [UInt8], width: Int, height: Int, keepFraction: Double = 0.01, grain: Int = 4, keeping: [Int] = []
     ) -> [UInt8] {
         precondition(mask.count == width * height, "MaskCleanup: mask size does not match \(width)x\(height)")
         let count = mask.count
@@ -20,7 +22,10 @@ public enum MaskCleanup {
             RunComponents($0, width: width, height: height, threshold: 128, below: false, eightConnected: true)
         }
         guard let largest = solid.areas.max(), largest > 0 else { return [UInt8](repeating: 0, count: count) }
-        let kept = solid.areas.map { $0 == largest || ($0 > grain && Double($0) >= keepFraction * Double(largest)) }
+        var kept = solid.areas.map { $0 == largest || ($0 > grain && Double($0) >= keepFraction * Double(largest)) }
+        for seed in keeping {
+            if let component = solid.component(atX: seed % width, y: seed / width) { kept[component] = true }
+        }
         var keep = [UInt8](repeating: 0, count: count)
         keep.withUnsafeMutableBufferPointer { keep in
             for (index, run) in solid.runs.enumerated() where kept[Int(solid.componentOfRun[index])] {

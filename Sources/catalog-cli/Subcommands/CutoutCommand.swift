@@ -13,6 +13,8 @@ extension CatalogCommand {
                 No catalog is involved (like `rembg i`). INPUT and OUTPUT may be - for stdin and stdout. OUTPUT is written through a temporary file beside it, synced, then renamed into place; an existing file is replaced only with --force, and a folder, device, FIFO or socket never (exit 74). Photos that already have transparency keep it; others need the segmentation model: u2net unless --model or $STICKER_MODEL names u2netp (`catalog --help` says where models are looked for; --model-dir DIR points elsewhere).
 
                 --mask-only --no-crop writes the grey-scale mask at the input's full oriented size (what the quality benchmark scores).
+
+                Guidance steers the cut-out, in pixels of the upright photo (after its EXIF orientation, origin at the top left). --box X,Y,W,H: the subject is what lies in the box; the network looks at the box and 15 % around it, and nothing outside the box is kept. --include X,Y keeps the part under the point, even where the network missed it: the region it half saw there (a probability of 0.2 or more), else the region around the point that looks like it. --exclude X,Y takes out the part under the point: a separate part of the mask goes whole; on the main subject, only the region around the point that looks like it. Points may be repeated; excludes win over includes. A box or point outside the photo is a usage error (64).
                 """
         )
 
@@ -30,6 +32,15 @@ extension CatalogCommand {
 
         @Flag(help: "Keep the whole frame: no crop to the subject, no outline.")
         var noCrop = false
+
+        @Option(parsing: .unconditional, help: ArgumentHelp("Cut out only what lies in this box: X,Y,W,H in pixels of the upright photo.", valueName: "x,y,w,h"), transform: OptionValue.box)
+        var box: CutoutGuidance.Box?
+
+        @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp("Keep the part of the subject under this pixel, X,Y (repeatable).", valueName: "x,y"), transform: OptionValue.point)
+        var include: [CutoutGuidance.Point] = []
+
+        @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp("Take out the part under this pixel, X,Y (repeatable).", valueName: "x,y"), transform: OptionValue.point)
+        var exclude: [CutoutGuidance.Point] = []
 
         @Option(parsing: .unconditional, help: "White outline width in pixels at a 512-pixel sticker, 0 to 64; 0 for none.", transform: OptionValue.whole("--outline", 0...64))
         var outline: Int = StickerStyle.default.outline
@@ -99,6 +110,7 @@ extension CatalogCommand {
                 png = try makePNG(from: bytes, model: chosen)
             } catch {
                 Diagnostics.report("error: \(name): \(error.errorDescription ?? error.code)")
+                if case .invalidGuidance = error { throw ExitCode.validationFailure }
                 switch error {
                 case .segmentationUnavailable, .invalidModel:
                     throw SegmentationModel.unavailable(
@@ -120,7 +132,7 @@ extension CatalogCommand {
         }
 
         private func makePNG(from bytes: [UInt8], model chosen: CutoutModel) throws(ProcessingError) -> [UInt8] {
-            let job = CutoutJob(maxPixels: maxPixels, workingSize: Self.workingSize)
+            let job = CutoutJob(maxPixels: maxPixels, workingSize: Self.workingSize, guidance: CutoutGuidance(box: box, include: include, exclude: exclude))
             let decoded = try job.decode(bytes)
             let predictor = try NetworkMaskPredictor.installed(
                 chosen, in: modelFolder.map { URL(fileURLWithPath: $0) }, installedFolder: SegmentationModel.installedFolder
