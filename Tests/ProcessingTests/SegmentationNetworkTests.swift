@@ -468,7 +468,7 @@ struct SegmentationNetworkTests {
         ]
         var noise = Noise(state: 99)
         let (graphURL, weightsURL) = try modelFiles(graph: graph, weights: noise.array(offset).map { $0 * 0.5 })
-        let network = try SegmentationNetwork(graph: graphURL, weights: weightsURL)
+        let network = try SegmentationNetwork(graph: graphURL, weights: weightsURL, keepsDirectWeights: true)
         let x = noise.array(3 * h * w)
         let fused = try network.run(x), unfused = try network.run(x, winograd: false)
         #expect(maxDifference(fused, unfused) < 1e-5)
@@ -592,7 +592,7 @@ extension U2NetPTests {
     func layersSharedWithASpareCoreGiveTheSameMap() throws {
         let folder = try #require(Self.folder)
         let network = try SegmentationNetwork(graph: folder.appendingPathComponent("u2netp.json"),
-                                              weights: folder.appendingPathComponent("u2netp.bin"))
+                                              weights: folder.appendingPathComponent("u2netp.bin"), keepsDirectWeights: true)
         let input = network.preprocessed(Self.scene())
         let helpedBefore = SharedRows.piecesOnSecondWorker.load(ordering: .relaxed)
         for kernels in ConvolutionKernels.supported {
@@ -618,7 +618,13 @@ extension U2NetPTests {
 
     @Test(.enabled(if: folder != nil && benchRuns != nil, "set STICKER_U2NETP_DIR and STICKER_BENCH_NETWORK=runs"))
     func networkTiming() throws {
-        let folder = try #require(Self.folder)
+        try Self.timing(model: "u2netp", folder: #require(Self.folder))
+    }
+
+    /// `networkTiming` for `model` (NAME.json and NAME.bin in `folder`): the load's thread CPU time
+    /// and the weights it keeps, the predictions per path and layer class, then the map of a
+    /// network that runs every 3x3 convolution directly from the float32 weights.
+    static func timing(model: String, folder: URL) throws {
         func cpu() -> Double {
             var time = timespec()
             clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
@@ -627,9 +633,10 @@ extension U2NetPTests {
         func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         func ms(_ seconds: Double) -> String { String(format: "%.2f", seconds * 1000) }
         let loadStart = cpu()
-        let network = try SegmentationNetwork(graph: folder.appendingPathComponent("u2netp.json"),
-                                              weights: folder.appendingPathComponent("u2netp.bin"))
-        print("u2netp load CPU s: \(String(format: "%.3f", cpu() - loadStart)); activation slots: \(network.activationFloats * 4 / 1_000_000) MB")
+        let network = try SegmentationNetwork(graph: folder.appendingPathComponent(model + ".json"),
+                                              weights: folder.appendingPathComponent(model + ".bin"))
+        print("\(model) load CPU s: \(String(format: "%.3f", cpu() - loadStart)); weights kept: \(network.weightBytes / 1_000_000) MB; "
+              + "activation slots: \(network.activationFloats * 4 / 1_000_000) MB")
         let input = network.preprocessed(Self.scene())
         let paths = ConvolutionKernels.supported.filter(\.hasWinograd)
         let names = network.stepNames
@@ -650,11 +657,11 @@ extension U2NetPTests {
         }
         for kernels in paths {
             let times = try #require(totals[kernels])
-            print("u2netp \(kernels) CPU ms per prediction: median \(ms(median(times))) of \(times.map(ms))")
+            print("\(model) \(kernels) CPU ms per prediction: median \(ms(median(times))) of \(times.map(ms))")
         }
         if paths.count > 1, let first = paths.first, let last = paths.last,
            let a = totals[first], let b = totals[last] {
-            print("u2netp \(last) / \(first): \(String(format: "%.3f", median(b) / median(a))) (medians of one interleaved run)")
+            print("\(model) \(last) / \(first): \(String(format: "%.3f", median(b) / median(a))) (medians of one interleaved run)")
         }
         print("layer class | count | " + paths.map { "\($0) ms" }.joined(separator: " | ") + (paths.count > 1 ? " | ratio" : ""))
         let widest = paths.last ?? .scalar, base = paths.first ?? .scalar
@@ -663,18 +670,20 @@ extension U2NetPTests {
             let ratio = paths.count > 1 ? String(format: " | %.2f", median(groupTimes[widest]?[group] ?? [0]) / max(medians[0], 1e-9)) : ""
             print("\(group) | \(names.filter { $0 == group }.count) | " + medians.map(ms).joined(separator: " | ") + ratio)
         }
+        let directNetwork = try SegmentationNetwork(graph: folder.appendingPathComponent(model + ".json"),
+                                                    weights: folder.appendingPathComponent(model + ".bin"), keepsDirectWeights: true)
         let start = cpu()
-        let direct = try network.run(input, winograd: false)
-        print("u2netp direct 3x3 (\(network.kernels)) CPU ms: \(ms(cpu() - start))")
+        let direct = try directNetwork.run(input, winograd: false)
+        print("\(model) direct 3x3 (\(network.kernels)) CPU ms: \(ms(cpu() - start))")
         for kernels in paths {
             let map = try #require(maps[kernels])
             let difference = zip(map, direct).map { abs($0 - $1) }.max() ?? 0
-            print("u2netp \(kernels) vs direct: max abs difference \(difference)")
+            print("\(model) \(kernels) vs direct: max abs difference \(difference)")
             #expect(difference < 1e-3)
         }
         // The AVX-512 path computes the same floats as the AVX2 one (same sums, same order).
         if let first = paths.first, let last = paths.last, first != last {
-            print("u2netp \(last) map equals \(first)'s: \(maps[first] == maps[last])")
+            print("\(model) \(last) map equals \(first)'s: \(maps[first] == maps[last])")
             #expect(maps[first] == maps[last])
         }
     }
@@ -687,5 +696,56 @@ private enum Fingerprint {
     static let samples: [(Int, Float)] = [
         (1605, 1.3619661e-05), (48170, 0.99999535), (48260, 0.22281217), (48262, 0.0040215552),
         (76970, 0.2286011), (19300, 3.516674e-06), (102399, 0.00068736076), (32300, 7.957220e-06),
+    ]
+}
+
+/// The real u2net, only when `STICKER_U2NET_DIR` holds u2net.json and u2net.bin. Its layers of
+/// 40 x 40 and below run from half-precision weights (`SegmentationNetworkLoader.runsCompact`), so
+/// its map is compared with onnxruntime's within what that rounding moves.
+struct U2NetTests {
+    static let folder: URL? = ProcessInfo.processInfo.environment["STICKER_U2NET_DIR"].map { URL(fileURLWithPath: $0) }
+
+    @Test(.enabled(if: folder != nil, "set STICKER_U2NET_DIR to a folder with u2net.json and u2net.bin"))
+    func matchesOnnxRuntime() throws {
+        let folder = try #require(Self.folder)
+        let network = try SegmentationNetwork(graph: folder.appendingPathComponent("u2net.json"),
+                                              weights: folder.appendingPathComponent("u2net.bin"))
+        #expect(network.multiplyAdds == 58_598_246_400)
+        let map = try network.predict(U2NetPTests.scene())
+        #expect(map.count == 320 * 320)
+        let mean = map.reduce(0, +) / Float(map.count)
+        #expect(abs(mean - U2NetFingerprint.mean) < 1e-3, "mean \(mean)")
+        for (index, value) in U2NetFingerprint.samples {
+            #expect(abs(map[index] - value) < 1e-2, "pixel \(index): \(map[index]) against \(value)")
+        }
+        // With `STICKER_U2NET_REFERENCE` naming the whole map (reference_map.py --save FILE): the largest difference.
+        if let path = ProcessInfo.processInfo.environment["STICKER_U2NET_REFERENCE"],
+           let data = FileManager.default.contents(atPath: path), data.count == 320 * 320 * 4 {
+            let reference = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+            let differences = zip(map, reference).map { abs($0 - $1) }
+            let largest = differences.max() ?? 0
+            let mean = differences.reduce(0, +) / Float(differences.count)
+            print("u2net against onnxruntime: max abs difference \(largest), mean \(mean), above 0.01: \(differences.filter { $0 > 0.01 }.count)")
+            #expect(largest < 0.05)
+        }
+    }
+
+    /// `U2NetPTests.networkTiming` for u2net: `STICKER_U2NET_DIR=DIR STICKER_BENCH_NETWORK=5 swift test --filter u2netTiming`.
+    @Test(.enabled(if: folder != nil && U2NetPTests.benchRuns != nil, "set STICKER_U2NET_DIR and STICKER_BENCH_NETWORK=runs"))
+    func u2netTiming() throws {
+        try U2NetPTests.timing(model: "u2net", folder: #require(Self.folder))
+    }
+}
+
+/// onnxruntime 1.32 (1 thread) on `U2NetPTests.scene()` with u2net.onnx, from
+/// `Benchmarks/cutout/reference_map.py`: the mean of the 320 x 320 map, and values at flat indices
+/// y * 320 + x (the last eight on the disc's edge, where u2net's map is neither 0 nor 1).
+private enum U2NetFingerprint {
+    static let mean: Float = 0.24841787
+    static let samples: [(Int, Float)] = [
+        (1605, 2.9802322e-08), (48170, 1), (48260, 0.01291573), (48262, 6.5803528e-05), (76970, 0.082314849),
+        (19300, 5.9604645e-08), (102399, 4.2945147e-05), (32300, 0), (19357, 0.059368998), (22290, 0.38993943),
+        (30962, 0.39466548), (42962, 0.92701709), (56895, 0.87003815), (67624, 0.8019495), (74763, 0.90573514),
+        (76981, 0.067236423),
     ]
 }
