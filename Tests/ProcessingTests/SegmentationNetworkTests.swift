@@ -241,11 +241,95 @@ private enum KernelPathCheck {
                                                 packed, bias, Int32(o), 1, nil, &workspace, &fused) == -1)
     }
 
+    /// (input channels, output channels, height, width, dilation, first upsampled) for the compact path:
+    /// u2net's shapes at 10-40 pixels, a panel of 32 cut short, a concatenation (second input of 24
+    /// channels), dilations 2 and 4 on planes they divide and do not.
+    static let compact = [
+        (64, 64, 20, 20, 1, false), (48, 40, 10, 10, 1, false), (40, 32, 40, 40, 1, true), (16, 80, 13, 22, 1, false),
+        (32, 48, 20, 20, 2, false), (24, 32, 20, 20, 4, false), (16, 16, 10, 10, 2, false), (8, 16, 11, 17, 3, false),
+    ]
+
+    /// Weights rounded to half precision, which the compact path then holds exactly.
+    static func halfRounded(_ values: [Float]) -> [Float] { values.map { Float(Float16($0)) } }
+
+    /// The compact path against the scalar direct convolution (from the same half-rounded weights),
+    /// dilation 1 against the packed path too; the AVX2 path gives the same floats, and so do
+    /// panels computed in pieces.
+    static func compact(_ kernels: ConvolutionKernels, c: Int, o: Int, h: Int, w: Int, dilation: Int, up: Bool) {
+        guard sk_winograd4c_supported(kernels.rawValue) == 1 else { return }
+        var noise = Noise(state: UInt64(c * 131 + o * 17 + h * 3 + w + dilation))
+        let b = dilation == 1 ? min(24, c / 2) : 0, a = c - b  // a concatenation of a and b channels for dilation 1
+        let storedA = noise.array(a * h * w / (up ? 4 : 1)), storedB = noise.array(b * h * w)
+        var x = storedA
+        if up {
+            x = [Float](repeating: .nan, count: a * h * w)
+            _ = sk_resize_bilinear_halfpixel(storedA, Int32(a), Int32(h / 2), Int32(w / 2), Int32(h), Int32(w), &x)
+        }
+        x += storedB
+        let weight = halfRounded(noise.array(o * c * 9)), bias = noise.array(o), residual = noise.array(o * h * w)
+        var half = [UInt16](repeating: 1, count: sk_winograd4c_weight_count(Int32(c), Int32(o)))
+        #expect(sk_winograd4c_pack(weight, Int32(c), Int32(o), &half) == 0)
+        var scalar = [Float](repeating: .nan, count: o * h * w)
+        #expect(sk_conv3x3_portable(x, Int32(c), Int32(h), Int32(w), weight, bias, Int32(o), Int32(dilation), 1, &scalar) == 0)
+        let expected = dilation == 1 ? zip(scalar, residual).map { $0 + $1 } : scalar
+        func run(_ path: ConvolutionKernels, panels: [Range<Int>]) -> [Float] {
+            var th: Int32 = Int32(h), tw: Int32 = Int32(w)
+            if dilation > 1 { #expect(sk_dilated_tall_size(Int32(h), Int32(w), Int32(dilation), &th, &tw) == 0) }
+            var input = x
+            if dilation > 1 {
+                input = [Float](repeating: .nan, count: c * Int(th * tw))
+                #expect(sk_dilated_gather(x, Int32(c), Int32(h), Int32(w), Int32(dilation), &input) == 0)
+            }
+            var V = [Float](repeating: .nan, count: sk_winograd4c_input_count(Int32(c), th, tw))
+            var scratch = [Float](repeating: .nan, count: sk_winograd4c_scratch_count(Int32(c), th, tw))
+            let status = dilation > 1
+                ? sk_winograd4c_input_with(path.rawValue, input, Int32(c), 0, nil, 0, 0, th, tw, &scratch, &V)
+                : sk_winograd4c_input_with(path.rawValue, up ? storedA : x, Int32(a), up ? 1 : 0, storedB, Int32(b), 0, th, tw,
+                                           &scratch, &V)
+            #expect(status == 0)
+            var out = dilation > 1 ? [Float](repeating: .nan, count: o * Int(th * tw)) : residual
+            for range in panels {
+                let r: [Float]? = dilation > 1 ? nil : residual
+                #expect(sk_winograd4c_output_with(path.rawValue, V, Int32(c), th, tw, half, bias, Int32(o), 1, r,
+                                                  Int32(range.lowerBound), Int32(range.upperBound), &scratch, &out) == 0)
+            }
+            guard dilation > 1 else { return out }
+            var scattered = [Float](repeating: .nan, count: o * h * w)
+            #expect(sk_dilated_scatter(out, Int32(o), Int32(h), Int32(w), Int32(dilation), &scattered) == 0)
+            return scattered
+        }
+        let panels = Int(sk_winograd4c_panels(Int32(o)))
+        let whole = run(kernels, panels: [0..<panels])
+        let what = "\(kernels) \(c)->\(o) \(h)x\(w) d\(dilation)"
+        #expect(maxDifference(whole, expected) < 1e-4 * Float(c).squareRoot() * 3, "\(what)")
+        #expect(run(kernels, panels: rowPieces(panels)) == whole, "\(what) in pieces")
+        #expect(run(.avx2, panels: [0..<panels]) == whole, "\(what) on AVX2")
+        if dilation == 1, !up {
+            // The packed path from the same weights: within the transformed weights' rounding.
+            var packed = [Float](repeating: .nan, count: sk_winograd4_packed_count(Int32(c), Int32(o)))
+            #expect(sk_winograd4_pack(weight, Int32(c), Int32(o), &packed) == 0)
+            var workspace = [Float](repeating: .nan, count: sk_winograd4_workspace(Int32(c), Int32(o)))
+            var viaPacked = [Float](repeating: .nan, count: o * h * w)
+            #expect(sk_conv3x3_winograd4_fused_with(kernels.rawValue, x, Int32(a), 0, storedB, Int32(b), 0, Int32(h), Int32(w), packed,
+                                                    bias, Int32(o), 1, residual, &workspace, &viaPacked) == 0)
+            #expect(maxDifference(whole, viaPacked) < 1e-4 * Float(c).squareRoot(), "\(what) against packed")
+        }
+        let any = [Float](repeating: 0, count: sk_winograd4c_input_count(Int32(c), Int32(h), Int32(w)))
+        var scratch = [Float](repeating: 0, count: sk_winograd4c_scratch_count(Int32(c), Int32(h), Int32(w)))
+        var untouched = [Float](repeating: 0, count: o * h * w)
+        #expect(sk_winograd4c_output_with(kernels.rawValue, any, Int32(c), Int32(h), Int32(w), half, bias, Int32(o), 0, nil, 0,
+                                          Int32(panels + 1), &scratch, &untouched) == -1)
+        #expect(sk_winograd4c_output_with(ConvolutionKernels.scalar.rawValue, any, Int32(c), Int32(h), Int32(w), half, bias,
+                                          Int32(o), 0, nil, 0, 1, &scratch, &untouched) == -1)
+        #expect(untouched.allSatisfy { $0 == 0 })
+    }
+
     /// Every check on one path.
     static func all(_ kernels: ConvolutionKernels) {
         for (c, o, h, w, d) in direct { Self.direct(kernels, c: c, o: o, h: h, w: w, dilation: d) }
         for (c, o, h, w) in winograd { Self.winograd(kernels, c: c, o: o, h: h, w: w) }
         for (a, b, o, h, w, upA, upB) in fused { Self.fused(kernels, a: a, b: b, o: o, h: h, w: w, upA: upA, upB: upB) }
+        for (c, o, h, w, d, up) in compact { Self.compact(kernels, c: c, o: o, h: h, w: w, dilation: d, up: up) }
     }
 }
 
@@ -480,6 +564,51 @@ struct SegmentationNetworkTests {
         for kernels in ConvolutionKernels.supported {
             #expect(maxDifference(try network.run(x, kernels: kernels), scalar) < 1e-5, "\(kernels)")
         }
+    }
+
+    /// Layers with many channels on a small plane run from compact (half-precision) weights, a dilated
+    /// one on its subplanes; with weights half precision holds, the map is the direct path's.
+    @Test(.enabled(if: sk_winograd4c_supported(ConvolutionKernels.default.rawValue) == 1, "needs AVX2 or AVX-512 with F16C"))
+    func compactLayersMatchTheDirectPath() throws {
+        func conv(_ input: String, _ output: String, _ name: String, kernel: Int, dilation: Int = 1) -> [String: Any] {
+            ["op": "conv2d", "input": input, "output": output, "weight": "w" + name, "bias": "b" + name, "kernel": [kernel, kernel],
+             "stride": [1, 1], "pad": Array(repeating: kernel == 3 ? dilation : 0, count: 4), "dilation": [dilation, dilation],
+             "group": 1, "activation": "relu"]
+        }
+        let (h, w) = (12, 20)
+        let sizes = [("wa", [128, 3, 3, 3]), ("ba", [128]), ("wb", [128, 128, 3, 3]), ("bb", [128]),
+                     ("wc", [128, 128, 3, 3]), ("bc", [128]), ("wz", [1, 128, 1, 1]), ("bz", [1])]
+        var params: [String: Any] = [:]
+        var offset = 0
+        for (name, shape) in sizes {
+            let count = shape.reduce(1, *)
+            params[name] = ["offset": offset * 4, "shape": shape, "count": count]
+            offset += count
+        }
+        let graph: [String: Any] = [
+            "format": "sticker-nn-graph", "version": 1,
+            "weights": ["file": "f.bin", "bytes": offset * 4, "dtype": "f32le"],
+            "input": ["name": "x", "shape": [1, 3, h, w]],
+            "outputs": [["name": "y", "shape": [1, 1, h, w]]],
+            "tensors": ["x": [1, 3, h, w], "a": [1, 128, h, w], "b": [1, 128, h, w], "c": [1, 128, h, w], "z": [1, 1, h, w],
+                        "y": [1, 1, h, w]],
+            "params": params,
+            "nodes": [conv("x", "a", "a", kernel: 3), conv("a", "b", "b", kernel: 3), conv("b", "c", "c", kernel: 3, dilation: 2),
+                      conv("c", "z", "z", kernel: 1), ["op": "sigmoid", "input": "z", "output": "y"]],
+        ]
+        var noise = Noise(state: 5)
+        let weights = KernelPathCheck.halfRounded(noise.array(offset).map { $0 * 0.1 })
+        let (graphURL, weightsURL) = try modelFiles(graph: graph, weights: weights)
+        let network = try SegmentationNetwork(graph: graphURL, weights: weightsURL, keepsDirectWeights: true)
+        #expect(network.stepNames.filter { $0.contains("compact") }.count == 2, "\(network.stepNames)")
+        let x = noise.array(3 * h * w)
+        let compact = try network.run(x), direct = try network.run(x, winograd: false)
+        #expect(maxDifference(compact, direct) < 1e-5)
+        #expect(Set(compact).count > 100)
+        // Without the float32 weights (how networks load), the same map, a fraction of the weights kept.
+        let lean = try SegmentationNetwork(graph: graphURL, weights: weightsURL)
+        #expect(try lean.run(x) == compact)
+        #expect(lean.weightBytes < network.weightBytes / 2)
     }
 
     @Test func predictPreparesTheImageLikeRembg() throws {

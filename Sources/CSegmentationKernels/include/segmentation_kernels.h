@@ -137,6 +137,14 @@ int sk_winograd4c_output_with(int kernels, const float *V, int inC, int H, int W
                               const float *bias, int outC, int relu, const float *residual, int panel0, int panel1,
                               float *scratch, float *out);
 
+/* A 3x3 convolution of dilation d on H x W planes as one of dilation 1 on a tall plane of
+ * tallH x tallW (sk_dilated_tall_size): the d x d subplanes of pixels d apart stacked, each in a
+ * block of zero-padded rows (dilated_planes.c). sk_dilated_gather writes C planes of `in` that way
+ * (zeros between), sk_dilated_scatter writes C tall planes' kept pixels back to H x W planes. */
+int sk_dilated_tall_size(int H, int W, int d, int *tallH, int *tallW);
+int sk_dilated_gather(const float *in, int C, int H, int W, int d, float *tall);
+int sk_dilated_scatter(const float *tall, int C, int H, int W, int d, float *out);
+
 /* 1 when sk_conv3x3_winograd4 can run on the default path (AVX2 or AVX-512), else 0. */
 int sk_uses_winograd4(void);
 

@@ -159,7 +159,7 @@ public final class SegmentationNetwork: Sendable {
         steps.map { step in
             switch step {
             case let .conv(conv):
-                let how = conv.compact != nil ? "F(4x4,3x3) compact" : conv.packed != nil ? "F(4x4,3x3)" : conv.kernel == 3 ? "direct d\(conv.dilation)" : "1x1"
+                let how = conv.compact != nil ? "F(4x4,3x3) compact" + (conv.dilation > 1 ? " d\(conv.dilation)" : "") : conv.packed != nil ? "F(4x4,3x3)" : conv.kernel == 3 ? "direct d\(conv.dilation)" : "1x1"
                 return "conv \(conv.inputChannels)->\(conv.output.channels) \(conv.output.width)x\(conv.output.height) \(how)"
             case let .maxPool(input, _): return "maxpool \(input.channels) \(input.width)x\(input.height)"
             case let .resize(_, output): return "resize \(output.channels) \(output.width)x\(output.height)"

@@ -34,8 +34,14 @@ struct SegmentationNetworkLoader {
     /// 44 M parameters, 464 MB packed against 58 MB compact, and ran at a quarter of the products'
     /// rate of the 320 x 320 layers. None of u2netp's layers qualify (64 channels at most), so its
     /// outputs are unchanged.
-    static func runsCompact(inputs: Int, outputs: Int, height: Int, width: Int) -> Bool {
-        height <= 48 && width <= 48 && inputs * outputs >= 128 * 128
+    /// A dilated 3x3 convolution runs that way too, on the tall plane of its subplanes
+    /// (`sk_dilated_tall_size`), when they are at least 5 pixels wide: u2net's dilations 2 and 4
+    /// at 20 x 20 (47.6 -> ~20 and 44.6 -> ~31 ms a prediction against the direct kernel); at
+    /// dilation 8 (3-pixel subplanes), or 4 at 10 x 10, the tiles are mostly padding and direct
+    /// is as fast or faster (C harness over the kernels, one core).
+    static func runsCompact(inputs: Int, outputs: Int, height: Int, width: Int, dilation: Int = 1) -> Bool {
+        guard height <= 48, width <= 48, inputs * outputs >= 128 * 128 else { return false }
+        return dilation == 1 || (width + dilation - 1) / dilation >= 5
     }
 
     init(graph: SegmentationGraph, weightFile data: UnsafeRawBufferPointer, kernels wanted: ConvolutionKernels,
@@ -151,7 +157,14 @@ struct SegmentationNetworkLoader {
         // (`method`).
         let compact = kernels.hasWinograd && sk_winograd4c_supported(kernels.rawValue) == 1
         func method(_ index: Int) -> SegmentationNetwork.ConvolutionMethod {
-            guard runsByWinograd4(index), let out = defined[graph.nodes[index].output] else { return .direct }
+            let node = graph.nodes[index]
+            guard let out = defined[node.output] else { return .direct }
+            if let dilation = node.dilation?.first, dilation > 1, node.kernel == [3, 3], compact,
+               let inputs = checked[index].inputs.first.flatMap({ defined[$0] })?.channels {
+                return Self.runsCompact(inputs: inputs, outputs: out.channels, height: out.height, width: out.width, dilation: dilation)
+                    ? .compact : .direct
+            }
+            guard runsByWinograd4(index) else { return .direct }
             let inputs = fusion.sources(index, inputs: checked[index].inputs).reduce(0) { $0 + (defined[$1.name]?.channels ?? 0) }
             return compact && Self.runsCompact(inputs: inputs, outputs: out.channels, height: out.height, width: out.width)
                 ? .compact : .packed
@@ -248,7 +261,7 @@ struct SegmentationNetworkLoader {
                     guard layout.input > 0, layout.worker > 0
                     else { throw fail("node \(index): \(step.inputChannels) -> \(out.channels) channels is too many") }
                     // The transformed input and the two workers' scratch, alive for this step only.
-                    step.scratch = take(layout.input + 2 * layout.worker)
+                    step.scratch = take(step.scratchFloats)
                 }
                 steps.append(.conv(step))
             case "maxpool2d": steps.append(.maxPool(input: ins[0], output: out))

@@ -58,11 +58,29 @@ extension SegmentationNetwork {
         var inputChannels: Int { input.channels + (second?.channels ?? 0) }
         var method: ConvolutionMethod { compact != nil ? .compact : packed != nil ? .packed : .direct }
 
-        /// Floats of the compact path's scratch slot: the transformed input, then two workers' scratch.
-        var scratchLayout: (input: Int, worker: Int) {
-            let c = Int32(inputChannels), h = Int32(output.height), w = Int32(output.width)
+        /// The plane the compact path convolves: the output's, or for a dilated convolution the
+        /// tall plane of its subplanes (`sk_dilated_tall_size`).
+        var compactPlane: (height: Int, width: Int) {
+            guard dilation > 1 else { return (output.height, output.width) }
+            var height: Int32 = 0, width: Int32 = 0
+            guard sk_dilated_tall_size(Int32(output.height), Int32(output.width), Int32(dilation), &height, &width) == 0 else { return (0, 0) }
+            return (Int(height), Int(width))
+        }
+
+        /// Floats of the compact path's scratch slot: the transformed input, two workers' scratch,
+        /// and for a dilated convolution its input and output gathered into tall planes. 0s for
+        /// sizes the kernels refuse.
+        var scratchLayout: (input: Int, worker: Int, gathered: Int, tallOutput: Int) {
+            let plane = compactPlane
+            let c = Int32(inputChannels), h = Int32(plane.height), w = Int32(plane.width)
             func aligned(_ count: Int) -> Int { (count + 15) / 16 * 16 }
-            return (aligned(sk_winograd4c_input_count(c, h, w)), aligned(sk_winograd4c_scratch_count(c, h, w)))
+            let tall = dilation > 1 ? plane.height * plane.width : 0
+            return (aligned(sk_winograd4c_input_count(c, h, w)), aligned(sk_winograd4c_scratch_count(c, h, w)),
+                    aligned(inputChannels * tall), aligned(output.channels * tall))
+        }
+        var scratchFloats: Int {
+            let layout = scratchLayout
+            return layout.input + 2 * layout.worker + layout.gathered + layout.tallOutput
         }
     }
 
@@ -111,28 +129,42 @@ extension SegmentationNetwork {
     static func convolveCompact(_ conv: Convolution, at: (Tensor) -> UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>,
                                 weights: UnsafePointer<Float>, compact: UnsafePointer<UInt16>, kernels: ConvolutionKernels,
                                 spare: SpareCores?) -> Int32 {
-        let c = Int32(conv.inputChannels), h = Int32(conv.output.height), w = Int32(conv.output.width)
-        let o = Int32(conv.output.channels)
+        let plane = conv.compactPlane
+        let c = Int32(conv.inputChannels), h = Int32(plane.height), w = Int32(plane.width), o = Int32(conv.output.channels)
         let layout = conv.scratchLayout
         let transformed = scratch, workers = (scratch + layout.input, scratch + layout.input + layout.worker)
+        let gathered = workers.1 + layout.worker, tallOutput = gathered + layout.gathered
+        let dilated = conv.dilation > 1
+        // A dilated convolution (one input, nothing fused: `SegmentationFusion` fuses dilation 1 only)
+        // runs on the tall plane of its subplanes.
+        if dilated {
+            guard conv.second == nil, !conv.inputUpsampled, conv.residual == nil,
+                  sk_dilated_gather(at(conv.input), c, Int32(conv.output.height), Int32(conv.output.width), Int32(conv.dilation),
+                                    gathered) == 0
+            else { return -1 }
+        }
         let status = sk_winograd4c_input_with(
-            kernels.rawValue, at(conv.input), Int32(conv.input.channels), conv.inputUpsampled ? 1 : 0,
+            kernels.rawValue, dilated ? gathered : at(conv.input), Int32(conv.input.channels), conv.inputUpsampled ? 1 : 0,
             conv.second.map { UnsafePointer(at($0)) }, Int32(conv.second?.channels ?? 0), conv.secondUpsampled ? 1 : 0, h, w,
             workers.0, transformed)
         guard status == 0, let offset = conv.compact else { return status == 0 ? -1 : status }
         let residual = conv.residual.map { UnsafePointer(at($0)) }
-        let out = at(conv.output)
+        let out = dilated ? tallOutput : at(conv.output)
         func panels(_ range: Range<Int>, worker: Int) -> Int32 {
             sk_winograd4c_output_with(kernels.rawValue, transformed, c, h, w, compact + offset, weights + conv.bias, o, conv.relu ? 1 : 0,
                                       residual, Int32(range.lowerBound), Int32(range.upperBound), worker == 0 ? workers.0 : workers.1, out)
         }
         let all = 0..<Int(sk_winograd4c_panels(o))
         let multiplyAdds = conv.output.count * conv.inputChannels * 9
+        let result: Int32
         if multiplyAdds >= smallestSharedConvolution, all.count > 1, let spare, spare.borrow() {
             defer { spare.giveBack() }
-            return shared(pieces: pieces(of: all), panels)
+            result = shared(pieces: pieces(of: all), panels)
+        } else {
+            result = panels(all, worker: 0)
         }
-        return panels(all, worker: 0)
+        guard result == 0, dilated else { return result }
+        return sk_dilated_scatter(tallOutput, o, Int32(conv.output.height), Int32(conv.output.width), Int32(conv.dilation), at(conv.output))
     }
 
     /// Runs one convolution step on `kernels`: by F(4x4, 3x3) when its weights were packed (and `winograd`),
