@@ -158,7 +158,7 @@ static inline void w4c_g(__m256 g0, __m256 g1, __m256 g2, __m256 r[6]) {
 }
 
 /* U[p][c][0 ..< 32] = (G g G^T)[p] of the panel's kernels of channels 0 ..< C, 8 outputs a
- * vector, in float (one path for AVX2 and AVX-512, so both get the same floats; within ~1 ulp of
+ * vector, in float (within ~1 ulp of
  * sk_winograd4_pack's correctly rounded ones, which take 10x as long in double: the transform
  * was two thirds of a 512 -> 512 layer at 20 x 20 that way). */
 __attribute__((target("avx2,fma,f16c")))
@@ -176,6 +176,41 @@ static void w4c_transform_weights(const uint16_t *compact, int op, int o0, int C
                 __m256 u[6];
                 w4c_g(t[0][i], t[1][i], t[2][i], u);
                 for (int j = 0; j < 6; j++) _mm256_storeu_ps(dst + (size_t)(i * 6 + j) * pstride, u[j]);
+            }
+        }
+}
+
+/* The same on AVX-512, 16 outputs a vector: the same operations on each value, so the same
+ * floats; half the instructions (the transform was as long as the products at 20 x 20). */
+__attribute__((target("avx512f"), always_inline))
+static inline void w4c_g16(__m512 g0, __m512 g1, __m512 g2, __m512 r[6]) {
+    const __m512 quarter = _mm512_set1_ps(0.25f), sixth = _mm512_set1_ps(-1.0f / 6), twelfth = _mm512_set1_ps(1.0f / 12);
+    const __m512 e24 = _mm512_set1_ps(1.0f / 24), e6 = _mm512_set1_ps(1.0f / 6);
+    __m512 s = _mm512_add_ps(g0, g2);
+    __m512 a = _mm512_fmadd_ps(g2, e6, _mm512_mul_ps(g0, e24)), b = _mm512_mul_ps(g1, twelfth);
+    r[0] = _mm512_mul_ps(g0, quarter);
+    r[1] = _mm512_mul_ps(_mm512_add_ps(s, g1), sixth);
+    r[2] = _mm512_mul_ps(_mm512_sub_ps(s, g1), sixth);
+    r[3] = _mm512_add_ps(a, b);
+    r[4] = _mm512_sub_ps(a, b);
+    r[5] = g2;
+}
+
+__attribute__((target("avx512f")))
+static void w4c_transform_weights_avx512(const uint16_t *compact, int op, int o0, int C, float *U) {
+    size_t pstride = (size_t)C * W4C_PANEL;
+    for (int c = 0; c < C; c++)
+        for (int q = 0; q < W4C_PANEL; q += 16) {
+            __m512 g[9];
+            for (int k = 0; k < 9; k++)
+                g[k] = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(compact + ((size_t)c * 9 + k) * op + o0 + q)));
+            __m512 t[3][6];
+            for (int k = 0; k < 3; k++) w4c_g16(g[k], g[3 + k], g[6 + k], t[k]);
+            float *dst = U + (size_t)c * W4C_PANEL + q;
+            for (int i = 0; i < 6; i++) {
+                __m512 u[6];
+                w4c_g16(t[0][i], t[1][i], t[2][i], u);
+                for (int j = 0; j < 6; j++) _mm512_storeu_ps(dst + (size_t)(i * 6 + j) * pstride, u[j]);
             }
         }
 }
@@ -285,7 +320,8 @@ int sk_winograd4c_output_with(int kernels, const float *V, int inC, int H, int W
     float *M = U + (size_t)36 * inC * W4C_PANEL;
     for (int panel = panel0; panel < panel1; panel++) {
         int o0 = panel * W4C_PANEL;
-        w4c_transform_weights(compact, op, o0, inC, U);
+        if (kernels == SK_KERNELS_AVX512) w4c_transform_weights_avx512(compact, op, o0, inC, U);
+        else w4c_transform_weights(compact, op, o0, inC, U);
         for (int p = 0; p < 36; p++) {
             const float *v = V + p * vstride, *u = U + (size_t)p * inC * W4C_PANEL;
             if (kernels == SK_KERNELS_AVX512) w4c_product_avx512(u, inC, v, vrow, M + p * mstride, tiles);
