@@ -2,36 +2,39 @@ import CSegmentationKernels
 import Foundation
 import Synchronization
 
-/// A small convolutional segmentation network (rembg's u2netp, exported by
+/// A U²-Net segmentation network (rembg's u2net or u2netp, exported by
 /// `Benchmarks/cutout/export_u2netp_weights.py`) run natively on the CPU: on the calling thread,
 /// with a second thread taking part of each large layer's rows while the batch has a spare core
-/// (`SpareCores`, `SharedRows`; the same floats either way).
+/// (`SpareCores`, `SharedRows`; the same floats either way). The model is a value: a graph and its
+/// weights; both models run from the same code.
 ///
-/// Loading validates everything the kernels rely on (every parameter inside the weights file,
-/// every shape consistent with its op), so a bad file is a thrown `ProcessingError.invalidModel`
-/// and never a crash; transforms the weights of the Winograd convolutions once
-/// (`sk_winograd4_pack`); fuses what those convolutions can do on the fly (`SegmentationFusion`:
-/// concatenations, 2x resizes, residual adds); and plans the activation memory: each tensor gets
-/// a place in one arena that it shares with tensors it is never alive with (`ActivationPlanner`).
+/// Where to read on: `SegmentationNetworkLoader` (checking a graph, choosing how each convolution
+/// runs, fusing, planning the activation arena), `SegmentationNetworkWeights` (what is kept of the
+/// weights file, in which form), `SegmentationNetworkSteps` (the steps and how a convolution runs
+/// on the kernels); this file prepares the input and runs the steps.
 ///
-/// Cost (one core of the shared 2-core AMD EPYC Zen 3 dev VM, thread CPU time, median of 9,
-/// onnxruntime 1 thread timed in the same minutes): u2netp at 320 x 320 (19.8 G multiply-adds)
-/// takes 0.24 s against 0.53 s for onnxruntime (0.33 against 0.63 when the machine is busier;
-/// the first prediction of a process ~0.03 s more, as its arena is faulted in). On an Intel Xeon
-/// with AVX-512 the convolutions run on it (`kernels`, `ConvolutionKernels`): 0.19 s against
-/// 0.25 s for the AVX2 path, interleaved in one run, with the same floats (Benchmarks/cutout/README.md). The 3x3 convolutions of dilation 1 with at least 8 input and 8 output channels (all but
-/// 1% of the multiply-adds) run by Winograd F(4x4, 3x3) (`sk_conv3x3_winograd4_fused`, 4x fewer
-/// multiply-adds than direct, products at ~80% of the FMA peak on 128 -> 64); the rest directly
-/// (`sk_conv3x3`), faster there than any Winograd. History: direct 0.78 s, F(2x2, 3x3) 0.58 s.
-/// Outputs agree with the direct kernels to 8.3e-5 and with onnxruntime on the same input to 1e-4.
-/// Debug builds compile the kernels with -O2 too (Package.swift); unoptimised, one prediction took a minute.
+/// How the convolutions run (`ConvolutionMethod`): 3x3 convolutions of dilation 1 with at least 8
+/// input and 8 output channels by Winograd F(4x4, 3x3) (4x fewer multiply-adds than direct), with
+/// weights transformed once at load (`sk_winograd4_pack`) on large planes, and on planes of at most
+/// 48 x 48 with many channels (u2net's deep layers) from half-precision weights transformed at
+/// every call (`sk_winograd4c_*`), as are dilated ones there (on their subplanes); the rest
+/// directly (`sk_conv3x3`, `sk_conv1x1`), faster there than any Winograd. None of u2netp's layers
+/// take the half-precision path, so its outputs are those of the float32 path.
+///
+/// Cost (one core of the shared 2-core AMD EPYC Zen 4 dev VM, AVX-512, thread CPU time, medians,
+/// Benchmarks/README.md "u2net on our kernels"): u2netp at 320 x 320 (19.8 G multiply-adds) ~0.165
+/// s a prediction, u2net (58.6 G) ~0.49 s (2.9-3.0x), onnxruntime 1 thread 1.13 s for u2net;
+/// loading u2net 0.15 s, its weights kept 139 MB (176 MB on disk). Outputs agree with the direct
+/// kernels to 8.3e-5 (u2netp) and 2.1e-4 (u2net), with onnxruntime on the same input to 1e-4 and
+/// 1.9e-4. Debug builds compile the kernels with -O2 too (Package.swift); unoptimised, one
+/// prediction took a minute.
 ///
 /// Sharing: the class is immutable (every stored property is a `let` value) and `Sendable` without
 /// exceptions; the weights are only ever read, and each `predict` call borrows an arena of its own
 /// (`ScratchBuffers`, kept between calls and lent to a photo's decode in between), so concurrent
 /// calls from several tasks are safe.
 public final class SegmentationNetwork: Sendable {
-    /// The network's input size (u2netp: 320 x 320).
+    /// The network's input size (u2net and u2netp: 320 x 320).
     public let inputWidth: Int
     public let inputHeight: Int
     /// Multiply-adds of one prediction (from the graph's shapes).
