@@ -5,7 +5,8 @@ import Processing
 /// `{"id","sha256","path","status","failure":{"code","message"}|null,"format","width","height",
 /// "exif":{"make","model","lensModel","takenAt","exposureTime","fNumber","iso","focalLength","orientation",
 /// "gpsLatitude","gpsLongitude","gpsAltitude"},"sticker":{"width","height","bytes","pipelineVersion",
-/// "settings"}|null,"palette":[{"hex","share"}]}`.
+/// "settings"}|null,"palette":[{"hex","share"}],"guidance":{"box":{"x","y","width","height"}|null,"include":[{"x","y"}],
+/// "exclude":[{"x","y"}]}|null}`.
 public struct EntryDetail: Sendable, Equatable, Encodable {
     /// Why processing failed.
     public struct Failure: Sendable, Equatable, Encodable {
@@ -83,13 +84,17 @@ public struct EntryDetail: Sendable, Equatable, Encodable {
     public var importedAt: String
     /// When the entry last changed (ISO 8601 UTC); not in the JSON.
     public var updatedAt: String
+    /// The box and points every cut-out of the entry applies (`catalog recut`); nil when it has none.
+    public var guidance: CutoutGuidance? = nil
 
     /// Every EXIF tag as display text, keyed `IFD.TagName`; not in the JSON.
     public var allTags: [String: String] { exif?.tags ?? [:] }
 
     private enum CodingKeys: String, CodingKey {
-        case id, sha256, path, status, failure, format, width, height, exif, sticker, palette, pathEscaped
+        case id, sha256, path, status, failure, format, width, height, exif, sticker, palette, pathEscaped, guidance
     }
+
+    private enum GuidanceKeys: String, CodingKey { case box, include, exclude }
 
     private enum ExifKeys: String, CodingKey {
         case make, model, lensModel, takenAt, exposureTime, fNumber, iso, focalLength, orientation
@@ -126,5 +131,14 @@ public struct EntryDetail: Sendable, Equatable, Encodable {
 
         try container.encodeOrNull(sticker, forKey: .sticker)
         try container.encode(palette, forKey: .palette)
+        if let guidance {
+            // `box` is null, not missing, when only points were given (every key present, as above).
+            var guidanceContainer = container.nestedContainer(keyedBy: GuidanceKeys.self, forKey: .guidance)
+            try guidanceContainer.encodeOrNull(guidance.box, forKey: .box)
+            try guidanceContainer.encode(guidance.include, forKey: .include)
+            try guidanceContainer.encode(guidance.exclude, forKey: .exclude)
+        } else {
+            try container.encodeNil(forKey: .guidance)
+        }
     }
 }

@@ -272,6 +272,77 @@ enum OpenAPIDocument {
           "settings"
         ]
       },
+      "GuidancePoint": {
+        "type": "object",
+        "properties": {
+          "x": {
+            "type": "integer"
+          },
+          "y": {
+            "type": "integer"
+          }
+        },
+        "required": [
+          "x",
+          "y"
+        ],
+        "description": "A pixel of the upright photo (origin at the top left, x to the right, y down)."
+      },
+      "GuidanceBox": {
+        "type": "object",
+        "properties": {
+          "x": {
+            "type": "integer"
+          },
+          "y": {
+            "type": "integer"
+          },
+          "width": {
+            "type": "integer"
+          },
+          "height": {
+            "type": "integer"
+          }
+        },
+        "required": [
+          "x",
+          "y",
+          "width",
+          "height"
+        ],
+        "description": "A rectangle of the upright photo: the subject lies inside it."
+      },
+      "Guidance": {
+        "type": "object",
+        "properties": {
+          "box": {
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/GuidanceBox"
+              }
+            ],
+            "nullable": true
+          },
+          "include": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/GuidancePoint"
+            }
+          },
+          "exclude": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/GuidancePoint"
+            }
+          }
+        },
+        "required": [
+          "box",
+          "include",
+          "exclude"
+        ],
+        "description": "What `catalog recut` stored for the entry's cut-out: applied to every later cut-out of it."
+      },
       "PaletteColor": {
         "type": "object",
         "properties": {
@@ -343,6 +414,14 @@ enum OpenAPIDocument {
             "items": {
               "$ref": "#/components/schemas/PaletteColor"
             }
+          },
+          "guidance": {
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/Guidance"
+              }
+            ],
+            "nullable": true
           }
         },
         "required": [
@@ -356,7 +435,8 @@ enum OpenAPIDocument {
           "height",
           "exif",
           "sticker",
-          "palette"
+          "palette",
+          "guidance"
         ],
         "description": "Exactly what `catalog show ID --json` prints."
       },

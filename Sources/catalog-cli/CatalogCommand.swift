@@ -31,7 +31,7 @@ struct CatalogCommand: AsyncParsableCommand {
         subcommands: [
             ImportCommand.self, ListCommand.self, ShowCommand.self, StatsCommand.self, CutoutCommand.self,
             SearchCommand.self, PaletteCommand.self, PackCommand.self, ExportCommand.self, PreviewCommand.self,
-            ConfigCommand.self, ReprocessCommand.self, VerifyCommand.self, BackupCommand.self, CopyCommand.self, WorkCommand.self, ServeCommand.self,
+            ConfigCommand.self, ReprocessCommand.self, RecutCommand.self, VerifyCommand.self, BackupCommand.self, CopyCommand.self, WorkCommand.self, ServeCommand.self,
         ]
     )
 

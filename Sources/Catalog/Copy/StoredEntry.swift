@@ -22,11 +22,13 @@ public struct StoredEntry: Sendable, Equatable {
     public var sticker: StoredSticker?
     /// By rank, 0 (the largest share) first.
     public var palette: [StoredColor]
+    /// The entry's cut-out guidance as stored (``CutoutGuidance``'s sorted-keys JSON); nil when it has none.
+    public var guidanceJson: String?
 
     public init(
         id: Int64, sha256: String?, path: String, fileSize: Int64, fileMtime: Double, format: String?, width: Int?, height: Int?,
         status: String, failureCode: String?, failureMessage: String?, importedAt: String, updatedAt: String, decoderVersion: Int?,
-        exif: StoredExif?, sticker: StoredSticker?, palette: [StoredColor]
+        exif: StoredExif?, sticker: StoredSticker?, palette: [StoredColor], guidanceJson: String? = nil
     ) {
         self.id = id
         self.sha256 = sha256
@@ -45,6 +47,7 @@ public struct StoredEntry: Sendable, Equatable {
         self.exif = exif
         self.sticker = sticker
         self.palette = palette
+        self.guidanceJson = guidanceJson
     }
 }
 

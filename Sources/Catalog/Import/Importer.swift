@@ -116,7 +116,9 @@ public struct Importer: Sendable {
     }
 
     /// Reads, hashes and (for new bytes) processes one file. Runs in a child task, off every actor.
-    static func examine(path: String, repository: (any CatalogStore)?, processor: PhotoProcessor) async -> Examined {
+    /// `followsEdits`: a file edited in place is cut out with its entry's guidance, to replace that entry
+    /// (a worker records new bytes as a new entry, so it does not look for the entry).
+    static func examine(path: String, repository: (any CatalogStore)?, processor: PhotoProcessor, followsEdits: Bool = true) async -> Examined {
         if Task.isCancelled { return .skipped }
         let read: SourceBytes
         switch StageClock.measure(.readAndHash, { SourceReader.read(path: path) }) {
@@ -129,9 +131,14 @@ public struct Importer: Sendable {
         if let repository, let existing = try? await repository.existingEntry(sha256: sha256) {
             return .known(existing, source: read.source)
         }
-        let edited = (try? await repository?.entryClaiming(path: path, otherThan: sha256)) ?? nil
+        let edited = followsEdits ? (try? await repository?.entryClaiming(path: path, otherThan: sha256)) ?? nil : nil
         if Task.isCancelled { return .skipped }
-        let attempt = await processor.attempt(read.bytes)
+        // An edit in place keeps the entry, and with it the guidance the person gave it.
+        let attempt = if let edited {
+            await GuidedAttempt.attempt(processor, bytes: read.bytes, guidance: edited.guidance, id: edited.id)
+        } else {
+            await processor.attempt(read.bytes)
+        }
         switch attempt.result {
         case .success(let processed):
             return .processed(processed, sha256: sha256, source: read.source, replacing: edited)
@@ -149,7 +156,9 @@ public struct Importer: Sendable {
         case .skipped:
             return nil
         case .processed(let photo, let sha256, let source, let claim?):
-            let outcome = try await repository.replace(id: claim.id, expectedSHA256: claim.sha256, with: photo, sha256: sha256, source: source)
+            let outcome = try await repository.replace(
+                id: claim.id, expectedSHA256: claim.sha256, expectedGuidance: claim.guidance, with: photo, sha256: sha256, source: source,
+                guidance: nil)
             if let event = Self.event(outcome, id: claim.id, path: source.path, failure: nil) { return event }
             return Self.event(try await repository.recordProcessed(photo, sha256: sha256, source: source), path: source.path, failure: nil)
         case .processed(let photo, let sha256, let source, nil):
@@ -163,8 +172,8 @@ public struct Importer: Sendable {
             return Self.event(outcome, path: source.path, failure: nil)
         case .failed(let sha256?, let source, let format, let facts, _, let code, let message, let claim?):
             let outcome = try await repository.replaceWithFailure(
-                id: claim.id, expectedSHA256: claim.sha256, sha256: sha256, source: source, format: format, facts: facts, code: code,
-                message: message
+                id: claim.id, expectedSHA256: claim.sha256, expectedGuidance: claim.guidance, sha256: sha256, source: source, format: format,
+                facts: facts, code: code, message: message
             )
             if case .failed = outcome { return .failed(id: claim.id, path: source.path, code: code, message: message) }
             let recorded = try await repository.recordFailure(sha256: sha256, source: source, format: format, facts: facts, code: code, message: message)

@@ -19,9 +19,13 @@ extension PostgresCatalogStore {
     public func entryClaiming(path: String, otherThan sha256: String) async throws(CatalogError) -> PathClaim? {
         try await read { connection in
             try await connection.row(
-                "SELECT id, sha256 FROM photo WHERE path = $1 AND sha256 IS NOT NULL AND sha256 <> $2 ORDER BY id LIMIT 1",
+                """
+                SELECT id, sha256, guidance_json FROM photo WHERE path = $1 AND sha256 IS NOT NULL AND sha256 <> $2 ORDER BY id LIMIT 1
+                """,
                 binds(path, sha256)
-            ).map { PathClaim(id: try $0.value("id"), sha256: try $0.value("sha256")) }
+            ).map { PathClaim(
+                id: try $0.value("id"), sha256: try $0.value("sha256"),
+                guidance: try CutoutGuidance(storedJSON: try $0.value("guidance_json", as: String?.self))) }
         }
     }
 
@@ -75,7 +79,8 @@ extension PostgresCatalogStore {
                                       a: try row.value("a"), b: try row.value("b"))
                 },
                 fileSize: photo.fileSize, modificationTime: photo.fileMtime,
-                importedAt: photo.importedAt, updatedAt: photo.updatedAt)
+                importedAt: photo.importedAt, updatedAt: photo.updatedAt,
+                guidance: try photo.guidanceJson.map { try CutoutGuidance(storedJSON: $0) })
         }
     }
 

@@ -17,7 +17,7 @@ extension PostgresCatalogStore {
         while true {
             let page = try await read { connection in
                 try await connection.rows("""
-                    SELECT p.id, p.sha256, p.path, p.file_size, p.file_mtime, p.failure_code, p.decoder_version,
+                    SELECT p.id, p.sha256, p.path, p.file_size, p.file_mtime, p.failure_code, p.decoder_version, p.guidance_json,
                            s.pipeline_version, s.settings_json
                     FROM photo p LEFT JOIN sticker s ON s.photo_id = p.id
                     WHERE p.id > $1 ORDER BY p.id LIMIT 1000
@@ -66,27 +66,37 @@ extension PostgresCatalogStore {
             source = same ? .unchanged : .differs
         }
         guard all || !reasons.isEmpty || source == .differs else { return nil }
-        return ReprocessCandidate(id: id, sha256: sha256, path: path, hasSticker: sticker != nil, reasons: reasons, source: source)
+        let guidance: CutoutGuidance
+        do {
+            guidance = try CutoutGuidance(storedJSON: try row.value("guidance_json", as: String?.self))
+        } catch {
+            throw CatalogError.database(path: displayName, message: "entry \(id) has unreadable cut-out guidance: \(error)")
+        }
+        return ReprocessCandidate(
+            id: id, sha256: sha256, path: path, hasSticker: sticker != nil, reasons: reasons, source: source, guidance: guidance)
     }
 
     public func replace(
-        id: Int64, expectedSHA256: String?, with photo: ProcessedPhoto, sha256: String, source: SourceFile
+        id: Int64, expectedSHA256: String?, expectedGuidance: CutoutGuidance?, with photo: ProcessedPhoto, sha256: String,
+        source: SourceFile, guidance: CutoutGuidance?
     ) async throws(CatalogError) -> ReprocessOutcome {
         let now = Timestamp.now()
         return try await write { connection in
-            try await Self.replace(id: id, expectedSHA256: expectedSHA256, with: photo, sha256: sha256, source: source, now: now, connection)
+            try await Self.replace(
+                id: id, expectedSHA256: expectedSHA256, expectedGuidance: expectedGuidance, with: photo, sha256: sha256, source: source,
+                guidance: guidance, now: now, connection)
         }
     }
 
     public func replaceWithFailure(
-        id: Int64, expectedSHA256: String?, sha256: String, source: SourceFile, format: ImageFormat?, facts: PhotoFacts?,
-        code: String, message: String
+        id: Int64, expectedSHA256: String?, expectedGuidance: CutoutGuidance?, sha256: String, source: SourceFile, format: ImageFormat?,
+        facts: PhotoFacts?, code: String, message: String
     ) async throws(CatalogError) -> ReprocessOutcome {
         let now = Timestamp.now()
         return try await write { connection in
             try await Self.replaceWithFailure(
-                id: id, expectedSHA256: expectedSHA256, sha256: sha256, source: source, format: format, facts: facts, code: code,
-                message: message, now: now, connection)
+                id: id, expectedSHA256: expectedSHA256, expectedGuidance: expectedGuidance, sha256: sha256, source: source, format: format,
+                facts: facts, code: code, message: message, now: now, connection)
         }
     }
 
@@ -106,13 +116,14 @@ extension PostgresCatalogStore {
     // MARK: - Inside a write transaction (the methods above, and a worker's commit)
 
     static func replace(
-        id: Int64, expectedSHA256: String?, with photo: ProcessedPhoto, sha256: String, source: SourceFile, now: String,
-        _ connection: PostgresConnection
+        id: Int64, expectedSHA256: String?, expectedGuidance: CutoutGuidance?, with photo: ProcessedPhoto, sha256: String,
+        source: SourceFile, guidance: CutoutGuidance?, now: String, _ connection: PostgresConnection
     ) async throws -> ReprocessOutcome {
         try await rewrite(
-            id: id, expectedSHA256: expectedSHA256, sha256: sha256, source: source, content: photo, exif: nil, outcome: .replaced, now: now,
-            connection
+            id: id, expectedSHA256: expectedSHA256, expectedGuidance: expectedGuidance, sha256: sha256, source: source, content: photo,
+            exif: nil, outcome: .replaced, now: now, connection
         ) { record in
+            if let guidance { record.guidanceJson = try guidance.storedJSON() }
             record.format = photo.format.rawValue
             record.width = photo.width
             record.height = photo.height
@@ -123,12 +134,12 @@ extension PostgresCatalogStore {
     }
 
     static func replaceWithFailure(
-        id: Int64, expectedSHA256: String?, sha256: String, source: SourceFile, format: ImageFormat?, facts: PhotoFacts?,
-        code: String, message: String, now: String, _ connection: PostgresConnection
+        id: Int64, expectedSHA256: String?, expectedGuidance: CutoutGuidance?, sha256: String, source: SourceFile, format: ImageFormat?,
+        facts: PhotoFacts?, code: String, message: String, now: String, _ connection: PostgresConnection
     ) async throws -> ReprocessOutcome {
         try await rewrite(
-            id: id, expectedSHA256: expectedSHA256, sha256: sha256, source: source, content: nil, exif: facts?.exif, outcome: .failed,
-            now: now, connection
+            id: id, expectedSHA256: expectedSHA256, expectedGuidance: expectedGuidance, sha256: sha256, source: source, content: nil,
+            exif: facts?.exif, outcome: .failed, now: now, connection
         ) { record in
             record.format = (facts?.format ?? format)?.rawValue
             record.width = facts?.width
@@ -140,10 +151,13 @@ extension PostgresCatalogStore {
     }
 
     private static func rewrite(
-        id: Int64, expectedSHA256: String?, sha256: String, source: SourceFile, content: ProcessedPhoto?, exif: ExifMetadata?,
-        outcome: ReprocessOutcome, now: String, _ connection: PostgresConnection, fields: (inout PhotoRecord) -> Void
+        id: Int64, expectedSHA256: String?, expectedGuidance: CutoutGuidance?, sha256: String, source: SourceFile, content: ProcessedPhoto?,
+        exif: ExifMetadata?, outcome: ReprocessOutcome, now: String, _ connection: PostgresConnection,
+        fields: (inout PhotoRecord) throws -> Void
     ) async throws -> ReprocessOutcome {
-        guard var record = try await unchangedRecord(id: id, expectedSHA256: expectedSHA256, connection) else { return .changedMeanwhile }
+        guard var record = try await unchangedRecord(id: id, expectedSHA256: expectedSHA256, connection),
+              try expectedGuidance.map({ try record.guidance() == $0 }) ?? true
+        else { return .changedMeanwhile }
         if let duplicate = try await duplicate(of: record, newSHA256: sha256, connection) { return duplicate }
         for table in ["palette_color", "sticker_png", "sticker", "exif"] {
             try await connection.run("DELETE FROM \(table) WHERE photo_id = $1", binds(id))
@@ -153,13 +167,14 @@ extension PostgresCatalogStore {
         record.fileMtime = source.modificationTime
         record.updatedAt = now
         record.decoderVersion = PhotoDecoder.decoderVersion
-        fields(&record)
+        try fields(&record)
         try await connection.run("""
             UPDATE photo SET sha256 = $2, path = $3, file_size = $4, file_mtime = $5, format = $6, width = $7, height = $8,
-                status = $9, failure_code = $10, failure_message = $11, updated_at = $12, decoder_version = $13
+                status = $9, failure_code = $10, failure_message = $11, updated_at = $12, decoder_version = $13, guidance_json = $14
             WHERE id = $1
             """, binds(id, record.sha256, record.path, record.fileSize, record.fileMtime, record.format, record.width, record.height,
-                       record.status, record.failureCode, record.failureMessage, record.updatedAt, record.decoderVersion))
+                       record.status, record.failureCode, record.failureMessage, record.updatedAt, record.decoderVersion,
+                       record.guidanceJson))
         if let content {
             try await insertContent(of: content, id: id, now: now, connection)
         } else if let exif {

@@ -209,11 +209,14 @@ extension PostgresCatalogStore {
         let (id, expected) = (step.entryID, step.expectedSHA256)
         switch step.change {
         case .replace(let photo, let sha256, let source):
-            return (try await replace(id: id, expectedSHA256: expected, with: photo, sha256: sha256, source: source, now: now, connection), nil)
+            let outcome = try await replace(
+                id: id, expectedSHA256: expected, expectedGuidance: step.expectedGuidance, with: photo, sha256: sha256, source: source,
+                guidance: nil, now: now, connection)
+            return (outcome, nil)
         case .fail(let sha256, let source, let format, let facts, let code, let message):
             let outcome = try await replaceWithFailure(
-                id: id, expectedSHA256: expected, sha256: sha256, source: source, format: format, facts: facts, code: code, message: message,
-                now: now, connection)
+                id: id, expectedSHA256: expected, expectedGuidance: step.expectedGuidance, sha256: sha256, source: source, format: format,
+                facts: facts, code: code, message: message, now: now, connection)
             return (outcome, "\(message) [\(code)]")
         case .refreshSource(let source):
             return (try await refreshSource(id: id, expectedSHA256: expected, source: source, now: now, connection), nil)

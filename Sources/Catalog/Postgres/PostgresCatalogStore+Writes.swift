@@ -157,7 +157,7 @@ extension PostgresCatalogStore {
 
     static let photoColumns = """
         id, sha256, path, file_size, file_mtime, format, width, height, status, failure_code, failure_message,
-        imported_at, updated_at, decoder_version
+        imported_at, updated_at, decoder_version, guidance_json
         """
 
     static func photo(sha256: String, _ connection: PostgresConnection) async throws -> PhotoRecord? {
@@ -175,7 +175,7 @@ extension PostgresCatalogStore {
             width: try row.value("width"), height: try row.value("height"), status: try row.value("status"),
             failureCode: try row.value("failure_code"), failureMessage: try row.value("failure_message"),
             importedAt: try row.value("imported_at"), updatedAt: try row.value("updated_at"),
-            decoderVersion: try row.value("decoder_version"))
+            decoderVersion: try row.value("decoder_version"), guidanceJson: try row.value("guidance_json"))
     }
 
     /// Records where the bytes of `record` are now (a move only when the recorded file is gone).

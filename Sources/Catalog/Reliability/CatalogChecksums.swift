@@ -11,7 +11,7 @@ public struct CatalogChecksums: Sendable, Equatable, Encodable {
     public var packItems: Int
     public var settings: Int
     /// Over every entry in id order: id, hash, status, failure code, path, sticker PNG bytes, palette
-    /// (rank, hex, Oklab and share as 64-bit floats).
+    /// (rank, hex, Oklab and share as 64-bit floats), and the cut-out guidance of an entry that has one.
     public var entriesSHA256: String
     /// Over packs by name (title, author, items in order with their emoji) and settings by key.
     public var packsSHA256: String
@@ -60,6 +60,8 @@ public struct CatalogChecksums: Sendable, Equatable, Encodable {
                 ["color", String(color.rank), color.hex] + [color.l, color.a, color.b, color.share].map { String($0.bitPattern, radix: 16) },
                 to: &hasher)
         }
+        // Only guided entries add a field: a catalog without guidance keeps the checksums it had before 0007.
+        if let guidance = entry.guidanceJson { addFields(["guidance", guidance], to: &hasher) }
     }
 
     /// Each field followed by a 0 byte, so that field boundaries count.

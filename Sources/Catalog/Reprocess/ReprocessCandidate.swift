@@ -1,3 +1,5 @@
+import Processing
+
 /// An entry `catalog reprocess` looks at: what the catalog recorded about it, and the reasons known
 /// before its file is read.
 public struct ReprocessCandidate: Sendable, Equatable {
@@ -20,4 +22,6 @@ public struct ReprocessCandidate: Sendable, Equatable {
     /// Reasons from the catalog alone (pipeline, settings, failed); `source-changed` is added once the bytes are hashed.
     public var reasons: [StaleReason]
     public var source: Source
+    /// The entry's cut-out guidance, applied to its re-made cut-out; the commit checks it is still the stored one.
+    public var guidance: CutoutGuidance = .none
 }

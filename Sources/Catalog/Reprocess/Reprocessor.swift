@@ -123,7 +123,7 @@ public struct Reprocessor: Sendable {
         if reasons.isEmpty && !options.all { return .touched(candidate, source: read.source) }
         if options.dryRun { return .wouldProcess(candidate, reasons: reasons) }
         if Task.isCancelled { return .skipped }
-        let attempt = await processor.attempt(read.bytes)
+        let attempt = await GuidedAttempt.attempt(processor, bytes: read.bytes, guidance: candidate.guidance, id: candidate.id)
         switch attempt.result {
         case .success(let processed):
             return .processed(candidate, processed, sha256: sha256, source: read.source, reasons: reasons)
@@ -167,7 +167,9 @@ public struct Reprocessor: Sendable {
             )
         case .processed(let candidate, let photo, let sha256, let source, let reasons):
             return Self.event(
-                try await repository.replace(id: candidate.id, expectedSHA256: candidate.sha256, with: photo, sha256: sha256, source: source),
+                try await repository.replace(
+                    id: candidate.id, expectedSHA256: candidate.sha256, expectedGuidance: candidate.guidance, with: photo, sha256: sha256,
+                    source: source, guidance: nil),
                 candidate, reasons: reasons
             )
         case .processingFailed(let candidate, let sha256, let source, let format, let facts, let reasons, let code, let message):
@@ -177,8 +179,8 @@ public struct Reprocessor: Sendable {
                 return .failed(id: candidate.id, path: candidate.path, reasons: reasons, code: code, message: message)
             }
             let outcome = try await repository.replaceWithFailure(
-                id: candidate.id, expectedSHA256: candidate.sha256, sha256: sha256, source: source, format: format, facts: facts,
-                code: code, message: message
+                id: candidate.id, expectedSHA256: candidate.sha256, expectedGuidance: candidate.guidance, sha256: sha256, source: source,
+                format: format, facts: facts, code: code, message: message
             )
             return Self.event(outcome, candidate, reasons: reasons, failure: (code, message))
         }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Processing
 
 extension SQLiteCatalogStore {
     /// The entry (with a hash) recorded at `path` whose bytes are not `sha256`: the file there was edited
@@ -7,10 +8,12 @@ extension SQLiteCatalogStore {
     public nonisolated func entryClaiming(path: String, otherThan sha256: String) throws(CatalogError) -> PathClaim? {
         try read { db in
             let row = try Row.fetchOne(
-                db, sql: "SELECT id, sha256 FROM photo WHERE path = ? AND sha256 IS NOT NULL AND sha256 <> ? ORDER BY id LIMIT 1",
+                db, sql: """
+                    SELECT id, sha256, guidance_json FROM photo WHERE path = ? AND sha256 IS NOT NULL AND sha256 <> ? ORDER BY id LIMIT 1
+                    """,
                 arguments: [path, sha256]
             )
-            return row.map { PathClaim(id: $0["id"], sha256: $0["sha256"]) }
+            return try row.map { PathClaim(id: $0["id"], sha256: $0["sha256"], guidance: try CutoutGuidance(storedJSON: $0["guidance_json"])) }
         }
     }
 

@@ -68,7 +68,8 @@ extension SQLiteCatalogStore {
                 fileSize: photo.fileSize,
                 modificationTime: photo.fileMtime,
                 importedAt: photo.importedAt,
-                updatedAt: photo.updatedAt
+                updatedAt: photo.updatedAt,
+                guidance: try photo.guidanceJson.map { try CutoutGuidance(storedJSON: $0) }
             )
         }
     }

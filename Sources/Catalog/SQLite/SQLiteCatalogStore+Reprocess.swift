@@ -5,14 +5,18 @@ import Processing
 extension SQLiteCatalogStore {
     /// Replaces entry `id` with `photo` made from the bytes `sha256` read at `source`, in one transaction:
     /// photo fields, EXIF, sticker, sticker PNG and palette together, so the entry is the old one or the
-    /// new one, complete either way. `expectedSHA256` is the hash the entry had when it was read;
-    /// if it changed since, nothing is written.
+    /// new one, complete either way. `expectedSHA256` is the hash the entry had when it was read (and
+    /// `expectedGuidance`, when given, its guidance); if it changed since, nothing is written. `guidance`, when
+    /// given, is stored with the new content (`.none` clears it).
     public func replace(
-        id: Int64, expectedSHA256: String?, with photo: ProcessedPhoto, sha256: String, source: SourceFile
+        id: Int64, expectedSHA256: String?, expectedGuidance: CutoutGuidance?, with photo: ProcessedPhoto, sha256: String,
+        source: SourceFile, guidance: CutoutGuidance?
     ) throws(CatalogError) -> ReprocessOutcome {
         let now = Timestamp.now()
         return try write { db in
-            try Self.replace(id: id, expectedSHA256: expectedSHA256, with: photo, sha256: sha256, source: source, now: now, db)
+            try Self.replace(
+                id: id, expectedSHA256: expectedSHA256, expectedGuidance: expectedGuidance, with: photo, sha256: sha256, source: source,
+                guidance: guidance, now: now, db)
         }
     }
 
@@ -20,24 +24,27 @@ extension SQLiteCatalogStore {
     /// EXIF go (they described other bytes, or there were none), in one transaction.
     /// `facts` (when the bytes decoded before the failure) are kept: format, upright size and EXIF.
     public func replaceWithFailure(
-        id: Int64, expectedSHA256: String?, sha256: String, source: SourceFile, format: ImageFormat?, facts: PhotoFacts?,
-        code: String, message: String
+        id: Int64, expectedSHA256: String?, expectedGuidance: CutoutGuidance?, sha256: String, source: SourceFile, format: ImageFormat?,
+        facts: PhotoFacts?, code: String, message: String
     ) throws(CatalogError) -> ReprocessOutcome {
         let now = Timestamp.now()
         return try write { db in
             try Self.replaceWithFailure(
-                id: id, expectedSHA256: expectedSHA256, sha256: sha256, source: source, format: format, facts: facts, code: code,
-                message: message, now: now, db)
+                id: id, expectedSHA256: expectedSHA256, expectedGuidance: expectedGuidance, sha256: sha256, source: source, format: format,
+                facts: facts, code: code, message: message, now: now, db)
         }
     }
 
-    /// ``replace(id:expectedSHA256:with:sha256:source:)`` inside the caller's write transaction.
+    /// ``replace(id:expectedSHA256:expectedGuidance:with:sha256:source:guidance:)`` inside the caller's write transaction.
     static func replace(
-        id: Int64, expectedSHA256: String?, with photo: ProcessedPhoto, sha256: String, source: SourceFile, now: String, _ db: Database
+        id: Int64, expectedSHA256: String?, expectedGuidance: CutoutGuidance?, with photo: ProcessedPhoto, sha256: String,
+        source: SourceFile, guidance: CutoutGuidance?, now: String, _ db: Database
     ) throws -> ReprocessOutcome {
         try rewrite(
-            id: id, expectedSHA256: expectedSHA256, sha256: sha256, source: source, content: photo, exif: nil, outcome: .replaced, now: now, db
+            id: id, expectedSHA256: expectedSHA256, expectedGuidance: expectedGuidance, sha256: sha256, source: source, content: photo,
+            exif: nil, outcome: .replaced, now: now, db
         ) { record in
+            if let guidance { record.guidanceJson = try guidance.storedJSON() }
             record.format = photo.format.rawValue
             record.width = photo.width
             record.height = photo.height
@@ -47,14 +54,15 @@ extension SQLiteCatalogStore {
         }
     }
 
-    /// ``replaceWithFailure(id:expectedSHA256:sha256:source:format:facts:code:message:)`` inside the caller's write transaction.
+    /// ``replaceWithFailure(id:expectedSHA256:expectedGuidance:sha256:source:format:facts:code:message:)`` inside the
+    /// caller's write transaction.
     static func replaceWithFailure(
-        id: Int64, expectedSHA256: String?, sha256: String, source: SourceFile, format: ImageFormat?, facts: PhotoFacts?,
-        code: String, message: String, now: String, _ db: Database
+        id: Int64, expectedSHA256: String?, expectedGuidance: CutoutGuidance?, sha256: String, source: SourceFile, format: ImageFormat?,
+        facts: PhotoFacts?, code: String, message: String, now: String, _ db: Database
     ) throws -> ReprocessOutcome {
         try rewrite(
-            id: id, expectedSHA256: expectedSHA256, sha256: sha256, source: source, content: nil, exif: facts?.exif, outcome: .failed,
-            now: now, db
+            id: id, expectedSHA256: expectedSHA256, expectedGuidance: expectedGuidance, sha256: sha256, source: source, content: nil,
+            exif: facts?.exif, outcome: .failed, now: now, db
         ) { record in
             record.format = (facts?.format ?? format)?.rawValue
             record.width = facts?.width
@@ -68,10 +76,12 @@ extension SQLiteCatalogStore {
     /// Inside a write transaction: the entry's content is deleted, its photo row gets the new bytes' hash,
     /// size, time and `fields`, and `content` (if any) is inserted, or else `exif` alone.
     static func rewrite(
-        id: Int64, expectedSHA256: String?, sha256: String, source: SourceFile, content: ProcessedPhoto?, exif: ExifMetadata?,
-        outcome: ReprocessOutcome, now: String, _ db: Database, fields: (inout PhotoRecord) -> Void
+        id: Int64, expectedSHA256: String?, expectedGuidance: CutoutGuidance?, sha256: String, source: SourceFile, content: ProcessedPhoto?,
+        exif: ExifMetadata?, outcome: ReprocessOutcome, now: String, _ db: Database, fields: (inout PhotoRecord) throws -> Void
     ) throws -> ReprocessOutcome {
-        guard var record = try Self.unchangedRecord(id: id, expectedSHA256: expectedSHA256, db) else { return .changedMeanwhile }
+        guard var record = try Self.unchangedRecord(id: id, expectedSHA256: expectedSHA256, db),
+              try expectedGuidance.map({ try record.guidance() == $0 }) ?? true
+        else { return .changedMeanwhile }
         if let duplicate = try Self.duplicate(of: record, newSHA256: sha256, db) { return duplicate }
         try Self.deleteContent(of: id, db)
         record.sha256 = sha256
@@ -79,7 +89,7 @@ extension SQLiteCatalogStore {
         record.fileMtime = source.modificationTime
         record.updatedAt = now
         record.decoderVersion = PhotoDecoder.decoderVersion
-        fields(&record)
+        try fields(&record)
         try record.update(db)
         if let content {
             try Self.insertContent(of: content, id: id, now: now, db)

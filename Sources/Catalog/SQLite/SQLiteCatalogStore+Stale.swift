@@ -20,7 +20,7 @@ extension SQLiteCatalogStore {
             if pause > 0 { Thread.sleep(forTimeInterval: pause) }
             let page = try read { db in
                 try Row.fetchAll(db, sql: """
-                    SELECT p.id, p.sha256, p.path, p.file_size, p.file_mtime, p.failure_code, p.decoder_version,
+                    SELECT p.id, p.sha256, p.path, p.file_size, p.file_mtime, p.failure_code, p.decoder_version, p.guidance_json,
                            s.pipeline_version, s.settings_json
                     FROM photo p LEFT JOIN sticker s ON s.photo_id = p.id
                     WHERE p.id > ? ORDER BY p.id LIMIT 1000
@@ -64,6 +64,13 @@ extension SQLiteCatalogStore {
             source = same ? .unchanged : .differs
         }
         guard all || !reasons.isEmpty || source == .differs else { return nil }
-        return ReprocessCandidate(id: row["id"], sha256: sha256, path: path, hasSticker: sticker != nil, reasons: reasons, source: source)
+        let guidance: CutoutGuidance
+        do {
+            guidance = try CutoutGuidance(storedJSON: row["guidance_json"])
+        } catch {
+            throw .database(path: self.path, message: "entry \(row["id"] as Int64) has unreadable cut-out guidance: \(error)")
+        }
+        return ReprocessCandidate(
+            id: row["id"], sha256: sha256, path: path, hasSticker: sticker != nil, reasons: reasons, source: source, guidance: guidance)
     }
 }

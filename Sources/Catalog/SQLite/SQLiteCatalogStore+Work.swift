@@ -164,11 +164,14 @@ extension SQLiteCatalogStore {
         let (id, expected) = (step.entryID, step.expectedSHA256)
         switch step.change {
         case .replace(let photo, let sha256, let source):
-            return (try replace(id: id, expectedSHA256: expected, with: photo, sha256: sha256, source: source, now: now, db), nil)
+            let outcome = try replace(
+                id: id, expectedSHA256: expected, expectedGuidance: step.expectedGuidance, with: photo, sha256: sha256, source: source,
+                guidance: nil, now: now, db)
+            return (outcome, nil)
         case .fail(let sha256, let source, let format, let facts, let code, let message):
             let outcome = try replaceWithFailure(
-                id: id, expectedSHA256: expected, sha256: sha256, source: source, format: format, facts: facts, code: code, message: message,
-                now: now, db)
+                id: id, expectedSHA256: expected, expectedGuidance: step.expectedGuidance, sha256: sha256, source: source, format: format,
+                facts: facts, code: code, message: message, now: now, db)
             return (outcome, "\(message) [\(code)]")
         case .refreshSource(let source):
             return (try refreshSource(id: id, expectedSHA256: expected, source: source, now: now, db), nil)

@@ -42,19 +42,26 @@ public protocol CatalogStore: Sendable {
     func failure(id: Int64) async throws(CatalogError) -> (code: String, message: String)?
 
     // MARK: Reprocessing (each call one transaction, checked against the hash the candidate was read with)
+    //
+    // `replace` and `replaceWithFailure` also check the entry's cut-out guidance when `expectedGuidance` is given
+    // (the guidance the new content was made with): a `catalog recut` that changed it meanwhile is not overwritten
+    // by a cut-out made with the old one (`.changedMeanwhile`). `replace` stores `guidance` with the new content
+    // when given (`.none` clears it); nil keeps the stored guidance.
 
     /// Entries whose sticker is out of date for these settings and versions (every entry when `all`).
     func reprocessCandidates(
         settings: StickerSettings, all: Bool, pipelineVersion: Int, decoderVersion: Int
     ) async throws(CatalogError) -> [ReprocessCandidate]
-    /// Replaces entry `id`'s results, unless its hash is no longer `expectedSHA256`.
+    /// Replaces entry `id`'s results, unless its hash is no longer `expectedSHA256` (or its guidance `expectedGuidance`).
     func replace(
-        id: Int64, expectedSHA256: String?, with photo: ProcessedPhoto, sha256: String, source: SourceFile
+        id: Int64, expectedSHA256: String?, expectedGuidance: CutoutGuidance?, with photo: ProcessedPhoto, sha256: String,
+        source: SourceFile, guidance: CutoutGuidance?
     ) async throws(CatalogError) -> ReprocessOutcome
-    /// Replaces entry `id`'s results with a failure, unless its hash is no longer `expectedSHA256`.
+    /// Replaces entry `id`'s results with a failure, unless its hash is no longer `expectedSHA256` (or its guidance
+    /// `expectedGuidance`); the guidance stays.
     func replaceWithFailure(
-        id: Int64, expectedSHA256: String?, sha256: String, source: SourceFile, format: ImageFormat?, facts: PhotoFacts?,
-        code: String, message: String
+        id: Int64, expectedSHA256: String?, expectedGuidance: CutoutGuidance?, sha256: String, source: SourceFile, format: ImageFormat?,
+        facts: PhotoFacts?, code: String, message: String
     ) async throws(CatalogError) -> ReprocessOutcome
     /// Updates entry `id`'s source facts (path, size, time) only.
     func refreshSource(id: Int64, expectedSHA256: String?, source: SourceFile) async throws(CatalogError) -> ReprocessOutcome
@@ -233,6 +240,24 @@ extension CatalogStore {
         sha256: String?, source: SourceFile, format: ImageFormat?, code: String, message: String
     ) async throws(CatalogError) -> ImportOutcome {
         try await recordFailure(sha256: sha256, source: source, format: format, facts: nil, code: code, message: message)
+    }
+
+    /// Replaces entry `id`'s results, unless its hash is no longer `expectedSHA256`; its guidance is neither checked nor changed.
+    public func replace(
+        id: Int64, expectedSHA256: String?, with photo: ProcessedPhoto, sha256: String, source: SourceFile
+    ) async throws(CatalogError) -> ReprocessOutcome {
+        try await replace(
+            id: id, expectedSHA256: expectedSHA256, expectedGuidance: nil, with: photo, sha256: sha256, source: source, guidance: nil)
+    }
+
+    /// Replaces entry `id`'s results with a failure, unless its hash is no longer `expectedSHA256`; the guidance is not checked.
+    public func replaceWithFailure(
+        id: Int64, expectedSHA256: String?, sha256: String, source: SourceFile, format: ImageFormat?, facts: PhotoFacts?,
+        code: String, message: String
+    ) async throws(CatalogError) -> ReprocessOutcome {
+        try await replaceWithFailure(
+            id: id, expectedSHA256: expectedSHA256, expectedGuidance: nil, sha256: sha256, source: source, format: format, facts: facts,
+            code: code, message: message)
     }
 
     /// ``replaceWithFailure(id:expectedSHA256:sha256:source:format:facts:code:message:)`` with no facts.

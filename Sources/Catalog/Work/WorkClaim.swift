@@ -67,7 +67,7 @@ public struct EnqueueCount: Sendable, Equatable {
 }
 
 /// What reprocessing one stale entry changes, as ``CatalogStore/replace(id:expectedSHA256:with:sha256:source:)`` and
-/// its siblings would, unless the entry's hash is no longer `expectedSHA256`.
+/// its siblings would, unless the entry's hash is no longer `expectedSHA256` (or its guidance `expectedGuidance`).
 public struct ReprocessStep: Sendable {
     /// The change itself.
     public enum Change: Sendable {
@@ -81,11 +81,14 @@ public struct ReprocessStep: Sendable {
 
     public var entryID: Int64
     public var expectedSHA256: String?
+    /// The guidance the new content was made with: a `catalog recut` meanwhile is not overwritten. nil: not checked.
+    public var expectedGuidance: CutoutGuidance?
     public var change: Change
 
-    public init(entryID: Int64, expectedSHA256: String?, change: Change) {
+    public init(entryID: Int64, expectedSHA256: String?, expectedGuidance: CutoutGuidance? = nil, change: Change) {
         self.entryID = entryID
         self.expectedSHA256 = expectedSHA256
+        self.expectedGuidance = expectedGuidance
         self.change = change
     }
 }

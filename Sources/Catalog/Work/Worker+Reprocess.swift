@@ -11,7 +11,8 @@ extension Worker {
             return .unreadable(message: "entry \(claim.entryID ?? 0) is no longer stale or no longer there")
         }
         let step = { (change: ReprocessStep.Change) in
-            WorkResult.reprocess(ReprocessStep(entryID: candidate.id, expectedSHA256: candidate.sha256, change: change))
+            WorkResult.reprocess(ReprocessStep(
+                entryID: candidate.id, expectedSHA256: candidate.sha256, expectedGuidance: candidate.guidance, change: change))
         }
         switch await Reprocessor.examine(candidate, repository: repository, processor: processor, options: options) {
         case .skipped, .wouldProcess:

@@ -65,6 +65,8 @@ extension CatalogCommand {
             if let sticker = entry.sticker {
                 rows.append(("Sticker", "\(sticker.width)×\(sticker.height), \(Format.bytes(Int64(sticker.bytes))), pipeline \(sticker.pipelineVersion), model \(sticker.settings.model.rawValue)"))
             }
+            // Only a guided entry says so: the others are the automatic cut-out, as always.
+            if entry.guidance != nil { rows.append(("Guidance", GuidanceText.describe(entry.guidance))) }
             if entry.sticker != nil {
                 let palette = entry.palette.map { color in
                     Swatch.render(hex: color.hex, colored: colored) + String(format: " %.0f%%", color.share * 100)

@@ -22,6 +22,8 @@ struct PhotoRecord: Codable, Sendable, Equatable, FetchableRecord, MutablePersis
     var updatedAt: String
     /// `PhotoDecoder.decoderVersion` of the binary that last examined the bytes (nil: before version 2).
     var decoderVersion: Int? = PhotoDecoder.decoderVersion
+    /// The entry's cut-out guidance as stored (``CutoutGuidance`` JSON, migration 0007); nil: none.
+    var guidanceJson: String? = nil
 
     enum CodingKeys: String, CodingKey {
         case id, sha256, path
@@ -33,6 +35,7 @@ struct PhotoRecord: Codable, Sendable, Equatable, FetchableRecord, MutablePersis
         case importedAt = "imported_at"
         case updatedAt = "updated_at"
         case decoderVersion = "decoder_version"
+        case guidanceJson = "guidance_json"
     }
 
     enum Columns {
@@ -44,6 +47,11 @@ struct PhotoRecord: Codable, Sendable, Equatable, FetchableRecord, MutablePersis
         static let format = Column(CodingKeys.format)
         static let status = Column(CodingKeys.status)
         static let failureCode = Column(CodingKeys.failureCode)
+    }
+
+    /// The guidance every cut-out of the entry applies (`.none` when it has none).
+    func guidance() throws -> CutoutGuidance {
+        try CutoutGuidance(storedJSON: guidanceJson)
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) {
