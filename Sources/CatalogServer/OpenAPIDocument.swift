@@ -393,34 +393,44 @@ enum OpenAPIDocument {
             "type": "array",
             "description": "The part under each point is kept.",
             "items": {
-              "$ref": "#/components/schemas/GuidancePoint"
+              "type": "object",
+              "description": "A pixel of the upright photo.",
+              "properties": {
+                "x": {
+                  "type": "integer"
+                },
+                "y": {
+                  "type": "integer"
+                }
+              },
+              "required": [
+                "x",
+                "y"
+              ]
             }
           },
           "exclude": {
             "type": "array",
             "description": "The part under each point is taken out.",
             "items": {
-              "$ref": "#/components/schemas/GuidancePoint"
+              "type": "object",
+              "description": "A pixel of the upright photo.",
+              "properties": {
+                "x": {
+                  "type": "integer"
+                },
+                "y": {
+                  "type": "integer"
+                }
+              },
+              "required": [
+                "x",
+                "y"
+              ]
             }
           }
         },
         "required": []
-      },
-      "GuidancePoint": {
-        "type": "object",
-        "description": "A pixel of the upright photo.",
-        "properties": {
-          "x": {
-            "type": "integer"
-          },
-          "y": {
-            "type": "integer"
-          }
-        },
-        "required": [
-          "x",
-          "y"
-        ]
       },
       "SearchHit": {
         "type": "object",
