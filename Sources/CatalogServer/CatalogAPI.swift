@@ -2,7 +2,8 @@ import Catalog
 import Foundation
 import Hummingbird
 
-/// What every route works with: the catalog, the run's configuration, the event hub and the job runner.
+/// What every route works with: the catalog, the run's configuration, the event hub, the job runner
+/// and the photos kept decoded for cut-out previews.
 /// Reads and writes go through the catalog store, as the CLI's do, so the server and CLI processes
 /// share the catalog (for SQLite: WAL, busy timeout).
 struct CatalogAPI: Sendable {
@@ -10,6 +11,7 @@ struct CatalogAPI: Sendable {
     let configuration: ServerConfiguration
     let hub: ProgressHub
     let jobs: JobRunner
+    let previews: CutoutPreviewer
 
     /// Runs a catalog read or write, answering its failure as JSON.
     func catalog<T>(_ body: () async throws(CatalogError) -> T) async throws(APIError) -> T {
@@ -42,6 +44,7 @@ struct CatalogAPI: Sendable {
     func register(on router: Router<ServerRequestContext>) {
         registerEntries(on: router)
         registerMedia(on: router)
+        registerCutout(on: router)
         registerPacks(on: router)
         registerExport(on: router)
         registerSettings(on: router)

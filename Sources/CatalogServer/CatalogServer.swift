@@ -16,7 +16,7 @@ public struct CatalogServer: Sendable {
     public init(repository: any CatalogStore, configuration: ServerConfiguration) {
         self.configuration = configuration
         let hub = ProgressHub()
-        api = CatalogAPI(repository: repository, configuration: configuration, hub: hub, jobs: JobRunner(hub: hub))
+        api = CatalogAPI(repository: repository, configuration: configuration, hub: hub, jobs: JobRunner(hub: hub), previews: CutoutPreviewer())
         port = ServingPort(configuration.port == 0 ? nil : configuration.port)
     }
 

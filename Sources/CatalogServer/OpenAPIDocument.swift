@@ -32,7 +32,7 @@ enum OpenAPIDocument {
             "properties": {
               "code": {
                 "type": "string",
-                "description": "A stable word: bad-parameter, bad-color, bad-id, bad-json, bad-upload, bad-setting, invalid-name, invalid-value, invalid-position, not-found, source-missing, source-unreadable, unknown-entries, token-required, bad-token, foreign-origin, wrong-host, already-exists, not-stickers, not-in-pack, missing-stickers, empty-pack, too-few-stickers, title-too-long, does-not-fit, job-running, busy, too-large, model-unavailable, internal, ..."
+                "description": "A stable word: bad-parameter, bad-color, bad-id, bad-json, bad-upload, bad-setting, invalid-name, invalid-value, invalid-position, not-found, source-missing, source-unreadable, source-changed, no-photo, invalid-guidance, no-subject, unknown-entries, token-required, bad-token, foreign-origin, wrong-host, already-exists, not-stickers, not-in-pack, missing-stickers, empty-pack, too-few-stickers, title-too-long, does-not-fit, job-running, busy, too-large, model-unavailable, internal, ..."
               },
               "message": {
                 "type": "string",
@@ -439,6 +439,78 @@ enum OpenAPIDocument {
           "guidance"
         ],
         "description": "Exactly what `catalog show ID --json` prints."
+      },
+      "CutoutGuidance": {
+        "type": "object",
+        "description": "What a person told the cut-out about the subject, in pixels of the upright photo (its full size after the EXIF orientation), origin at the top left. No box and no points: the automatic cut-out.",
+        "properties": {
+          "box": {
+            "type": "object",
+            "nullable": true,
+            "description": "The subject lies inside this rectangle (at least 1 x 1, inside the photo).",
+            "properties": {
+              "x": {
+                "type": "integer"
+              },
+              "y": {
+                "type": "integer"
+              },
+              "width": {
+                "type": "integer"
+              },
+              "height": {
+                "type": "integer"
+              }
+            },
+            "required": [
+              "x",
+              "y",
+              "width",
+              "height"
+            ]
+          },
+          "include": {
+            "type": "array",
+            "description": "The part under each point is kept.",
+            "items": {
+              "type": "object",
+              "description": "A pixel of the upright photo.",
+              "properties": {
+                "x": {
+                  "type": "integer"
+                },
+                "y": {
+                  "type": "integer"
+                }
+              },
+              "required": [
+                "x",
+                "y"
+              ]
+            }
+          },
+          "exclude": {
+            "type": "array",
+            "description": "The part under each point is taken out.",
+            "items": {
+              "type": "object",
+              "description": "A pixel of the upright photo.",
+              "properties": {
+                "x": {
+                  "type": "integer"
+                },
+                "y": {
+                  "type": "integer"
+                }
+              },
+              "required": [
+                "x",
+                "y"
+              ]
+            }
+          }
+        },
+        "required": []
       },
       "SearchHit": {
         "type": "object",
@@ -1326,6 +1398,111 @@ enum OpenAPIDocument {
           },
           "404": {
             "description": "No such entry (not-found), or its source is gone (source-missing) or cannot be decoded (source-unreadable); the message names the path.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/entries/{id}/cutout": {
+      "post": {
+        "summary": "The sticker this guidance would make (a preview for \"Fix the cut-out\"): nothing is saved. The entry's photo stays decoded in memory for the next preview.",
+        "security": [
+          {
+            "catalogToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "integer",
+              "minimum": 1
+            },
+            "description": "The entry's id."
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/CutoutGuidance"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The sticker.",
+            "content": {
+              "image/png": {
+                "schema": {
+                  "type": "string",
+                  "format": "binary"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "The body is not guidance, or the guidance does not fit the photo (invalid-guidance: outside the photo, a box of zero size); the message names the value.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "Refused: wrong Host, foreign Origin, or (for changes) a missing or wrong X-Catalog-Token.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "No such entry.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "409": {
+            "description": "The entry has no photo to guide (no-photo), its source is gone (source-missing), unreadable (source-unreadable) or holds other bytes now (source-changed), or the cut-out found nothing (no-subject).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "The body is over 1 MB.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "The server failed, or the segmentation model is not installed (model-unavailable).",
             "content": {
               "application/json": {
                 "schema": {

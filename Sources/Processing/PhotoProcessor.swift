@@ -53,12 +53,9 @@ public nonisolated struct PhotoProcessor: Sendable {
 
     /// The stages after the decode.
     private func process(_ decoded: DecodedPhoto, guidance: CutoutGuidance) async throws(ProcessingError) -> ProcessedPhoto {
-        let working = StageClock.measure(.resize) { decoded.workingImage(longSide: decodeOptions.workingSize) }
-        let cutout = try segmenter.cutout(
-            working, predictingFrom: decoded.image, guidance: guidance, uprightSize: (decoded.width, decoded.height)
-        ).cutout
+        let (cutout, sourceScale) = try cutout(of: decoded, guidance: guidance)
         // The sticker and the palette both read the cut-out and nothing else: side by side.
-        async let sticker = Self.sticker(of: cutout, style: settings.style, sourceScale: decoded.sourceScale(of: working))
+        async let sticker = Self.sticker(of: cutout, style: settings.style, sourceScale: sourceScale)
         async let palette = Self.palette(of: cutout, colors: settings.paletteColors)
         return ProcessedPhoto(
             format: decoded.format,

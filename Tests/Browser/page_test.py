@@ -3,7 +3,8 @@
 A catalog is made from the generated sample photos (`sample-photos` + `catalog import`), the real
 server is started on it (`catalog serve --port 0`), and the page is used as a person would: the
 grid and its images, the detail view, colour search (typed, picked, bookmarked), a pack made from
-picked stickers, reordered by drag and drop and by keyboard, an emoji set, exported for WhatsApp
+picked stickers, reordered by drag and drop and by keyboard, an emoji set, a cut-out fixed (a box
+and points, by mouse and by keyboard, previewed, undone, saved, reset), exported for WhatsApp
 (the fit report, then the download, compared with `catalog export`), photos imported by upload,
 settings changed and the stale stickers reprocessed from the page, and entries added by `catalog
 import` / `catalog reprocess` processes while the server serves. No step may log a console error.
@@ -207,6 +208,191 @@ def detail_view_shows_sticker_photo_exif_palette_and_steps_with_arrows(f):
     f.wait(lambda: f.js("return document.getElementById('detail-title').textContent") == title, "arrow key steps back")
     f.press(Keys.ESCAPE)
     f.wait(lambda: not f.js("return document.getElementById('detail').open"), "Escape closes the detail")
+
+
+def open_detail(f, entry_id):
+    f.open()
+    f.driver.find_element(By.CSS_SELECTOR, f'.tile[data-entry-id="{entry_id}"] .tile-open').click()
+    f.wait(lambda: f.js("return document.getElementById('detail').open && !!document.querySelector('.fix-button')"), "detail with its Fix button")
+
+
+def fix_preview(f):
+    """The preview's version (0: the sticker as it is) and its size in bytes."""
+    return f.js("const i = document.querySelector('.fix-preview-img'); return i ? [Number(i.dataset.version), Number(i.dataset.bytes || 0)] : null")
+
+
+def wait_preview(f, version, message):
+    f.wait(lambda: (fix_preview(f) or [0])[0] >= version and f.js("return document.querySelector('.fix-result').getAttribute('aria-busy') === 'false'"),
+           f"preview {version}: {message}", timeout=90)
+    status = f.js("return document.querySelector('.fix-status').textContent")
+    assert status.startswith("Preview ready"), status
+    return fix_preview(f)
+
+
+def stage_point(f, fx, fy):
+    """Offsets from the stage's centre (what ActionChains wants) for a point at fractions of the photo."""
+    rect = f.js("const r = document.querySelector('.fix-stage').getBoundingClientRect(); return [r.width, r.height]")
+    return int((fx - 0.5) * rect[0]), int((fy - 0.5) * rect[1])
+
+
+def chord(f, modifier, key, times=1):
+    """`key` pressed `times` with `modifier` held (ActionChains.send_keys releases each key at once)."""
+    chain = ActionChains(f.driver).key_down(modifier)
+    for _ in range(times):
+        chain.send_keys(key)
+    chain.key_up(modifier).perform()
+
+
+def stored_guidance(f, entry_id):
+    return f.api(f"/api/entries/{entry_id}").get("guidance")
+
+
+@step
+def fix_the_cutout_with_the_mouse_box_point_undo_save(f):
+    entry_id = f.orange_id
+    entry = f.api(f"/api/entries/{entry_id}")
+    width, height = entry["width"], entry["height"]
+    automatic = len(urllib.request.urlopen(f.url + f"api/stickers/{entry_id}.png", timeout=30).read())
+    open_detail(f, entry_id)
+    assert "Cut out automatically" in f.js("return document.querySelector('.guided-note').textContent")
+    f.driver.find_element(By.CSS_SELECTOR, ".fix-button").click()
+    f.wait(lambda: f.js("const i = document.querySelector('.fix-stage img'); return !!i && i.complete && i.naturalWidth > 0"), "the photo in fix mode")
+    assert f.js("return document.querySelector('.fix').contains(document.activeElement)"), "focus moves into the mode"
+    assert f.js("return document.querySelector('.fix-tool-box').getAttribute('aria-pressed')") == "true", "the box tool is on first"
+    stage = f.driver.find_element(By.CSS_SELECTOR, ".fix-stage")
+    # A box over the left part of the photo: from 4 % to 58 % across, 6 % to 94 % down.
+    (x0, y0), (x1, y1) = stage_point(f, 0.04, 0.06), stage_point(f, 0.58, 0.94)
+    ActionChains(f.driver).move_to_element_with_offset(stage, x0, y0).click_and_hold() \
+        .move_to_element_with_offset(stage, (x0 + x1) // 2, (y0 + y1) // 2).move_to_element_with_offset(stage, x1, y1).release().perform()
+    boxed = wait_preview(f, 1, "after the box")
+    box = f.js("return document.querySelector('.fix-box:not(.fix-draft)').hidden") is False
+    assert box, "the box is drawn on the photo"
+    # Take out a part: the tool, then a click on the ball's lower left, inside the box.
+    f.driver.find_element(By.CSS_SELECTOR, ".fix-tool-exclude").click()
+    ex, ey = stage_point(f, 0.3, 0.7)
+    ActionChains(f.driver).move_to_element_with_offset(stage, ex, ey).click().perform()
+    f.wait(lambda: f.js("return document.querySelectorAll('.fix-mark.fix-exclude').length") == 1, "the exclude marker")
+    pointed = wait_preview(f, 2, "after the exclude point")
+    f.screenshot("02b-fix-box-and-point")
+    print(f"  sticker bytes: automatic {automatic}, with the box {boxed[1]}, with the box and the point {pointed[1]}")
+    assert boxed[1] != automatic, "the box changes the sticker"
+    assert pointed[1] != boxed[1], "the exclude point changes the sticker"
+    # Undo takes the point back out: the preview is the box's again, byte for byte.
+    f.driver.find_element(By.XPATH, "//section[@class='fix']//button[normalize-space()='Undo']").click()
+    f.wait(lambda: f.js("return document.querySelectorAll('.fix-mark').length") == 0, "undo removes the marker")
+    undone = wait_preview(f, 3, "after undo")
+    assert undone[1] == boxed[1], (undone, boxed)
+    f.driver.find_element(By.CSS_SELECTOR, ".fix-save").click()
+    f.wait(lambda: not f.js("return !!document.querySelector('.fix')"), "back to the detail after Save", timeout=90)
+    f.wait(lambda: f.js("return document.activeElement.classList.contains('fix-button')"), "focus back on the Fix button")
+    f.wait(lambda: "Saved" in f.js("return document.getElementById('toasts').textContent"), "Saved is announced")
+    guidance = stored_guidance(f, entry_id)
+    assert guidance and guidance["box"] and guidance["exclude"] == [] and guidance["include"] == [], guidance
+    b = guidance["box"]
+    assert abs(b["x"] - 0.04 * width) <= width / 100 + 2 and abs(b["x"] + b["width"] - 0.58 * width) <= width / 100 + 2, (b, width)
+    assert abs(b["y"] - 0.06 * height) <= height / 100 + 2 and abs(b["y"] + b["height"] - 0.94 * height) <= height / 100 + 2, (b, height)
+    saved = urllib.request.urlopen(f.url + f"api/stickers/{entry_id}.png", timeout=30).read()
+    assert len(saved) == undone[1], "the saved sticker is the preview's"
+    f.wait(lambda: "Fixed by hand: a box" in f.js("return document.querySelector('.guided-note').textContent"), "the detail says the cut-out is guided")
+    f.wait(lambda: f.js("const i = document.querySelector('.detail-art img'); return !!i && i.complete && i.naturalWidth > 0"), "the new sticker shown")
+    f.screenshot("02c-fixed-detail")
+    f.press(Keys.ESCAPE)
+    f.wait(lambda: not f.js("return document.getElementById('detail').open"), "Escape closes the detail")
+
+
+@step
+def fix_the_cutout_with_the_keyboard_alone(f):
+    entry_id = f.teal_id
+    open_detail(f, entry_id)
+    # Tab to the Fix button, Enter: the mode, with focus on its first tool.
+    for _ in range(30):
+        if f.js("return document.activeElement.classList.contains('fix-button')"):
+            break
+        f.press(Keys.TAB)
+    assert f.js("return document.activeElement.classList.contains('fix-button')"), "Tab reaches Fix the cut-out"
+    f.press(Keys.ENTER)
+    f.wait(lambda: f.js("return !!document.querySelector('.fix') && document.querySelector('.fix').contains(document.activeElement)"), "focus in the mode")
+    for _ in range(10):
+        if f.js("return document.activeElement.classList.contains('fix-stage')"):
+            break
+        f.press(Keys.TAB)
+    assert f.js("return document.activeElement.classList.contains('fix-stage')"), "Tab reaches the photo"
+    assert f.js("return getComputedStyle(document.activeElement).outlineStyle") != "none", "focus is visible on the photo"
+    # From the centre: Shift+arrows are tenths of the photo. A corner up and left, Enter; the other down and right, Enter.
+    chord(f, Keys.SHIFT, Keys.ARROW_LEFT, 3)
+    chord(f, Keys.SHIFT, Keys.ARROW_UP, 3)
+    f.press(Keys.ENTER)
+    chord(f, Keys.SHIFT, Keys.ARROW_RIGHT, 6)
+    chord(f, Keys.SHIFT, Keys.ARROW_DOWN, 6)
+    f.screenshot("02d-fix-keyboard-drawing")
+    f.press(Keys.ENTER)
+    wait_preview(f, 1, "box by keyboard")
+    # X: the take-out tool; Space places a point at the crosshair (back near the centre).
+    f.press("x")
+    chord(f, Keys.SHIFT, Keys.ARROW_LEFT, 3)
+    chord(f, Keys.SHIFT, Keys.ARROW_UP, 3)
+    f.press(Keys.SPACE)
+    f.wait(lambda: f.js("return document.querySelectorAll('.fix-mark.fix-exclude').length") == 1, "a point placed by keyboard")
+    wait_preview(f, 2, "point by keyboard")
+    chord(f, Keys.CONTROL, "z")
+    f.wait(lambda: f.js("return document.querySelectorAll('.fix-mark').length") == 0, "Ctrl+Z undoes")
+    # Escape leaves without saving; focus is back on the button.
+    f.press(Keys.ESCAPE)
+    f.wait(lambda: not f.js("return !!document.querySelector('.fix')"), "Escape leaves the mode")
+    assert f.js("return document.getElementById('detail').open"), "the detail stays open"
+    assert f.js("return document.activeElement.classList.contains('fix-button')"), "focus back on the Fix button"
+    assert stored_guidance(f, entry_id) in (None, {"box": None, "include": [], "exclude": []}), "nothing saved"
+    # Again, and save with Tab + Enter; then Reset to automatic.
+    f.press(Keys.ENTER)
+    f.wait(lambda: f.js("return !!document.querySelector('.fix-stage')"), "the mode again")
+    f.js("document.querySelector('.fix-stage').focus()")
+    chord(f, Keys.SHIFT, Keys.ARROW_UP, 4)
+    chord(f, Keys.SHIFT, Keys.ARROW_LEFT, 4)
+    f.press(Keys.ENTER)
+    chord(f, Keys.SHIFT, Keys.ARROW_DOWN, 8)
+    chord(f, Keys.SHIFT, Keys.ARROW_RIGHT, 6)
+    f.press(Keys.ENTER)
+    wait_preview(f, 1, "second box by keyboard")
+    for _ in range(12):
+        if f.js("return document.activeElement.classList.contains('fix-save')"):
+            break
+        f.press(Keys.TAB)
+    f.press(Keys.ENTER)
+    f.wait(lambda: f.js("return document.activeElement.classList.contains('fix-button')"), "saved, focus back", timeout=90)
+    assert (stored_guidance(f, entry_id) or {}).get("box"), "the box is stored"
+    f.press(Keys.ENTER)
+    f.wait(lambda: f.js("return !!document.querySelector('.fix-reset') && !document.querySelector('.fix-reset').disabled"), "Reset is offered for a guided entry")
+    f.js("document.querySelector('.fix-reset').focus()")
+    f.press(Keys.ENTER)
+    f.wait(lambda: f.js("return document.activeElement.classList.contains('fix-button')"), "reset, focus back", timeout=90)
+    assert stored_guidance(f, entry_id) in (None, {"box": None, "include": [], "exclude": []}), "back to automatic"
+    assert "Cut out automatically" in f.js("return document.querySelector('.guided-note').textContent")
+    f.press(Keys.ESCAPE)
+
+
+@step
+def fix_the_cutout_on_a_phone(f):
+    f.driver.set_window_size(390, 844)
+    try:
+        open_detail(f, f.orange_id)
+        f.driver.find_element(By.CSS_SELECTOR, ".fix-button").click()
+        f.wait(lambda: f.js("const i = document.querySelector('.fix-stage img'); return !!i && i.complete && i.naturalWidth > 0"), "the photo in fix mode")
+        # The stored box shows; a point taps in.
+        f.driver.find_element(By.CSS_SELECTOR, ".fix-tool-exclude").click()
+        stage = f.driver.find_element(By.CSS_SELECTOR, ".fix-stage")
+        ex, ey = stage_point(f, 0.1, 0.2)
+        ActionChains(f.driver).move_to_element_with_offset(stage, ex, ey).click().perform()
+        wait_preview(f, 1, "on a phone")
+        f.screenshot("13b-phone-fix")
+        f.js("document.querySelector('.fix-actions').scrollIntoView({block: 'end'})")
+        f.screenshot("13c-phone-fix-actions")
+        overflow = f.js("const d = document.getElementById('detail'); return d.scrollWidth - d.clientWidth")
+        assert overflow <= 0, f"no sideways scrolling in the dialog ({overflow} px)"
+        f.press(Keys.ESCAPE)
+        f.wait(lambda: not f.js("return !!document.querySelector('.fix')"), "Escape leaves the mode")
+        f.press(Keys.ESCAPE)
+    finally:
+        f.driver.set_window_size(1280, 900)
 
 
 @step
@@ -456,9 +642,13 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     fixture = Fixture()
     passed = failed = 0
+    # Names on the command line run only the steps whose names contain one of them.
+    wanted = sys.argv[1:]
     try:
         for function in STEPS:
             name = function.__name__
+            if wanted and not any(part in name for part in wanted):
+                continue
             started = time.monotonic()
             try:
                 function(fixture)

@@ -3,7 +3,7 @@
 # selenium from PyPI in a virtual environment made here (.build/browser-venv). `make test-browser`
 # (called by `make test`) runs it; without chromium it says so and passes nothing off as tested.
 #
-#   Tests/Browser/run.sh
+#   Tests/Browser/run.sh [STEP ...]     (STEP: part of a step's name, e.g. fix_the_cutout; none: all)
 # Settings: CATALOG_BIN, SAMPLES_BIN (default .build/debug/...), STICKER_MODEL_DIR (the
 # segmentation model, for imports), BROWSER_VENV, BROWSER_OUT (screenshots and downloads,
 # default .build/browser-test), CHROMIUM, CHROMEDRIVER.

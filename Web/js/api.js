@@ -40,7 +40,7 @@ export function url(path, params = {}) {
   return text ? `${path}?${text}` : path;
 }
 
-async function request(method, path, { params, body, signal, priority } = {}) {
+async function request(method, path, { params, body, signal, priority, blob } = {}) {
   const headers = { Accept: 'application/json' };
   const init = { method, headers, signal, credentials: 'same-origin' };
   if (priority) init.priority = priority;
@@ -60,6 +60,7 @@ async function request(method, path, { params, body, signal, priority } = {}) {
   }
   if (!response.ok) throw await failure(response);
   if (response.status === 204) return null;
+  if (blob) return response.blob();
   const type = response.headers.get('Content-Type') || '';
   return type.includes('json') ? response.json() : response.text();
 }
@@ -109,6 +110,14 @@ export const exportReport = (name, format) =>
 export const settings = () => request('GET', '/api/settings');
 export const saveSettings = (values) => request('PUT', '/api/settings', { body: values });
 export const stats = () => request('GET', '/api/stats');
+
+/** The sticker `guidance` would make of entry `id` (a PNG Blob): a preview, nothing is saved. */
+export const cutoutPreview = (id, guidance, signal) =>
+  request('POST', `/api/entries/${enc(id)}/cutout`, { body: guidance, signal, blob: true });
+/** Stores `guidance` with entry `id` and re-makes its sticker; the entry as it now is. */
+export const saveGuidance = (id, guidance) => request('PUT', `/api/entries/${enc(id)}/guidance`, { body: guidance });
+/** Back to the automatic cut-out for entry `id`; the entry as it now is. */
+export const resetGuidance = (id) => request('DELETE', `/api/entries/${enc(id)}/guidance`);
 
 export const reprocess = (all = false) => request('POST', '/api/reprocess', { body: { all } });
 

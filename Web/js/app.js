@@ -46,6 +46,9 @@ function refreshAll() {
   view?.reload?.({ fresh: true });
 }
 
+// A sticker re-made from its detail view (a fixed cut-out).
+document.addEventListener('catalog:changed', refreshAll);
+
 // The selection bar: what to do with the picked stickers.
 const bar = document.getElementById('selection-bar');
 const count = h('span', { class: 'selection-count', 'aria-live': 'polite' });

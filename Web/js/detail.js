@@ -8,6 +8,7 @@ import * as packindex from './packindex.js';
 import { h, icon, replace, toast, fileName, formatBytes } from './dom.js';
 import { gradient, prefersDarkText } from './gradient.js';
 import { addToPackControl } from './packpicker.js';
+import * as fixcutout from './fixcutout.js';
 
 const dialog = () => document.getElementById('detail');
 let current = null;
@@ -19,6 +20,7 @@ export function open(source, index, { onStep } = {}) {
   if (!node.open) {
     node.showModal();
     node.addEventListener('close', () => {
+      fixcutout.leave();
       const closed = current;
       current = null;
       closed?.onStep?.(closed.index);
@@ -38,6 +40,7 @@ async function step(delta) {
 }
 
 async function show() {
+  fixcutout.leave();
   const { source, index } = current;
   const summary = source.at(index);
   const node = dialog();
@@ -63,10 +66,27 @@ async function show() {
   }
   if (!current || current.source.at(current.index)?.id !== id) return;
   body.removeAttribute('aria-busy');
-  replace(body, pictures(entry), facts(entry));
+  render(body, entry);
 }
 
-function pictures(entry) {
+function render(body, entry) {
+  replace(body, pictures(entry, body), facts(entry));
+}
+
+/** Opens "Fix the cut-out" in place of the detail; focus comes back to its button after. */
+function fixCutout(body, entry) {
+  fixcutout.open(body, entry, {
+    onSaved: (updated) => {
+      api.renewStickers();
+      render(body, updated);
+      // The grid and the palettes show the new sticker too.
+      document.dispatchEvent(new CustomEvent('catalog:changed'));
+    },
+    onClosed: () => body.querySelector('.fix-button')?.focus(),
+  });
+}
+
+function pictures(entry, body) {
   const stickerArt = h('div', { class: 'detail-art' });
   stickerArt.style.setProperty('background-image', gradient(entry.palette));
   if (entry.sticker) {
@@ -83,9 +103,18 @@ function pictures(entry) {
   } else {
     photoBox.append(h('p', { class: 'hint' }, 'This file could not be read as a photo.'));
   }
+  const guided = !fixcutout.isEmpty(entry.guidance);
+  // Only a photo that was decoded (its size is known) can be guided; a failed cut-out ("no subject")
+  // is exactly what a box fixes.
+  const fix = entry.width && entry.sha256
+    ? h('div', { class: 'detail-cutout' },
+      h('button', { type: 'button', class: 'button fix-button', onclick: () => fixCutout(body, entry) }, icon('scissors'), 'Fix the cut-out'),
+      h('p', { class: 'hint guided-note' }, guided ? `Fixed by hand: ${fixcutout.describe(entry.guidance)}.` : 'Cut out automatically.'))
+    : null;
   return h('div', { class: 'detail-pictures' },
-    h('figure', {}, stickerArt, h('figcaption', {}, 'Sticker', entry.sticker ? ` · ${entry.sticker.width} × ${entry.sticker.height} · ${formatBytes(entry.sticker.bytes)}` : '')),
-    h('figure', {}, photoBox, h('figcaption', {}, 'Photo', entry.width ? ` · ${entry.width} × ${entry.height}` : '', entry.format ? ` · ${entry.format.toUpperCase()}` : '')));
+    h('figure', {}, stickerArt, h('figcaption', {}, 'Sticker', entry.sticker ? ` · ${entry.sticker.width} × ${entry.sticker.height} · ${formatBytes(entry.sticker.bytes)}` : '', guided ? ' · fixed by hand' : '')),
+    h('figure', {}, photoBox, h('figcaption', {}, 'Photo', entry.width ? ` · ${entry.width} × ${entry.height}` : '', entry.format ? ` · ${entry.format.toUpperCase()}` : '')),
+    fix);
 }
 
 function facts(entry) {
@@ -158,7 +187,7 @@ function ordinal(n) {
 }
 
 document.addEventListener('keydown', (event) => {
-  if (!current || !dialog().open) return;
+  if (!current || !dialog().open || fixcutout.active()) return;
   if (event.target.matches('input, select, textarea')) return;
   if (event.key === 'ArrowLeft') { event.preventDefault(); step(-1); }
   if (event.key === 'ArrowRight') { event.preventDefault(); step(1); }
