@@ -45,6 +45,7 @@ struct CatalogAPI: Sendable {
         registerEntries(on: router)
         registerMedia(on: router)
         registerCutout(on: router)
+        registerGuidance(on: router)
         registerPacks(on: router)
         registerExport(on: router)
         registerSettings(on: router)

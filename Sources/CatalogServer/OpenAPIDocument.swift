@@ -1514,6 +1514,182 @@ enum OpenAPIDocument {
         }
       }
     },
+    "/api/entries/{id}/guidance": {
+      "put": {
+        "summary": "Stores this guidance with the entry (replacing what it had) and re-makes its sticker and palette with it, as `catalog recut ID --reset --box ... --include ... --exclude ...` does. Nothing is changed unless the whole re-make succeeds.",
+        "security": [
+          {
+            "catalogToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "integer",
+              "minimum": 1
+            },
+            "description": "The entry's id."
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/CutoutGuidance"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The entry as it now is (as GET /api/entries/{id}).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/EntryDetail"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "The body is not guidance, or the guidance does not fit the photo (invalid-guidance); the message names the value.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "Refused: wrong Host, foreign Origin, or (for changes) a missing or wrong X-Catalog-Token.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "No such entry.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "409": {
+            "description": "The entry has no photo to guide (no-photo), its source is gone (source-missing), unreadable (source-unreadable) or holds other bytes now (source-changed), the cut-out found nothing (no-subject), another process changed the entry meanwhile (changed-meanwhile), or the catalog is busy (busy). Nothing was changed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "The body is over 1 MB.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "The server failed, or the segmentation model is not installed (model-unavailable).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      },
+      "delete": {
+        "summary": "Back to the automatic cut-out: clears the entry's guidance and re-makes its sticker, as `catalog recut ID --reset` does.",
+        "security": [
+          {
+            "catalogToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "integer",
+              "minimum": 1
+            },
+            "description": "The entry's id."
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The entry as it now is (as GET /api/entries/{id}).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/EntryDetail"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "Refused: wrong Host, foreign Origin, or (for changes) a missing or wrong X-Catalog-Token.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "No such entry.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "409": {
+            "description": "The entry has no photo to guide (no-photo), its source is gone (source-missing), unreadable (source-unreadable) or holds other bytes now (source-changed), the cut-out found nothing (no-subject), another process changed the entry meanwhile (changed-meanwhile), or the catalog is busy (busy). Nothing was changed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "The server failed, or the segmentation model is not installed (model-unavailable).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
     "/api/packs": {
       "get": {
         "summary": "Every pack, by name: `catalog pack list --json`.",

@@ -3,9 +3,10 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Processing
 import Testing
 
-@Suite("API: fix the cut-out (preview)")
+@Suite("API: fix the cut-out (preview, save, reset)")
 struct CutoutRoutesTests {
     static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47]
 
@@ -113,6 +114,98 @@ struct CutoutRoutesTests {
                 #expect(response.status == .forbidden)
                 #expect(response.errorCode == "foreign-origin")
             }
+        }
+    }
+
+    @Test func saveStoresTheGuidanceAndMakesThePreviewedStickerResetUndoesIt() async throws {
+        try await withServer { fixture, client in
+            let id = fixture.stickerIds[0]
+            let automatic = try await #require(try fixture.repository.stickerPNG(id: id))
+            // A box over the left half cuts the centred subject: another sticker.
+            let body = #"{"box":{"x":0,"y":0,"width":160,"height":240},"include":[],"exclude":[{"x":10,"y":10}]}"#
+            let previewed = try await client.execute(uri: "/api/entries/\(id)/cutout", method: .post, headers: pageHeaders(), body: body.buffer) { response in
+                #expect(response.status == .ok)
+                return Array(response.body.readableBytesView)
+            }
+            #expect(previewed != automatic)
+            try await client.execute(uri: "/api/entries/\(id)/guidance", method: .put, headers: pageHeaders(), body: body.buffer) { response in
+                #expect(response.status == .ok)
+                let entry = try #require(response.json as? [String: Any])
+                #expect(entry["id"] as? Int == Int(id))
+                let guidance = try #require(entry["guidance"] as? [String: Any])
+                #expect((guidance["box"] as? [String: Int]) == ["x": 0, "y": 0, "width": 160, "height": 240])
+                #expect((guidance["exclude"] as? [[String: Int]]) == [["x": 10, "y": 10]])
+            }
+            let stored = try await #require(try fixture.repository.entry(id: id))
+            #expect(stored.guidance == CutoutGuidance(box: .init(x: 0, y: 0, width: 160, height: 240), exclude: [.init(x: 10, y: 10)]))
+            // What was previewed is what was saved, byte for byte.
+            #expect(try await fixture.repository.stickerPNG(id: id) == previewed)
+            // GET answers the same entry.
+            try await client.execute(uri: "/api/entries/\(id)", method: .get) { response in
+                #expect((response.json as? [String: Any])?["guidance"] is [String: Any])
+            }
+
+            try await client.execute(uri: "/api/entries/\(id)/guidance", method: .delete, headers: pageHeaders(json: false)) { response in
+                #expect(response.status == .ok)
+                let entry = try #require(response.json as? [String: Any])
+                #expect(entry["guidance"] is NSNull)
+            }
+            #expect(try await fixture.repository.entry(id: id)?.guidance == nil)
+            #expect(try await fixture.repository.stickerPNG(id: id) == automatic)
+        }
+    }
+
+    @Test func saveRefusesBadGuidanceAndChangesNothing() async throws {
+        try await withServer { fixture, client in
+            let id = fixture.stickerIds[0]
+            let before = try await fixture.repository.entry(id: id)
+            let png = try await fixture.repository.stickerPNG(id: id)
+            try await client.execute(
+                uri: "/api/entries/\(id)/guidance", method: .put, headers: pageHeaders(),
+                body: #"{"box":{"x":0,"y":0,"width":321,"height":10}}"#.buffer
+            ) { response in
+                #expect(response.status == .badRequest)
+                #expect(response.errorCode == "invalid-guidance")
+                #expect(response.text.contains("box 0,0,321,10 is outside the photo"))
+            }
+            try await client.execute(uri: "/api/entries/\(id)/guidance", method: .put, headers: pageHeaders(), body: "[1]".buffer) { response in
+                #expect(response.status == .badRequest)
+                #expect(response.errorCode == "bad-json")
+            }
+            #expect(try await fixture.repository.entry(id: id) == before)
+            #expect(try await fixture.repository.stickerPNG(id: id) == png)
+            try await client.execute(uri: "/api/entries/424242/guidance", method: .put, headers: pageHeaders(), body: "{}".buffer) { response in
+                #expect(response.status == .notFound)
+            }
+            try await client.execute(uri: "/api/entries/\(fixture.failedId)/guidance", method: .delete, headers: pageHeaders(json: false)) { response in
+                #expect(response.status == .conflict)
+                #expect(response.errorCode == "no-photo")
+            }
+            let path = try #require(before?.path)
+            try FileManager.default.removeItem(atPath: path)
+            try await client.execute(uri: "/api/entries/\(id)/guidance", method: .put, headers: pageHeaders(), body: "{}".buffer) { response in
+                #expect(response.status == .conflict)
+                #expect(response.errorCode == "source-missing")
+                #expect(response.text.contains(path))
+            }
+        }
+    }
+
+    @Test func saveAndResetNeedTheToken() async throws {
+        try await withServer { fixture, client in
+            let uri = "/api/entries/\(fixture.stickerIds[0])/guidance"
+            for method in [HTTPRequest.Method.put, .delete] {
+                try await client.execute(uri: uri, method: method, headers: [.contentType: "application/json"], body: "{}".buffer) { response in
+                    #expect(response.status == .forbidden, "\(method)")
+                    #expect(response.errorCode == "token-required", "\(method)")
+                }
+                var foreign = pageHeaders()
+                foreign[.origin] = "http://evil.example"
+                try await client.execute(uri: uri, method: method, headers: foreign, body: "{}".buffer) { response in
+                    #expect(response.errorCode == "foreign-origin", "\(method)")
+                }
+            }
+            #expect(try await fixture.repository.entry(id: fixture.stickerIds[0])?.guidance == nil)
         }
     }
 }
