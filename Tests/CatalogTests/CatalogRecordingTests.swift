@@ -20,7 +20,7 @@ import Testing
             let expected = #"""
                 {"exif":{"exposureTime":0.004,"fNumber":4,"focalLength":50,"gpsAltitude":35.5,"gpsLatitude":48.8584,\#
                 "gpsLongitude":-2.2945,"iso":200,"lensModel":"RF24-105mm F4 L IS USM","make":"Canon","model":"EOS R5",\#
-                "orientation":6,"takenAt":"2024-05-01T12:34:56+02:00"},"failure":null,"format":"jpeg","height":3000,\#
+                "orientation":6,"takenAt":"2024-05-01T12:34:56+02:00"},"failure":null,"format":"jpeg","guidance":null,"height":3000,\#
                 "id":1,"palette":[{"hex":"#ff8800","share":0.5},{"hex":"#0044cc","share":0.25}],\#
                 "path":"\/photos\/cat.jpg","sha256":"0000000000000000000000000000000000000000000000000000000000c0ffee",\#
                 "status":"ok","sticker":{"bytes":8,"height":384,"pipelineVersion":3,\#
@@ -149,7 +149,7 @@ import Testing
             let detail = try #require(try repository.entry(id: 3))
             let json = try sortedJSON(detail)
             #expect(json.contains(#""failure":{"code":"unreadable","message":"Input\/output error"},"format":null,"#
-                + #""height":null,"id":3,"#))
+                + #""guidance":null,"height":null,"id":3,"#))
             #expect(json.hasSuffix(#""palette":[],"path":"\/locked.jpg","sha256":null,"status":"failed","sticker":null,"#
                 + #""width":null}"#))
             #expect(detail.fileSize == 99)
@@ -184,7 +184,7 @@ import Testing
                 stickersByPipelineVersion: [3: 2], stickerBytes: 16, paletteColors: 4, packs: 0, fileSize: 0,
                 migrations: CatalogMigrations.identifiers))
             #expect(try sortedJSON(stats) == #"{"failed":3,"failuresByCode":{"unreadable":2,"unsupported-format":1},"#
-                + #""fileSize":0,"migrations":["0001_initial","0002_palette_index","0003_decoder_version","0004_copy_and_work","0005_palette_cell","0006_palette_pack"],"ok":2,"packs":0,"paletteColors":4,"#
+                + #""fileSize":0,"migrations":["0001_initial","0002_palette_index","0003_decoder_version","0004_copy_and_work","0005_palette_cell","0006_palette_pack","0007_guidance"],"ok":2,"packs":0,"paletteColors":4,"#
                 + #""stickerBytes":16,"stickersByPipelineVersion":{"3":2},"total":5}"#)
         }
     }
