@@ -33,8 +33,9 @@ extension CatalogAPI {
 }
 
 extension APIError {
-    /// A re-cut that changed nothing: bad guidance → 400, no such entry → 404, the entry's photo or
-    /// source in the way or a change meanwhile → 409, a missing model → 500; the codes are the preview's.
+    /// A preview, save or reset that changed nothing: bad guidance → 400, no such entry → 404, the entry's
+    /// photo or source in the way or a change meanwhile → 409 (the entry exists, its file does not allow
+    /// it), a missing model → 500.
     init(_ error: RecutError) {
         let message = error.description
         switch error {

@@ -1,6 +1,7 @@
 import Processing
 
-/// Why `catalog recut` changed nothing: each case leaves the entry (its guidance, sticker and palette) as it was.
+/// Why `catalog recut`, a save on the page or its preview changed nothing: each case leaves the entry (its
+/// guidance, sticker and palette) as it was.
 public enum RecutError: Error, Sendable, Equatable {
     /// No entry has this id.
     case entryNotFound(id: Int64)

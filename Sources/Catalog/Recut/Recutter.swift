@@ -33,9 +33,7 @@ public struct Recutter: Sendable {
             throw .catalog(error)
         }
         guard let entry = found else { throw .entryNotFound(id: id) }
-        guard let width = entry.width, let height = entry.height, entry.sha256 != nil else {
-            throw .noPhoto(id: id, reason: entry.failure.map { "\($0.message) [\($0.code)]" } ?? "no size recorded")
-        }
+        let (width, height, _) = try EntrySource.photo(of: entry)
         let guidance = change.applied(to: entry.guidance ?? CutoutGuidance.none)
         do throws(GuidanceError) {
             try guidance.validate(width: width, height: height)
@@ -48,15 +46,8 @@ public struct Recutter: Sendable {
     /// Applies `change` to entry `id`'s guidance and re-makes its cut-out with it; the entry as it now is.
     public func recut(id: Int64, change: GuidanceChange) async throws(RecutError) -> EntryDetail {
         let (entry, guidance) = try await plan(id: id, change: change)
-        let read: SourceBytes
-        switch SourceReader.read(path: entry.path) {
-        case .success(let bytes): read = bytes
-        case .failure(let problem):
-            if !EscapedPath.exists(entry.path) { throw .sourceMissing(id: id, path: entry.path) }
-            throw .sourceUnreadable(id: id, path: entry.path, message: problem.message)
-        }
-        let sha256 = Importer.hexDigest(read.bytes)
-        guard sha256 == entry.sha256 else { throw .sourceChanged(id: id, path: entry.path) }
+        let sha256 = try EntrySource.photo(of: entry).sha256
+        let read = try EntrySource.read(entry, sha256: sha256)
         let processor = PhotoProcessor(settings: settings, maxPixels: maxPixels, predictor: predictor)
         let photo: ProcessedPhoto
         switch await GuidedAttempt.attempt(processor, bytes: read.bytes, guidance: guidance, id: id).result {
