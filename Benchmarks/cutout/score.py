@@ -210,13 +210,13 @@ class GrabCut:
 class Command:
     """An external command run once per image; writes a mask PNG at {out}."""
 
-    def __init__(self, name: str, template: str, model: str, workdir: Path) -> None:
+    def __init__(self, name: str, template: str, workdir: Path, model: str | None = None) -> None:
         self.name = name
         self.model = model
-        self.argv = [a.replace("{model}", model) for a in shlex.split(template)]
+        self.argv = [a.replace("{model}", model) if model else a for a in shlex.split(template)]
         if not any("{in}" in a for a in self.argv) or not any("{out}" in a for a in self.argv):
             raise SystemExit(f"--command {name}: the template needs both {{in}} and {{out}}")
-        self.workdir = workdir / model / name
+        self.workdir = workdir / (model or "-") / name
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.wall: float | None = None  # wall time of the last process, set by run()
         self.cpu: float | None = None   # its CPU time (user + system, with its children)
@@ -243,11 +243,11 @@ class Command:
 class Server:
     """A command started once that cuts out one image per request line (see cutout-bench)."""
 
-    def __init__(self, name: str, command: str, model: str, workdir: Path) -> None:
+    def __init__(self, name: str, command: str, workdir: Path, model: str | None = None) -> None:
         self.name = name
         self.model = model
-        self.argv = [a.replace("{model}", model) for a in shlex.split(command)]
-        self.workdir = workdir / model / name
+        self.argv = [a.replace("{model}", model) if model else a for a in shlex.split(command)]
+        self.workdir = workdir / (model or "-") / name
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.wall: float | None = None  # as the command reports it for the last image
         self.cpu: float | None = None
@@ -584,16 +584,16 @@ def main() -> None:
                 name, sep, command = c.partition("=")
                 if not sep or not name:
                     raise SystemExit(f"--server wants NAME=COMMAND, got {c!r}")
-                methods.append(Server(name, command, model, work))
+                methods.append(Server(name, command, work, model))
             for c in args.command:
                 name, sep, template = c.partition("=")
                 if not sep or not name:
                     raise SystemExit(f"--command wants NAME=TEMPLATE, got {c!r}")
-                methods.append(Command(name, template, model, work))
+                methods.append(Command(name, template, work, model))
             if "onnxruntime-process" in peers:
                 once = f"{shlex.quote(sys.executable)} {shlex.quote(str(here / 'rembg_once.py'))} {{in}} {{out}} " \
                        f"--model {shlex.quote(str(args.onnx_dir / (model + '.onnx')))}"
-                methods.append(Command("onnxruntime-process", once, model, work))
+                methods.append(Command("onnxruntime-process", once, work, model))
         if "grabcut" in peers:
             methods.append(GrabCut(args.grabcut_max_side))
         if not methods:
