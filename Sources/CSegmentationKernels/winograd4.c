@@ -14,6 +14,7 @@
  * the outputs padded to a multiple of 16 (zero weights), the micro-kernel's panel width. */
 #include "kernels_avx512.h"
 #include "segmentation_kernels.h"
+#include "winograd4_internal.h"
 
 #include <limits.h>
 #include <stddef.h>
@@ -37,6 +38,7 @@ enum { SK_W4_TILES_MAX = SK_W4_TILES_AVX512 > SK_W4_TILES ? SK_W4_TILES_AVX512 :
 /* Floats per transformed row: 4 per tile + 2 overlap, padded for 8-wide loads past the end (and
  * for 16-wide ones: 9 vectors of 16 are 144 floats). */
 enum { SK_W4_ROW = 4 * SK_W4_TILES_MAX + 16 };
+_Static_assert(SK_W4_ROWS_SCRATCH == 16 * SK_W4_ROW, "winograd4_internal.h's row scratch");
 
 static int w4_outpad(int outC) { return (outC + 15) & ~15; }
 
@@ -523,6 +525,42 @@ static void conv3x3_w4(const w4_steps *path, const float *inA, int cA, int upA, 
         }
     }
 }
+
+/* The steps of path `kernels` (SK_KERNELS_AVX2 or SK_KERNELS_AVX512) for planes W pixels wide. */
+static const w4_steps *w4_path(int kernels, int W) {
+    static const w4_steps avx2 = {w4_transform_avx2, w4_product_avx2, w4_output, w4_tiles_avx2, NULL, NULL},
+                          avx512 = {sk_w4_transform_avx512, sk_w4_product_avx512, sk_w4_output_avx512, sk_w4_tiles_avx512,
+                                    sk_w4_transform_plane_avx512, sk_w4_transform_upsampled_avx512},
+                          avx512Narrow = {sk_w4_transform_avx512, sk_w4_product_avx512_channels, w4_output, w4_tiles_avx2,
+                                          sk_w4_transform_plane_avx512, sk_w4_transform_upsampled_avx512};
+    if (kernels != SK_KERNELS_AVX512) return &avx2;
+    /* On narrow planes the vectors of 16 tiles would run part empty (20 tiles at 80 pixels): there
+     * the products vectorise over outputs instead (0.77 of AVX2's time at 128 -> 64, 80 x 80,
+     * against 0.91 over tiles). */
+    return (W + 3) / 4 <= SK_W4_NARROW_TILES ? &avx512Narrow : &avx512;
+}
+
+/* V for every tile of the plane (winograd4_compact.c): tile row ty's tiles at columns
+ * ty * tilesWide ..< of V's rows (`vrow` floats; the 36 matrices w4_vstride(C, vrow) apart). Each
+ * tile row's transform writes whole groups of 8 tiles, past its own end: the rows go in order, so
+ * the next one overwrites what spilled, and vrow leaves room after the last. */
+__attribute__((target("avx2,fma")))
+void sk_w4_input_plane(int kernels, const float *inA, int cA, int upA, const float *inB, int upB, int C, int H, int W,
+                       int vrow, float *rows, float *V) {
+    int tilesWide = (W + 3) / 4, tilesHigh = (H + 3) / 4;
+    int n8 = (tilesWide + 7) & ~7;
+    const w4_steps *path = w4_path(kernels, W);
+    for (int ty = 0; ty < tilesHigh; ty++)
+        w4_input(path, vrow, inA, cA, upA, inB, upB, C, H, W, ty, 0, n8, rows, V + (size_t)ty * tilesWide);
+}
+
+/* The AVX2 output transform (M as [tile][output], `op` floats a tile), for winograd4_compact.c. */
+void sk_w4_output_tiles(const float *M, size_t mstride, const float *bias, int O, int op, int H, int W, int ty, int t0, int n,
+                        int relu, const float *residual, float *out) {
+    w4_output(M, mstride, 0, bias, O, op, H, W, ty, t0, n, relu, residual, out);
+}
+
+size_t sk_w4_vstride(int C, int vrow) { return w4_vstride(C, vrow); }
 #endif
 
 int sk_uses_winograd4(void) { return sk_kernels_default() != SK_KERNELS_SCALAR; }
@@ -561,16 +599,7 @@ int sk_conv3x3_winograd4_fused_rows_with(int kernels, const float *in, int inC, 
         || kernels == SK_KERNELS_SCALAR || !sk_kernels_supported(kernels))
         return -1;
 #if SK_W4_X86
-    static const w4_steps avx2 = {w4_transform_avx2, w4_product_avx2, w4_output, w4_tiles_avx2, NULL, NULL},
-                          avx512 = {sk_w4_transform_avx512, sk_w4_product_avx512, sk_w4_output_avx512, sk_w4_tiles_avx512,
-                                    sk_w4_transform_plane_avx512, sk_w4_transform_upsampled_avx512},
-                          avx512Narrow = {sk_w4_transform_avx512, sk_w4_product_avx512_channels, w4_output, w4_tiles_avx2,
-                                          sk_w4_transform_plane_avx512, sk_w4_transform_upsampled_avx512};
-    /* On narrow planes the vectors of 16 tiles would run part empty (20 tiles at 80 pixels): there
-     * the products vectorise over outputs instead (0.77 of AVX2's time at 128 -> 64, 80 x 80,
-     * against 0.91 over tiles). */
-    const w4_steps *wide = (W + 3) / 4 <= SK_W4_NARROW_TILES ? &avx512Narrow : &avx512;
-    conv3x3_w4(kernels == SK_KERNELS_AVX512 ? wide : &avx2, in, inC, inUp != 0, in2, in2Up != 0, (int)C, H, W, packed, bias, outC, relu, residual, ty0, ty1, workspace, out);
+    conv3x3_w4(w4_path(kernels, W), in, inC, inUp != 0, in2, in2Up != 0, (int)C, H, W, packed, bias, outC, relu, residual, ty0, ty1, workspace, out);
     return 0;
 #else
     return -1;

@@ -17,10 +17,9 @@ extension CatalogAPI {
             }
             let stale = try request.flag("stale")
             let query = EntryPageQuery(limit: limit, offset: offset, status: status, staleOnly: stale)
+            let settings = try await workingSettings()
             let page = try await catalog { () async throws(CatalogError) in
-                var settings = try await repository.settings()
-                if let model = configuration.model { settings.model = model }
-                return try await repository.entryPage(query, settings: settings)
+                try await repository.entryPage(query, settings: settings)
             }
             return JSONBody.response(page)
         }

@@ -102,7 +102,8 @@ extension CatalogAPI {
         }
     }
 
-    /// The settings jobs work with: the catalog's, with this run's model when `serve` was given one.
+    /// The settings jobs and stale flags work with: the catalog's, with this run's model when `serve`
+    /// was given one.
     func workingSettings() async throws(APIError) -> StickerSettings {
         var settings = try await catalog { () async throws(CatalogError) in try await repository.settings() }
         if let model = configuration.model { settings.model = model }

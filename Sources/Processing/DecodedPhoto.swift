@@ -33,6 +33,12 @@ public struct DecodedPhoto: Sendable {
     public func workingImage(longSide: Int) -> RGBAImage {
         max(image.width, image.height) > longSide ? ImageResizer.fitted(image, longSide: longSide) : image
     }
+
+    /// How many of the photo's own pixels (its full oriented size) one pixel of `working`, a copy
+    /// of it at another size, stands for: what a sticker's enlargement is measured against.
+    public func sourceScale(of working: RGBAImage) -> Double {
+        Double(max(width, height)) / Double(max(working.width, working.height))
+    }
 }
 
 /// How much to decode: refuse images over `maxPixels` before decoding; decode no more

@@ -58,7 +58,7 @@ public nonisolated struct PhotoProcessor: Sendable {
             working, predictingFrom: decoded.image, guidance: guidance, uprightSize: (decoded.width, decoded.height)
         ).cutout
         // The sticker and the palette both read the cut-out and nothing else: side by side.
-        async let sticker = Self.sticker(of: cutout, style: settings.style)
+        async let sticker = Self.sticker(of: cutout, style: settings.style, sourceScale: decoded.sourceScale(of: working))
         async let palette = Self.palette(of: cutout, colors: settings.paletteColors)
         return ProcessedPhoto(
             format: decoded.format,
@@ -73,11 +73,14 @@ public nonisolated struct PhotoProcessor: Sendable {
         )
     }
 
-    /// The rendered sticker as PNG (a `Result`: `async let` would forget the error's type).
+    /// The rendered sticker as PNG (a `Result`: `async let` would forget the error's type);
+    /// `sourceScale` as for `StickerRenderer.render`.
     @concurrent
-    static func sticker(of cutout: RGBAImage, style: StickerStyle) async -> Result<StickerImage, ProcessingError> {
+    static func sticker(of cutout: RGBAImage, style: StickerStyle, sourceScale: Double) async -> Result<StickerImage, ProcessingError> {
         do throws(ProcessingError) {
-            let pixels = try StageClock.measure(.render) { () throws(ProcessingError) in try StickerRenderer.render(cutout, style: style) }
+            let pixels = try StageClock.measure(.render) { () throws(ProcessingError) in
+                try StickerRenderer.render(cutout, style: style, sourceScale: sourceScale)
+            }
             let png = try StageClock.measure(.encode) { () throws(ProcessingError) in try PNGCodec.encode(pixels) }
             return .success(StickerImage(png: png, width: pixels.width, height: pixels.height))
         } catch {

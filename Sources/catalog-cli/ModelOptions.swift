@@ -22,13 +22,6 @@ struct ModelOptions: ParsableArguments {
 
     /// The model this run was told to use, nil when it was not.
     var chosen: CutoutModel? { name.flatMap(CutoutModel.named) }
-
-    /// `settings` with this run's model, when one was chosen.
-    func applied(to settings: StickerSettings) -> StickerSettings {
-        var settings = settings
-        if let chosen { settings.model = chosen }
-        return settings
-    }
 }
 
 /// `$STICKER_MODEL`: the model every command uses in place of the catalog's `cutout.model` (a

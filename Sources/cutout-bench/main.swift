@@ -2,7 +2,7 @@ import BenchSupport
 import Foundation
 import Processing
 
-/// `cutout-bench [--model-dir DIR] [--model NAME]`: `catalog cutout INPUT -o OUTPUT --mask-only --no-crop` for many
+/// `cutout-bench [--model-dir DIR] [--model NAME] [--refine KIND]`: `catalog cutout INPUT -o OUTPUT --mask-only --no-crop` for many
 /// photos in one process, the model loaded once, as the quality benchmark's in-process peers are
 /// timed. Reads `INPUT<TAB>OUTPUT` lines on stdin, or `INPUT<TAB>OUTPUT<TAB>X,Y,W,H` for a guided
 /// cut-out (`catalog cutout ... --box X,Y,W,H`: the box in pixels of the upright photo); for each
@@ -12,19 +12,22 @@ MallocTuning.apply(environment: ProcessInfo.processInfo.environment)
 var arguments = CommandLine.arguments.dropFirst()
 var modelDirectory: URL?
 var model = CutoutModel.default
+var refinement = Refinement.none
 while arguments.count >= 2, let flag = arguments.first {
     let value = arguments.dropFirst().first!
     if flag == "--model-dir" {
         modelDirectory = URL(fileURLWithPath: value)
     } else if flag == "--model", let named = CutoutModel.named(value) {
         model = named
+    } else if flag == "--refine", let named = Refinement(rawValue: value) {
+        refinement = named
     } else {
         break
     }
     arguments = arguments.dropFirst(2)
 }
 guard arguments.isEmpty else {
-    try? FileHandle.standardError.write(contentsOf: Data("usage: cutout-bench [--model-dir DIR] [--model u2net|u2netp] < lines of INPUT<TAB>OUTPUT[<TAB>X,Y,W,H]\n".utf8))
+    try? FileHandle.standardError.write(contentsOf: Data("usage: cutout-bench [--model-dir DIR] [--model u2net|u2netp] [--refine none|second-pass|flip] < lines of INPUT<TAB>OUTPUT[<TAB>X,Y,W,H]\n".utf8))
     exit(64)
 }
 
@@ -62,7 +65,7 @@ while let line = readLine() {
     let cpu = BenchClock.cpuSeconds(), wall = BenchClock.wallSeconds()
     do {
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: fields[0])))
-        let png = try job.png(from: job.decode(bytes), segmenter: segmenter, output: .mask)
+        let png = try refinement.maskPNG(job.decode(bytes), job: job, segmenter: segmenter)
         try Data(png).write(to: URL(fileURLWithPath: fields[1]))
         reply(["cpu": BenchClock.cpuSeconds() - cpu, "wall": BenchClock.wallSeconds() - wall])
     } catch let error as ProcessingError {

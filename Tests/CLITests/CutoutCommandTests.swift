@@ -38,10 +38,11 @@ import Testing
     @Test func standardInputToStandardOutput() throws {
         let folder = try TemporaryFolder()
         let input = try transparentSample(folder)
-        let run = try CLI.run(["cutout", "-", "-o", "-"], in: folder, environment: noModel, stdin: try Data(contentsOf: URL(fileURLWithPath: input)))
+        // 256: the 240-pixel sample's subject is too small for 512 (it is enlarged at most twice).
+        let run = try CLI.run(["cutout", "-", "-o", "-", "--size", "256"], in: folder, environment: noModel, stdin: try Data(contentsOf: URL(fileURLWithPath: input)))
         #expect(run.status == 0, "stderr: \(run.stderr)")
         let sticker = try PNGCodec.decode([UInt8](run.stdoutData), maxPixels: 1_000_000)
-        #expect(max(sticker.width, sticker.height) == 512)
+        #expect(max(sticker.width, sticker.height) == 256)
     }
 
     @Test func opaquePhotoWithoutAModelSaysHowToInstallIt() throws {

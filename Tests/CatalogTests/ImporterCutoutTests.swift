@@ -44,8 +44,11 @@ import Testing
 
     @Test func storesACutOutStickerWithItsVersionAndSettings() async throws {
         try await withTemporaryDirectory { directory in
-            let jpeg = try SamplePhotos.jpeg(Self.scene, exif: nil, quality: 92)
-            let (repository, summary) = try await importing(["star.jpg": jpeg], predictor: SceneTruth(scene: Self.scene), in: directory)
+            // Large enough for a full-size sticker: the star is more than 256 pixels across.
+            var scene = Self.scene
+            (scene.width, scene.height) = (640, 480)
+            let jpeg = try SamplePhotos.jpeg(scene, exif: nil, quality: 92)
+            let (repository, summary) = try await importing(["star.jpg": jpeg], predictor: SceneTruth(scene: scene), in: directory)
             #expect(summary.imported == 1 && summary.failed == 0)
             let sticker = try await #require(try repository.entry(id: 1)?.sticker)
             #expect(sticker.pipelineVersion == PhotoProcessor.pipelineVersion)

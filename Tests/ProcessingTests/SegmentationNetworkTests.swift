@@ -241,11 +241,95 @@ private enum KernelPathCheck {
                                                 packed, bias, Int32(o), 1, nil, &workspace, &fused) == -1)
     }
 
+    /// (input channels, output channels, height, width, dilation, first upsampled) for the compact path:
+    /// u2net's shapes at 10-40 pixels, a panel of 32 cut short, a concatenation (second input of 24
+    /// channels), dilations 2 and 4 on planes they divide and do not.
+    static let compact = [
+        (64, 64, 20, 20, 1, false), (48, 40, 10, 10, 1, false), (40, 32, 40, 40, 1, true), (16, 80, 13, 22, 1, false),
+        (32, 48, 20, 20, 2, false), (24, 32, 20, 20, 4, false), (16, 16, 10, 10, 2, false), (8, 16, 11, 17, 3, false),
+    ]
+
+    /// Weights rounded to half precision, which the compact path then holds exactly.
+    static func halfRounded(_ values: [Float]) -> [Float] { values.map { Float(Float16($0)) } }
+
+    /// The compact path against the scalar direct convolution (from the same half-rounded weights),
+    /// dilation 1 against the packed path too; the AVX2 path gives the same floats, and so do
+    /// panels computed in pieces.
+    static func compact(_ kernels: ConvolutionKernels, c: Int, o: Int, h: Int, w: Int, dilation: Int, up: Bool) {
+        guard sk_winograd4c_supported(kernels.rawValue) == 1 else { return }
+        var noise = Noise(state: UInt64(c * 131 + o * 17 + h * 3 + w + dilation))
+        let b = dilation == 1 ? min(24, c / 2) : 0, a = c - b  // a concatenation of a and b channels for dilation 1
+        let storedA = noise.array(a * h * w / (up ? 4 : 1)), storedB = noise.array(b * h * w)
+        var x = storedA
+        if up {
+            x = [Float](repeating: .nan, count: a * h * w)
+            _ = sk_resize_bilinear_halfpixel(storedA, Int32(a), Int32(h / 2), Int32(w / 2), Int32(h), Int32(w), &x)
+        }
+        x += storedB
+        let weight = halfRounded(noise.array(o * c * 9)), bias = noise.array(o), residual = noise.array(o * h * w)
+        var half = [UInt16](repeating: 1, count: sk_winograd4c_weight_count(Int32(c), Int32(o)))
+        #expect(sk_winograd4c_pack(weight, Int32(c), Int32(o), &half) == 0)
+        var scalar = [Float](repeating: .nan, count: o * h * w)
+        #expect(sk_conv3x3_portable(x, Int32(c), Int32(h), Int32(w), weight, bias, Int32(o), Int32(dilation), 1, &scalar) == 0)
+        let expected = dilation == 1 ? zip(scalar, residual).map { $0 + $1 } : scalar
+        func run(_ path: ConvolutionKernels, panels: [Range<Int>]) -> [Float] {
+            var th: Int32 = Int32(h), tw: Int32 = Int32(w)
+            if dilation > 1 { #expect(sk_dilated_tall_size(Int32(h), Int32(w), Int32(dilation), &th, &tw) == 0) }
+            var input = x
+            if dilation > 1 {
+                input = [Float](repeating: .nan, count: c * Int(th * tw))
+                #expect(sk_dilated_gather(x, Int32(c), Int32(h), Int32(w), Int32(dilation), &input) == 0)
+            }
+            var V = [Float](repeating: .nan, count: sk_winograd4c_input_count(Int32(c), th, tw))
+            var scratch = [Float](repeating: .nan, count: sk_winograd4c_scratch_count(Int32(c), th, tw))
+            let status = dilation > 1
+                ? sk_winograd4c_input_with(path.rawValue, input, Int32(c), 0, nil, 0, 0, th, tw, &scratch, &V)
+                : sk_winograd4c_input_with(path.rawValue, up ? storedA : x, Int32(a), up ? 1 : 0, storedB, Int32(b), 0, th, tw,
+                                           &scratch, &V)
+            #expect(status == 0)
+            var out = dilation > 1 ? [Float](repeating: .nan, count: o * Int(th * tw)) : residual
+            for range in panels {
+                let r: [Float]? = dilation > 1 ? nil : residual
+                #expect(sk_winograd4c_output_with(path.rawValue, V, Int32(c), th, tw, half, bias, Int32(o), 1, r,
+                                                  Int32(range.lowerBound), Int32(range.upperBound), &scratch, &out) == 0)
+            }
+            guard dilation > 1 else { return out }
+            var scattered = [Float](repeating: .nan, count: o * h * w)
+            #expect(sk_dilated_scatter(out, Int32(o), Int32(h), Int32(w), Int32(dilation), &scattered) == 0)
+            return scattered
+        }
+        let panels = Int(sk_winograd4c_panels(Int32(o)))
+        let whole = run(kernels, panels: [0..<panels])
+        let what = "\(kernels) \(c)->\(o) \(h)x\(w) d\(dilation)"
+        #expect(maxDifference(whole, expected) < 1e-4 * Float(c).squareRoot() * 3, "\(what)")
+        #expect(run(kernels, panels: rowPieces(panels)) == whole, "\(what) in pieces")
+        #expect(run(.avx2, panels: [0..<panels]) == whole, "\(what) on AVX2")
+        if dilation == 1, !up {
+            // The packed path from the same weights: within the transformed weights' rounding.
+            var packed = [Float](repeating: .nan, count: sk_winograd4_packed_count(Int32(c), Int32(o)))
+            #expect(sk_winograd4_pack(weight, Int32(c), Int32(o), &packed) == 0)
+            var workspace = [Float](repeating: .nan, count: sk_winograd4_workspace(Int32(c), Int32(o)))
+            var viaPacked = [Float](repeating: .nan, count: o * h * w)
+            #expect(sk_conv3x3_winograd4_fused_with(kernels.rawValue, x, Int32(a), 0, storedB, Int32(b), 0, Int32(h), Int32(w), packed,
+                                                    bias, Int32(o), 1, residual, &workspace, &viaPacked) == 0)
+            #expect(maxDifference(whole, viaPacked) < 1e-4 * Float(c).squareRoot(), "\(what) against packed")
+        }
+        let any = [Float](repeating: 0, count: sk_winograd4c_input_count(Int32(c), Int32(h), Int32(w)))
+        var scratch = [Float](repeating: 0, count: sk_winograd4c_scratch_count(Int32(c), Int32(h), Int32(w)))
+        var untouched = [Float](repeating: 0, count: o * h * w)
+        #expect(sk_winograd4c_output_with(kernels.rawValue, any, Int32(c), Int32(h), Int32(w), half, bias, Int32(o), 0, nil, 0,
+                                          Int32(panels + 1), &scratch, &untouched) == -1)
+        #expect(sk_winograd4c_output_with(ConvolutionKernels.scalar.rawValue, any, Int32(c), Int32(h), Int32(w), half, bias,
+                                          Int32(o), 0, nil, 0, 1, &scratch, &untouched) == -1)
+        #expect(untouched.allSatisfy { $0 == 0 })
+    }
+
     /// Every check on one path.
     static func all(_ kernels: ConvolutionKernels) {
         for (c, o, h, w, d) in direct { Self.direct(kernels, c: c, o: o, h: h, w: w, dilation: d) }
         for (c, o, h, w) in winograd { Self.winograd(kernels, c: c, o: o, h: h, w: w) }
         for (a, b, o, h, w, upA, upB) in fused { Self.fused(kernels, a: a, b: b, o: o, h: h, w: w, upA: upA, upB: upB) }
+        for (c, o, h, w, d, up) in compact { Self.compact(kernels, c: c, o: o, h: h, w: w, dilation: d, up: up) }
     }
 }
 
@@ -468,7 +552,7 @@ struct SegmentationNetworkTests {
         ]
         var noise = Noise(state: 99)
         let (graphURL, weightsURL) = try modelFiles(graph: graph, weights: noise.array(offset).map { $0 * 0.5 })
-        let network = try SegmentationNetwork(graph: graphURL, weights: weightsURL)
+        let network = try SegmentationNetwork(graph: graphURL, weights: weightsURL, keepsDirectWeights: true)
         let x = noise.array(3 * h * w)
         let fused = try network.run(x), unfused = try network.run(x, winograd: false)
         #expect(maxDifference(fused, unfused) < 1e-5)
@@ -480,6 +564,51 @@ struct SegmentationNetworkTests {
         for kernels in ConvolutionKernels.supported {
             #expect(maxDifference(try network.run(x, kernels: kernels), scalar) < 1e-5, "\(kernels)")
         }
+    }
+
+    /// Layers with many channels on a small plane run from compact (half-precision) weights, a dilated
+    /// one on its subplanes; with weights half precision holds, the map is the direct path's.
+    @Test(.enabled(if: sk_winograd4c_supported(ConvolutionKernels.default.rawValue) == 1, "needs AVX2 or AVX-512 with F16C"))
+    func compactLayersMatchTheDirectPath() throws {
+        func conv(_ input: String, _ output: String, _ name: String, kernel: Int, dilation: Int = 1) -> [String: Any] {
+            ["op": "conv2d", "input": input, "output": output, "weight": "w" + name, "bias": "b" + name, "kernel": [kernel, kernel],
+             "stride": [1, 1], "pad": Array(repeating: kernel == 3 ? dilation : 0, count: 4), "dilation": [dilation, dilation],
+             "group": 1, "activation": "relu"]
+        }
+        let (h, w) = (12, 20)
+        let sizes = [("wa", [128, 3, 3, 3]), ("ba", [128]), ("wb", [128, 128, 3, 3]), ("bb", [128]),
+                     ("wc", [128, 128, 3, 3]), ("bc", [128]), ("wz", [1, 128, 1, 1]), ("bz", [1])]
+        var params: [String: Any] = [:]
+        var offset = 0
+        for (name, shape) in sizes {
+            let count = shape.reduce(1, *)
+            params[name] = ["offset": offset * 4, "shape": shape, "count": count]
+            offset += count
+        }
+        let graph: [String: Any] = [
+            "format": "sticker-nn-graph", "version": 1,
+            "weights": ["file": "f.bin", "bytes": offset * 4, "dtype": "f32le"],
+            "input": ["name": "x", "shape": [1, 3, h, w]],
+            "outputs": [["name": "y", "shape": [1, 1, h, w]]],
+            "tensors": ["x": [1, 3, h, w], "a": [1, 128, h, w], "b": [1, 128, h, w], "c": [1, 128, h, w], "z": [1, 1, h, w],
+                        "y": [1, 1, h, w]],
+            "params": params,
+            "nodes": [conv("x", "a", "a", kernel: 3), conv("a", "b", "b", kernel: 3), conv("b", "c", "c", kernel: 3, dilation: 2),
+                      conv("c", "z", "z", kernel: 1), ["op": "sigmoid", "input": "z", "output": "y"]],
+        ]
+        var noise = Noise(state: 5)
+        let weights = KernelPathCheck.halfRounded(noise.array(offset).map { $0 * 0.1 })
+        let (graphURL, weightsURL) = try modelFiles(graph: graph, weights: weights)
+        let network = try SegmentationNetwork(graph: graphURL, weights: weightsURL, keepsDirectWeights: true)
+        #expect(network.stepNames.filter { $0.contains("compact") }.count == 2, "\(network.stepNames)")
+        let x = noise.array(3 * h * w)
+        let compact = try network.run(x), direct = try network.run(x, winograd: false)
+        #expect(maxDifference(compact, direct) < 1e-5)
+        #expect(Set(compact).count > 100)
+        // Without the float32 weights (how networks load), the same map, a fraction of the weights kept.
+        let lean = try SegmentationNetwork(graph: graphURL, weights: weightsURL)
+        #expect(try lean.run(x) == compact)
+        #expect(lean.weightBytes < network.weightBytes / 2)
     }
 
     @Test func predictPreparesTheImageLikeRembg() throws {
@@ -592,7 +721,7 @@ extension U2NetPTests {
     func layersSharedWithASpareCoreGiveTheSameMap() throws {
         let folder = try #require(Self.folder)
         let network = try SegmentationNetwork(graph: folder.appendingPathComponent("u2netp.json"),
-                                              weights: folder.appendingPathComponent("u2netp.bin"))
+                                              weights: folder.appendingPathComponent("u2netp.bin"), keepsDirectWeights: true)
         let input = network.preprocessed(Self.scene())
         let helpedBefore = SharedRows.piecesOnSecondWorker.load(ordering: .relaxed)
         for kernels in ConvolutionKernels.supported {
@@ -618,7 +747,13 @@ extension U2NetPTests {
 
     @Test(.enabled(if: folder != nil && benchRuns != nil, "set STICKER_U2NETP_DIR and STICKER_BENCH_NETWORK=runs"))
     func networkTiming() throws {
-        let folder = try #require(Self.folder)
+        try Self.timing(model: "u2netp", folder: #require(Self.folder))
+    }
+
+    /// `networkTiming` for `model` (NAME.json and NAME.bin in `folder`): the load's thread CPU time
+    /// and the weights it keeps, the predictions per path and layer class, then the map of a
+    /// network that runs every 3x3 convolution directly from the float32 weights.
+    static func timing(model: String, folder: URL) throws {
         func cpu() -> Double {
             var time = timespec()
             clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
@@ -627,9 +762,10 @@ extension U2NetPTests {
         func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         func ms(_ seconds: Double) -> String { String(format: "%.2f", seconds * 1000) }
         let loadStart = cpu()
-        let network = try SegmentationNetwork(graph: folder.appendingPathComponent("u2netp.json"),
-                                              weights: folder.appendingPathComponent("u2netp.bin"))
-        print("u2netp load CPU s: \(String(format: "%.3f", cpu() - loadStart)); activation slots: \(network.activationFloats * 4 / 1_000_000) MB")
+        let network = try SegmentationNetwork(graph: folder.appendingPathComponent(model + ".json"),
+                                              weights: folder.appendingPathComponent(model + ".bin"))
+        print("\(model) load CPU s: \(String(format: "%.3f", cpu() - loadStart)); weights kept: \(network.weightBytes / 1_000_000) MB; "
+              + "activation slots: \(network.activationFloats * 4 / 1_000_000) MB")
         let input = network.preprocessed(Self.scene())
         let paths = ConvolutionKernels.supported.filter(\.hasWinograd)
         let names = network.stepNames
@@ -650,11 +786,11 @@ extension U2NetPTests {
         }
         for kernels in paths {
             let times = try #require(totals[kernels])
-            print("u2netp \(kernels) CPU ms per prediction: median \(ms(median(times))) of \(times.map(ms))")
+            print("\(model) \(kernels) CPU ms per prediction: median \(ms(median(times))) of \(times.map(ms))")
         }
         if paths.count > 1, let first = paths.first, let last = paths.last,
            let a = totals[first], let b = totals[last] {
-            print("u2netp \(last) / \(first): \(String(format: "%.3f", median(b) / median(a))) (medians of one interleaved run)")
+            print("\(model) \(last) / \(first): \(String(format: "%.3f", median(b) / median(a))) (medians of one interleaved run)")
         }
         print("layer class | count | " + paths.map { "\($0) ms" }.joined(separator: " | ") + (paths.count > 1 ? " | ratio" : ""))
         let widest = paths.last ?? .scalar, base = paths.first ?? .scalar
@@ -663,18 +799,20 @@ extension U2NetPTests {
             let ratio = paths.count > 1 ? String(format: " | %.2f", median(groupTimes[widest]?[group] ?? [0]) / max(medians[0], 1e-9)) : ""
             print("\(group) | \(names.filter { $0 == group }.count) | " + medians.map(ms).joined(separator: " | ") + ratio)
         }
+        let directNetwork = try SegmentationNetwork(graph: folder.appendingPathComponent(model + ".json"),
+                                                    weights: folder.appendingPathComponent(model + ".bin"), keepsDirectWeights: true)
         let start = cpu()
-        let direct = try network.run(input, winograd: false)
-        print("u2netp direct 3x3 (\(network.kernels)) CPU ms: \(ms(cpu() - start))")
+        let direct = try directNetwork.run(input, winograd: false)
+        print("\(model) direct 3x3 (\(network.kernels)) CPU ms: \(ms(cpu() - start))")
         for kernels in paths {
             let map = try #require(maps[kernels])
             let difference = zip(map, direct).map { abs($0 - $1) }.max() ?? 0
-            print("u2netp \(kernels) vs direct: max abs difference \(difference)")
+            print("\(model) \(kernels) vs direct: max abs difference \(difference)")
             #expect(difference < 1e-3)
         }
         // The AVX-512 path computes the same floats as the AVX2 one (same sums, same order).
         if let first = paths.first, let last = paths.last, first != last {
-            print("u2netp \(last) map equals \(first)'s: \(maps[first] == maps[last])")
+            print("\(model) \(last) map equals \(first)'s: \(maps[first] == maps[last])")
             #expect(maps[first] == maps[last])
         }
     }
@@ -687,5 +825,56 @@ private enum Fingerprint {
     static let samples: [(Int, Float)] = [
         (1605, 1.3619661e-05), (48170, 0.99999535), (48260, 0.22281217), (48262, 0.0040215552),
         (76970, 0.2286011), (19300, 3.516674e-06), (102399, 0.00068736076), (32300, 7.957220e-06),
+    ]
+}
+
+/// The real u2net, only when `STICKER_U2NET_DIR` holds u2net.json and u2net.bin. Its layers of
+/// 40 x 40 and below run from half-precision weights (`SegmentationNetworkLoader.runsCompact`), so
+/// its map is compared with onnxruntime's within what that rounding moves.
+struct U2NetTests {
+    static let folder: URL? = ProcessInfo.processInfo.environment["STICKER_U2NET_DIR"].map { URL(fileURLWithPath: $0) }
+
+    @Test(.enabled(if: folder != nil, "set STICKER_U2NET_DIR to a folder with u2net.json and u2net.bin"))
+    func matchesOnnxRuntime() throws {
+        let folder = try #require(Self.folder)
+        let network = try SegmentationNetwork(graph: folder.appendingPathComponent("u2net.json"),
+                                              weights: folder.appendingPathComponent("u2net.bin"))
+        #expect(network.multiplyAdds == 58_598_246_400)
+        let map = try network.predict(U2NetPTests.scene())
+        #expect(map.count == 320 * 320)
+        let mean = map.reduce(0, +) / Float(map.count)
+        #expect(abs(mean - U2NetFingerprint.mean) < 1e-3, "mean \(mean)")
+        for (index, value) in U2NetFingerprint.samples {
+            #expect(abs(map[index] - value) < 1e-2, "pixel \(index): \(map[index]) against \(value)")
+        }
+        // With `STICKER_U2NET_REFERENCE` naming the whole map (reference_map.py --save FILE): the largest difference.
+        if let path = ProcessInfo.processInfo.environment["STICKER_U2NET_REFERENCE"],
+           let data = FileManager.default.contents(atPath: path), data.count == 320 * 320 * 4 {
+            let reference = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+            let differences = zip(map, reference).map { abs($0 - $1) }
+            let largest = differences.max() ?? 0
+            let mean = differences.reduce(0, +) / Float(differences.count)
+            print("u2net against onnxruntime: max abs difference \(largest), mean \(mean), above 0.01: \(differences.filter { $0 > 0.01 }.count)")
+            #expect(largest < 0.05)
+        }
+    }
+
+    /// `U2NetPTests.networkTiming` for u2net: `STICKER_U2NET_DIR=DIR STICKER_BENCH_NETWORK=5 swift test --filter u2netTiming`.
+    @Test(.enabled(if: folder != nil && U2NetPTests.benchRuns != nil, "set STICKER_U2NET_DIR and STICKER_BENCH_NETWORK=runs"))
+    func u2netTiming() throws {
+        try U2NetPTests.timing(model: "u2net", folder: #require(Self.folder))
+    }
+}
+
+/// onnxruntime 1.32 (1 thread) on `U2NetPTests.scene()` with u2net.onnx, from
+/// `Benchmarks/cutout/reference_map.py`: the mean of the 320 x 320 map, and values at flat indices
+/// y * 320 + x (the last eight on the disc's edge, where u2net's map is neither 0 nor 1).
+private enum U2NetFingerprint {
+    static let mean: Float = 0.24841787
+    static let samples: [(Int, Float)] = [
+        (1605, 2.9802322e-08), (48170, 1), (48260, 0.01291573), (48262, 6.5803528e-05), (76970, 0.082314849),
+        (19300, 5.9604645e-08), (102399, 4.2945147e-05), (32300, 0), (19357, 0.059368998), (22290, 0.38993943),
+        (30962, 0.39466548), (42962, 0.92701709), (56895, 0.87003815), (67624, 0.8019495), (74763, 0.90573514),
+        (76981, 0.067236423),
     ]
 }

@@ -18,7 +18,9 @@ import Testing
 
     @Test func wideSubjectFillsTheWidthWithItsOutline() throws {
         let style = StickerStyle.default
-        let sticker = try StickerRenderer.render(cutout(x: 150, y: 175, width: 200, height: 50), style: style)
+        // As if cut out of a copy of a photo four times as large (so enlarged 2.46 times here, not
+        // past `maxEnlargement` in the photo's own pixels).
+        let sticker = try StickerRenderer.render(cutout(x: 150, y: 175, width: 200, height: 50), style: style, sourceScale: 4)
         #expect(sticker.width == 512)
         let padding = style.padding  // 8 px outline + 2 px anti-aliasing room
         #expect(padding == 10)
@@ -45,7 +47,7 @@ import Testing
 
     @Test func noOutlineLeavesNoWhite() throws {
         let style = StickerStyle(size: 256, outline: 0, shadow: false)
-        let sticker = try StickerRenderer.render(cutout(x: 100, y: 100, width: 100, height: 100), style: style)
+        let sticker = try StickerRenderer.render(cutout(x: 100, y: 100, width: 100, height: 100), style: style, sourceScale: 4)
         #expect(sticker.width == 256 && sticker.height == 256)
         for index in stride(from: 0, to: sticker.pixels.count, by: 4) where sticker.pixels[index + 3] > 0 {
             #expect(sticker.pixels[index] == 200, "only subject pixels are visible")

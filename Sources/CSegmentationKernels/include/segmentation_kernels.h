@@ -110,6 +110,41 @@ int sk_winograd4_pack(const float *weight, int inC, int outC, float *packed);
 size_t sk_winograd4_packed_count(int inC, int outC);
 size_t sk_winograd4_workspace(int inC, int outC);
 
+/* The same convolution by F(4x4, 3x3) from compact weights (winograd4_compact.c): the kernels kept
+ * in half precision (IEEE binary16, 2 bytes a weight where packed floats take 16) and transformed
+ * at every call, for planes of few tiles whose packed weights would be large next to the products
+ * they feed. The weights are laid out by sk_winograd4c_pack: [inC][3][3][outC rounded up to 32],
+ * each rounded to nearest. A call is two steps: sk_winograd4c_input_with transforms the input
+ * (the fused concatenation and 2x resizes of sk_conv3x3_winograd4_fused) into V
+ * (sk_winograd4c_input_count floats), then sk_winograd4c_output_with computes panels
+ * panel0 ..< panel1 of 32 output channels (of sk_winograd4c_panels(outC)) from V, adding bias,
+ * ReLU and residual as sk_conv3x3_winograd4_fused does; calls for disjoint panels may run at the
+ * same time on the same V and output, each with scratch of its own (sk_winograd4c_scratch_count
+ * floats; the input step takes one too). With weights that half precision holds exactly, the
+ * outputs are sk_conv3x3_winograd4_fused's up to the transformed weights' rounding (computed in
+ * float here, in double there); the AVX2 and AVX-512 paths give the same floats. Planes up to
+ * 192 pixels wide. Vector paths
+ * with F16C only (sk_winograd4c_supported); -1 for bad sizes or another path. */
+size_t sk_winograd4c_weight_count(int inC, int outC);
+int sk_winograd4c_pack(const float *weight, int inC, int outC, unsigned short *compact);
+int sk_winograd4c_supported(int kernels);
+int sk_winograd4c_panels(int outC);
+size_t sk_winograd4c_input_count(int inC, int H, int W);
+size_t sk_winograd4c_scratch_count(int inC, int H, int W);
+int sk_winograd4c_input_with(int kernels, const float *in, int inC, int inUp, const float *in2, int in2C, int in2Up, int H,
+                             int W, float *scratch, float *V);
+int sk_winograd4c_output_with(int kernels, const float *V, int inC, int H, int W, const unsigned short *compact,
+                              const float *bias, int outC, int relu, const float *residual, int panel0, int panel1,
+                              float *scratch, float *out);
+
+/* A 3x3 convolution of dilation d on H x W planes as one of dilation 1 on a tall plane of
+ * tallH x tallW (sk_dilated_tall_size): the d x d subplanes of pixels d apart stacked, each in a
+ * block of zero-padded rows (dilated_planes.c). sk_dilated_gather writes C planes of `in` that way
+ * (zeros between), sk_dilated_scatter writes C tall planes' kept pixels back to H x W planes. */
+int sk_dilated_tall_size(int H, int W, int d, int *tallH, int *tallW);
+int sk_dilated_gather(const float *in, int C, int H, int W, int d, float *tall);
+int sk_dilated_scatter(const float *tall, int C, int H, int W, int d, float *out);
+
 /* 1 when sk_conv3x3_winograd4 can run on the default path (AVX2 or AVX-512), else 0. */
 int sk_uses_winograd4(void);
 

@@ -169,26 +169,19 @@ public struct Exporter: Sendable {
     @concurrent
     static func fit(_ item: PackSource.Item, limits: PlatformLimits) async -> Result<FittedSticker, ExportError> {
         let stored = EncodedImage(bytes: item.png, type: .png, encoding: "stored")
-        let target: (width: Int, height: Int)
-        switch limits.canvas {
-        case .asStored:
+        guard let placement = limits.canvas.placement(width: item.width, height: item.height, fullSize: item.fullSize) else {
             return .success(FittedSticker(stored, width: item.width, height: item.height))
-        case .longSide(let side):
-            target = CanvasFitter.fittedSize(width: item.width, height: item.height, maxWidth: side, maxHeight: side)
-        case .square(let side):
-            target = (side, side)
         }
         // A stored PNG already the right size and under the limit goes out as it is.
-        if target == (item.width, item.height), limits.fileTypes.contains(.png), item.png.count <= limits.maxBytes ?? .max {
+        let unchanged = CanvasPlacement(canvasWidth: item.width, canvasHeight: item.height, width: item.width, height: item.height)
+        if placement == unchanged, limits.fileTypes.contains(.png), item.png.count <= limits.maxBytes ?? .max {
             return .success(FittedSticker(stored, width: item.width, height: item.height))
         }
         do {
             let image = try PNGCodec.decode(item.png, maxPixels: 64_000_000)
-            let canvas: RGBAImage
-            switch limits.canvas {
-            case .square(let side): canvas = CanvasFitter.onCanvas(image, width: side, height: side)
-            default: canvas = ImageResizer.resized(image, width: target.width, height: target.height)
-            }
+            let canvas = CanvasFitter.centred(
+                image, resizedTo: (placement.width, placement.height), onCanvas: (placement.canvasWidth, placement.canvasHeight)
+            )
             switch try ByteBudgetEncoder.encode(canvas, types: limits.fileTypes, maxBytes: limits.maxBytes) {
             case .fits(let file):
                 return .success(FittedSticker(file, width: canvas.width, height: canvas.height))

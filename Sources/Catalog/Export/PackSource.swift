@@ -19,6 +19,9 @@ public struct PackSource: Sendable {
         public var png: [UInt8]
         public var width: Int
         public var height: Int
+        /// The long side its settings give a full-size sticker (`sticker.size`); a sticker whose
+        /// subject was small in its photo is smaller. nil when unknown (taken as full size).
+        public var fullSize: Int?
         public var palette: Palette
         public var source: SourceSummary
     }

@@ -18,7 +18,7 @@ public enum PreviewSheet {
         for item in source.items {
             do {
                 let image = try PNGCodec.decode(item.png, maxPixels: 64_000_000)
-                cells.append(ContactSheet.Cell(sticker: image, palette: item.palette, caption: "#\(item.id)"))
+                cells.append(ContactSheet.Cell(sticker: atFullSize(image, fullSize: item.fullSize), palette: item.palette, caption: "#\(item.id)"))
             } catch {
                 throw .unreadableSticker(id: item.id, reason: error.errorDescription ?? error.code)
             }
@@ -31,6 +31,15 @@ public enum PreviewSheet {
         } catch {
             throw .io(path: "preview", reason: error.errorDescription ?? error.code)
         }
+    }
+
+    /// A sticker smaller than its settings' size (from a small source) centred on transparency as
+    /// long as a full-size one, so the sheet shows it at its pack's scale, as the apps do, rather
+    /// than blown up to the cell.
+    static func atFullSize(_ image: RGBAImage, fullSize: Int?) -> RGBAImage {
+        guard let fullSize, let placement = CanvasRule.longSide(fullSize).placement(width: image.width, height: image.height, fullSize: fullSize),
+              (placement.canvasWidth, placement.canvasHeight) != (image.width, image.height) else { return image }
+        return CanvasFitter.centred(image, resizedTo: (placement.width, placement.height), onCanvas: (placement.canvasWidth, placement.canvasHeight))
     }
 
     /// Writes `png` to `url` through a temporary file in the same folder (see `OutputFile`): an existing

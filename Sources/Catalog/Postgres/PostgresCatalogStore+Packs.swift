@@ -195,7 +195,7 @@ extension PostgresCatalogStore {
             guard let pack = try await Self.packRow(named: name, connection) else { return .failure(.notFound(name: name)) }
             let rows = try await connection.rows("""
                 SELECT pack_item.photo_id, pack_item.emoji, photo.sha256, photo.format, photo.width AS photo_width,
-                       photo.height AS photo_height, sticker.width, sticker.height, sticker_png.png
+                       photo.height AS photo_height, sticker.width, sticker.height, sticker.settings_json, sticker_png.png
                 FROM pack_item JOIN photo ON photo.id = pack_item.photo_id
                 LEFT JOIN sticker ON sticker.photo_id = pack_item.photo_id
                 LEFT JOIN sticker_png ON sticker_png.photo_id = pack_item.photo_id
@@ -216,6 +216,7 @@ extension PostgresCatalogStore {
                     id: id, position: index + 1, emoji: StickerEmoji.split(try row.value("emoji")),
                     png: [UInt8](try row.value("png", as: Data.self)),
                     width: try row.value("width"), height: try row.value("height"),
+                    fullSize: try CatalogJSON.decode(StickerSettings.self, from: try row.value("settings_json")).size,
                     palette: Palette(colors: try colors.map {
                         PaletteColor(hex: try $0.value("hex"), l: try $0.value("l"), a: try $0.value("a"), b: try $0.value("b"),
                                      share: try $0.value("share"))

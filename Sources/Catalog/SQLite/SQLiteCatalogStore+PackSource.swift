@@ -9,7 +9,7 @@ extension SQLiteCatalogStore {
             guard let pack = try Self.packRecord(named: name, db), let packId = pack.id else { return .failure(.notFound(name: name)) }
             let rows = try Row.fetchAll(db, sql: """
                 SELECT pack_item.photo_id, pack_item.emoji, photo.sha256, photo.format, photo.width AS photo_width,
-                       photo.height AS photo_height, sticker.width, sticker.height, sticker_png.png
+                       photo.height AS photo_height, sticker.width, sticker.height, sticker.settings_json, sticker_png.png
                 FROM pack_item JOIN photo ON photo.id = pack_item.photo_id
                 LEFT JOIN sticker ON sticker.photo_id = pack_item.photo_id
                 LEFT JOIN sticker_png ON sticker_png.photo_id = pack_item.photo_id
@@ -30,6 +30,7 @@ extension SQLiteCatalogStore {
                 items.append(PackSource.Item(
                     id: id, position: index + 1, emoji: StickerEmoji.split(row["emoji"]), png: png,
                     width: row["width"], height: row["height"],
+                    fullSize: try CatalogJSON.decode(StickerSettings.self, from: row["settings_json"]).size,
                     palette: Palette(colors: colors.map { PaletteColor(hex: $0.hex, l: $0.l, a: $0.a, b: $0.b, share: $0.share) }),
                     source: SourceSummary(
                         sha256: row["sha256"], format: row["format"], width: row["photo_width"], height: row["photo_height"],

@@ -5,7 +5,8 @@
 public struct CutoutJob: Sendable {
     /// What the PNG holds.
     public enum Output: Sendable, Equatable {
-        /// The rendered sticker: cropped, outlined, `StickerStyle.size` on the long side.
+        /// The rendered sticker: cropped, outlined, `StickerStyle.size` on the long side (less for a
+        /// subject too small in the photo, see `StickerRenderer.maxEnlargement`).
         case sticker(StickerStyle)
         /// The cut-out at the working size, whole frame, no outline.
         case frame
@@ -53,7 +54,7 @@ public struct CutoutJob: Sendable {
             return try PNGCodec.encode(try segmenter.cutout(working, predictingFrom: decoded.image, guidance: guidance, uprightSize: upright).cutout)
         case let .sticker(style):
             let cutout = try segmenter.cutout(working, predictingFrom: decoded.image, guidance: guidance, uprightSize: upright).cutout
-            return try PNGCodec.encode(try StickerRenderer.render(cutout, style: style))
+            return try PNGCodec.encode(try StickerRenderer.render(cutout, style: style, sourceScale: decoded.sourceScale(of: working)))
         }
     }
 }

@@ -3,24 +3,36 @@ import CSegmentationKernels
 /// Draws a sticker from a cut-out (an image whose alpha is the subject): cropped to the subject
 /// with a margin, scaled so its long side is `style.size`, with a white outline of exact width
 /// (from a Euclidean distance transform, anti-aliased) and an optional soft shadow.
+/// A subject too small in its photo is enlarged at most `maxEnlargement` times its pixels there,
+/// and the sticker is then smaller than `style.size`; its outline and shadow keep the widths of a
+/// full-size sticker (apps show every sticker of a pack at one scale, so they match their neighbours).
+/// The subject never touches the sticker's border: `style.padding` keeps the outermost ring of
+/// pixels transparent, even where the subject was cut by the photo's own edge.
 public enum StickerRenderer {
     /// Alpha below this (of 255) does not count as subject when cropping.
     static let cropThreshold: UInt8 = 8
+    /// The most a subject is enlarged from its pixels in the source photo: a 32-pixel icon gives a
+    /// 64-pixel subject (and a smaller sticker), not a 16-times blur with a grey halo.
+    public static let maxEnlargement = 2.0
 
-    public static func render(_ cutout: RGBAImage, style: StickerStyle) throws(ProcessingError) -> RGBAImage {
+    /// The sticker of `cutout`. `sourceScale` is how many pixels of the source photo one pixel of
+    /// `cutout` stands for (more than 1 when the cut-out was made from a reduced copy): it is what
+    /// `maxEnlargement` is measured against.
+    public static func render(_ cutout: RGBAImage, style: StickerStyle, sourceScale: Double = 1) throws(ProcessingError) -> RGBAImage {
         guard style.size >= 16 else { throw .encodingFailed("a sticker must be at least 16 pixels, not \(style.size)") }
         guard let box = subjectBounds(cutout) else { throw .noSubject("the cut-out is fully transparent") }
         let padding = style.padding
         let available = style.size - 2 * padding
         guard available >= 4 else { throw .encodingFailed("outline and shadow leave no room in a \(style.size)-pixel sticker") }
 
-        let scale = Double(available) / Double(max(box.width, box.height))
+        let scale = min(Double(available) / Double(max(box.width, box.height)), maxEnlargement * sourceScale)
         let scaledWidth = max(1, min(available, Int((Double(box.width) * scale).rounded())))
         let scaledHeight = max(1, min(available, Int((Double(box.height) * scale).rounded())))
         let subject = ImageResizer.resized(cutout.cropped(x: box.x, y: box.y, width: box.width, height: box.height), width: scaledWidth, height: scaledHeight)
 
-        let canvasWidth = box.width >= box.height ? style.size : scaledWidth + 2 * padding
-        let canvasHeight = box.width >= box.height ? scaledHeight + 2 * padding : style.size
+        // The long side is `style.size` (scaled to `available`) unless the enlargement limit held it back.
+        let canvasWidth = scaledWidth + 2 * padding
+        let canvasHeight = scaledHeight + 2 * padding
         var canvas = [Float](repeating: 0, count: canvasWidth * canvasHeight * 4)  // premultiplied RGBA, 0...1
         let originX = (canvasWidth - scaledWidth) / 2
         let originY = (canvasHeight - scaledHeight) / 2

@@ -1,8 +1,11 @@
 /// How a sticker is drawn from a cut-out: its size, its white outline and an optional shadow.
 public struct StickerStyle: Sendable, Equatable, Codable {
-    /// Long side of the sticker in pixels, outline and shadow included.
+    /// Long side of the sticker in pixels, outline and shadow included. A subject too small in its
+    /// photo to fill it (`StickerRenderer.maxEnlargement`) makes a smaller sticker.
     public var size: Int
     /// Width of the white outline in pixels at a 512-pixel sticker (scaled with `size`); 0 for none.
+    /// A smaller sticker from a small source keeps the width `size` gives, not one scaled down
+    /// with it: apps show it at the scale of its pack's full-size stickers, outline beside outline.
     public var outline: Int
     /// A soft shadow under the sticker, as on a real one peeled onto paper.
     public var shadow: Bool

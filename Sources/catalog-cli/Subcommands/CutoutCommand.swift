@@ -48,7 +48,7 @@ extension CatalogCommand {
         @Flag(help: "Add a soft shadow under the sticker.")
         var shadow = false
 
-        @Option(parsing: .unconditional, help: "Long side of the sticker in pixels, 16 to 4096.", transform: OptionValue.whole("--size", 16...4096))
+        @Option(parsing: .unconditional, help: "Long side of the sticker in pixels, 16 to 4096 (less when the subject is small in the photo: it is enlarged at most twice).", transform: OptionValue.whole("--size", 16...4096))
         var size: Int = StickerStyle.default.size
 
         @Option(help: ArgumentHelp("The segmentation model: u2net (the stronger, the default) or u2netp (the fast one); default: $STICKER_MODEL, else u2net. A folder here is taken as --model-dir, as older versions did.", valueName: "name"))

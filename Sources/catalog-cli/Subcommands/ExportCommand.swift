@@ -11,7 +11,7 @@ extension CatalogCommand {
             commandName: "export",
             abstract: "Export a pack for Telegram, WhatsApp, Signal, iMessage, or as PNGs / a zip.",
             discussion: """
-                Writes into --output (a folder, default the current one): png → NAME/, zip → NAME.zip, telegram → NAME.telegram/, whatsapp → NAME.wastickers, signal → NAME.signal/, imessage → NAME.imessage/Stickers.xcstickers/. Every export holds manifest.json (ids, emoji, palettes, source EXIF summary, SHA-256 of every file). Stickers are fitted to the platform's canvas and byte limit (PNG, smaller PNG, fewer colours, lossy WebP); a pack over the platform's maximum is split into NAME-1, NAME-2, ...
+                Writes into --output (a folder, default the current one): png → NAME/, zip → NAME.zip, telegram → NAME.telegram/, whatsapp → NAME.wastickers, signal → NAME.signal/, imessage → NAME.imessage/Stickers.xcstickers/. Every export holds manifest.json (ids, emoji, palettes, source EXIF summary, SHA-256 of every file). Stickers are fitted to the platform's canvas and byte limit (PNG, smaller PNG, fewer colours, lossy WebP); a sticker smaller than sticker.size (from a small photo) is padded at the scale of its full-size neighbours, not enlarged; a pack over the platform's maximum is split into NAME-1, NAME-2, ...
 
                 Exit: 0 written, 64 bad option, 65 unknown/empty pack, too few stickers or a sticker that cannot fit (nothing written; --dry-run prints the fit report first), 74 output exists (use --force) or cannot be written, 130/143 interrupted (nothing written).
                 """
