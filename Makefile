@@ -144,7 +144,8 @@ bench-stages: model
 	$(MAKE) build CONFIG=release EXTRA_DEPS=time
 	CATALOG_BIN=.build/release/catalog SAMPLES_BIN=.build/release/sample-photos Benchmarks/stages.sh
 
-## bench-real: import --jobs 2 against the scripted Pillow/rembg/colorthief pipeline on Debian's wallpapers, interleaved
+## bench-real: import --jobs 2 against the scripted Pillow/rembg/colorthief pipeline on Debian's wallpapers, interleaved,
+## both on u2net (MODEL=u2netp for the fast one)
 bench-real: model
 	$(MAKE) build CONFIG=release EXTRA_DEPS="time python3-venv"
 	CATALOG_BIN=.build/release/catalog Benchmarks/real/run.sh
@@ -164,7 +165,8 @@ bench-reprocess: model
 	$(MAKE) build CONFIG=release EXTRA_DEPS=time
 	CATALOG_BIN=.build/release/catalog SAMPLES_BIN=.build/release/sample-photos Benchmarks/reprocess.sh
 
-## bench-cutout: cut-out quality (IoU on composites with known masks) beside the peers rembg u2netp and GrabCut
+## bench-cutout: per model (u2net, u2netp), automatic and with a box: IoU on composites with known masks and CPU
+## time a photo on one core, ours (in-process and a process a photo) beside onnxruntime with rembg's session on the same model
 bench-cutout: corpus model
 	$(MAKE) build CONFIG=release EXTRA_DEPS=python3-venv
 	STICKER_CORPUS="$(abspath $(CORPUS))" CATALOG_BIN=.build/release/catalog CUTOUT_BENCH=.build/release/cutout-bench Benchmarks/cutout/run.sh

@@ -4,12 +4,15 @@
 # fresh catalog with STICKER_STAGE_TIMES set, which makes the pipeline time its stages with the
 # thread's own CPU clock; "outside the stages" is the process's CPU (user + sys) minus their sum
 # (start-up, model load, task scheduling, the walk).
-# Environment: CATALOG_BIN, SAMPLES_BIN, COUNT (20 a kind), JOBS (1), BENCH_DATA (bench-data).
+# MODEL (u2net, the default; the tables before 2026-11-28 were taken with u2netp: MODEL=u2netp
+# compares with them) is `import --model MODEL`.
+# Environment: CATALOG_BIN, SAMPLES_BIN, COUNT (20 a kind), JOBS (1), MODEL, BENCH_DATA (bench-data).
 set -euo pipefail
 CATALOG_BIN=${CATALOG_BIN:-.build/release/catalog}
 SAMPLES_BIN=${SAMPLES_BIN:-.build/release/sample-photos}
 COUNT=${COUNT:-20}
 JOBS=${JOBS:-1}
+MODEL=${MODEL:-u2net}
 DATA=${BENCH_DATA:-bench-data}
 work="$DATA/stages"
 mkdir -p "$work"
@@ -35,7 +38,7 @@ for i in "${!kinds[@]}"; do
   catalog="$work/$kind.sqlite"
   rm -f "$catalog" "$catalog-wal" "$catalog-shm"
   out=$( { STICKER_STAGE_TIMES="$work/$kind.tsv" /usr/bin/time -f '%e %M %U %S' \
-           "$CATALOG_BIN" --catalog "$catalog" import --jobs "$JOBS" "$dir" >/dev/null || true; } 2>&1 | tail -1)
+           "$CATALOG_BIN" --catalog "$catalog" import --model "$MODEL" --jobs "$JOBS" "$dir" >/dev/null || true; } 2>&1 | tail -1)
   read -r wall peak user sys <<<"$out"
   imported=$(awk -F'\t' '$1 == "photos" { print $2 }' "$work/$kind.tsv" 2>/dev/null || echo 0)
   if [ "${imported:-0}" -eq 0 ]; then echo "note: ${names[$i]} skipped (this build imported none of them)"; continue; fi
@@ -43,15 +46,15 @@ for i in "${!kinds[@]}"; do
   columns+=("${names[$i]}=$work/$kind.tsv")
 done
 
-python3 - "$JOBS" "${columns[@]}" <<'PY'
+python3 - "$JOBS" "$MODEL" "${columns[@]}" <<'PY'
 import sys
-jobs, columns = sys.argv[1], [c.split("=", 1) for c in sys.argv[2:]]
+jobs, model, columns = sys.argv[1], sys.argv[2], [c.split("=", 1) for c in sys.argv[3:]]
 tables = []
 for name, path in columns:
     rows = dict(line.rstrip("\n").split("\t") for line in open(path))
     tables.append((name, rows))
 order = [k for k in tables[0][1] if k not in ("photos", "process", "wall", "peak")]
-print(f"CPU per photo and stage, ms (share of the process's CPU); import --jobs {jobs}, "
+print(f"CPU per photo and stage, ms (share of the process's CPU); import --model {model} --jobs {jobs}, "
       + ", ".join(f"{n}: {int(r['photos'])} photos" for n, r in tables))
 print(f"{'stage':26}" + "".join(f"{n:>20}" for n, _ in tables))
 for stage in order + ["outside the stages", "process CPU", "network : rest"]:

@@ -1,29 +1,37 @@
 #!/usr/bin/env bash
-# The cut-out quality benchmark in one command (`make bench-cutout` calls it):
-#   1. the peers' venv (setup-venv.sh; reused),
+# The cut-out benchmark in one command (`make bench-cutout` calls it):
+#   1. the peers' venv with both of rembg's models (setup-venv.sh; reused),
 #   2. the corpus ($STICKER_CORPUS, default testdata-3p/ at the repo root; fetched with
 #      ../shared/corpus/fetch.sh when it has no stamps/),
 #   3. the composites in bench-data/cutout/ (made when missing or made with other settings),
-#   4. the scores: the u2netp and GrabCut peers, and our CLI when $CATALOG_BIN is set and has a
-#      `cutout` command; table on stdout, everything in bench-data/cutout-results.json.
+#   4. the scores, per model (u2net, u2netp), automatic and with a box (the truth box with a
+#      random 5-20 % margin): onnxruntime with rembg's session on the same model, our
+#      cutout-bench ($CUTOUT_BENCH: the cut-out in one process, model loaded once) and our CLI
+#      ($CATALOG_BIN: `catalog cutout` as one process a photo), interleaved photo by photo on one
+#      pinned core; tables and the issue's goals on stdout, everything in
+#      bench-data/cutout-results.json.
 #
-# Settings (environment): COUNT composites per kind (40), SEED, METHODS peers to run
-# ("u2netp,grabcut"), GRABCUT_LIMIT GrabCut on the first N composites of each kind only (5:
-# it takes 2-110 s of CPU, median 26 s, per ~1024x768 composite; 0 = all),
-# CATALOG_BIN, CATALOG_CUTOUT_ARGS (default: cutout {in} -o {out} --mask-only --no-crop),
-# CUTOUT_BENCH (the cutout-bench executable: the same cut-out timed per photo in one process),
-# BENCH_VENV, BENCH_CUTOUT_DATA. Other arguments go to score.py (e.g. --limit 5, --no-big).
+# Settings (environment): COUNT composites per kind (15: 45 composites, ~10 min on an idle core;
+# COUNT=40 is the bigger set, ~25 min), SEED, MODELS ("u2net,u2netp"), MODES ("automatic,box"),
+# METHODS in-process peers ("onnxruntime"; add "grabcut" for OpenCV GrabCut on the first
+# GRABCUT_LIMIT (5) composites of each kind — 2-110 s of CPU each — and "onnxruntime-process" for
+# the peer as one process a photo), CATALOG_BIN, CATALOG_CUTOUT_ARGS (default: cutout {in} -o {out}
+# --mask-only --no-crop --model {model}; `--box X,Y,W,H` is appended with a box), CUTOUT_BENCH,
+# STICKER_MODEL_DIR (where our binaries find the models), BENCH_VENV, BENCH_CUTOUT_DATA,
+# BENCH_CUTOUT_RESULTS. Other arguments go to score.py (e.g. --limit 5, --no-big, --big-runs 5).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 corpus=${STICKER_CORPUS:-$root/testdata-3p}
 data=${BENCH_CUTOUT_DATA:-$root/bench-data/cutout}
 results=${BENCH_CUTOUT_RESULTS:-$(dirname "$data")/cutout-results.json}
-count=${COUNT:-40}
+count=${COUNT:-15}
 seed=${SEED:-20240503}
-methods=${METHODS-u2netp,grabcut}
+models=${MODELS:-u2net,u2netp}
+modes=${MODES:-automatic,box}
+methods=${METHODS-onnxruntime}
 grabcut_limit=${GRABCUT_LIMIT:-5}
-default_args='cutout {in} -o {out} --mask-only --no-crop'
+default_args='cutout {in} -o {out} --mask-only --no-crop --model {model}'
 cutout_args=${CATALOG_CUTOUT_ARGS:-$default_args}
 
 if [ ! -d "$corpus/stamps" ]; then
@@ -62,15 +70,11 @@ if [ -n "${CATALOG_BIN:-}" ]; then
   fi
 fi
 
-# The peer as one process a photo too (start-up and model loading counted, as for our CLI).
-if [[ ",$methods," == *",u2netp,"* ]]; then
-  cmd+=(--command "u2netp-process=$(printf '%q' "$py") $(printf '%q' "$here/u2netp_once.py") {in} {out}")
-fi
-
 # The same cut-out in one long-running process (model loaded once), timed as the in-process peer is.
 if [ -n "${CUTOUT_BENCH:-}" ]; then
-  cmd+=(--server "catalog-warm=$(printf '%q' "$CUTOUT_BENCH")")
+  cmd+=(--server "cutout-bench=$(printf '%q' "$CUTOUT_BENCH") --model {model}")
 fi
 
 mkdir -p "$(dirname "$results")"
-exec "$py" "$here/score.py" "$data" --methods "$methods" --grabcut-limit "$grabcut_limit" ${cmd[@]+"${cmd[@]}"} --json "$results" "$@"
+exec "$py" "$here/score.py" "$data" --models "$models" --modes "$modes" --methods "$methods" \
+  --onnx-dir "$venv/models" --grabcut-limit "$grabcut_limit" ${cmd[@]+"${cmd[@]}"} --json "$results" "$@"

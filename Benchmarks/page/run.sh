@@ -6,7 +6,9 @@
 #      between runs: about 8 GB at 100,000, the stickers being 512 px PNGs of 70-110 KB);
 #   3. run.py serves it with `catalog serve --port 0` and measures in the browser (RUNS page loads).
 # Settings: CATALOG_BIN, SAMPLES_BIN (default .build/release/...), STICKER_MODEL_DIR, COUNT, RUNS (5),
-# BENCH_PAGE_DATA.
+# BENCH_PAGE_DATA. The source import uses the default model (u2net; $STICKER_MODEL to change it):
+# nothing measured depends on it (the stickers are 512 px PNGs either way), and source.sqlite is kept
+# between runs, so a catalog made with u2netp before serves as well.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)

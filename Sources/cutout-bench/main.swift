@@ -4,9 +4,10 @@ import Processing
 
 /// `cutout-bench [--model-dir DIR] [--model NAME] [--refine KIND]`: `catalog cutout INPUT -o OUTPUT --mask-only --no-crop` for many
 /// photos in one process, the model loaded once, as the quality benchmark's in-process peers are
-/// timed. Reads `INPUT<TAB>OUTPUT` lines on stdin; for each writes the mask PNG and prints one
-/// JSON line {"cpu": s, "wall": s} (reading the file, decoding, cut-out, PNG, writing it), or
-/// {"error": "..."}. Used by Benchmarks/cutout/score.py (--server).
+/// timed. Reads `INPUT<TAB>OUTPUT` lines on stdin, or `INPUT<TAB>OUTPUT<TAB>X,Y,W,H` for a guided
+/// cut-out (`catalog cutout ... --box X,Y,W,H`: the box in pixels of the upright photo); for each
+/// writes the mask PNG and prints one JSON line {"cpu": s, "wall": s} (reading the file, decoding,
+/// cut-out, PNG, writing it), or {"error": "..."}. Used by Benchmarks/cutout/score.py (--server).
 MallocTuning.apply(environment: ProcessInfo.processInfo.environment)
 var arguments = CommandLine.arguments.dropFirst()
 var modelDirectory: URL?
@@ -26,7 +27,7 @@ while arguments.count >= 2, let flag = arguments.first {
     arguments = arguments.dropFirst(2)
 }
 guard arguments.isEmpty else {
-    try? FileHandle.standardError.write(contentsOf: Data("usage: cutout-bench [--model-dir DIR] [--model u2net|u2netp] [--refine none|second-pass|flip] < lines of INPUT<TAB>OUTPUT\n".utf8))
+    try? FileHandle.standardError.write(contentsOf: Data("usage: cutout-bench [--model-dir DIR] [--model u2net|u2netp] [--refine none|second-pass|flip] < lines of INPUT<TAB>OUTPUT[<TAB>X,Y,W,H]\n".utf8))
     exit(64)
 }
 
@@ -43,12 +44,23 @@ do {
     try? FileHandle.standardError.write(contentsOf: Data("cutout-bench: \(error.errorDescription ?? error.code)\n".utf8))
     exit(69)
 }
-let job = CutoutJob()
+let automatic = CutoutJob()
 while let line = readLine() {
     let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-    guard fields.count == 2 else {
-        reply(["error": "expected INPUT<TAB>OUTPUT"])
+    guard fields.count == 2 || fields.count == 3 else {
+        reply(["error": "expected INPUT<TAB>OUTPUT or INPUT<TAB>OUTPUT<TAB>X,Y,W,H"])
         continue
+    }
+    let job: CutoutJob
+    if fields.count == 3 {
+        do throws(GuidanceError) {
+            job = CutoutJob(guidance: CutoutGuidance(box: try CutoutGuidance.Box(parsing: fields[2])))
+        } catch {
+            reply(["error": error.description])
+            continue
+        }
+    } else {
+        job = automatic
     }
     let cpu = BenchClock.cpuSeconds(), wall = BenchClock.wallSeconds()
     do {
