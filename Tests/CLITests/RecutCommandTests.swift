@@ -12,9 +12,10 @@ enum TwoSubjects {
     static let rightBox = "380,70,250,220"
     static let orange = (240, 120, 20), magenta = (200, 40, 160)
 
-    static func write(to name: String, in folder: TemporaryFolder, cropped: Bool = false) throws -> String {
+    /// `edited`: the same photo with its ground a little lighter, as after an edit in place.
+    static func write(to name: String, in folder: TemporaryFolder, cropped: Bool = false, edited: Bool = false) throws -> String {
         let left = SampleScene(
-            width: width, height: height, background: .gradient(top: RGB(150, 200, 235), bottom: RGB(60, 110, 70)),
+            width: width, height: height, background: .gradient(top: RGB(150, 200, 235), bottom: edited ? RGB(72, 122, 82) : RGB(60, 110, 70)),
             shape: .ellipse, subjectColor: RGB(240, 120, 20), centerX: 0.27, centerY: 0.5, radius: 0.32, seed: 3)
         var right = left
         right.centerX = 0.79
@@ -27,13 +28,14 @@ enum TwoSubjects {
         }
         if cropped {
             // The left half only: the stored box no longer fits.
-            var half = RGBAImage(width: width / 2, height: height, pixels: [UInt8](repeating: 0, count: width / 2 * height * 4))
+            let halfWidth = width / 2
+            var pixels = [UInt8]()
+            pixels.reserveCapacity(halfWidth * height * 4)
             for y in 0..<height {
-                for x in 0..<(width / 2) {
-                    for channel in 0..<4 { half.pixels[(y * half.width + x) * 4 + channel] = photo.pixels[(y * width + x) * 4 + channel] }
-                }
+                let row = y * width * 4
+                pixels.append(contentsOf: photo.pixels[row..<(row + halfWidth * 4)])
             }
-            photo = half
+            photo = RGBAImage(width: halfWidth, height: height, pixels: pixels)
         }
         return try folder.write(try PNGCodec.encode(photo), to: name)
     }
@@ -177,6 +179,22 @@ struct RecutCommandTests {
     }
 }
 
+extension RecutCommandTests {
+    @Test(.needsLargeModel) func guidanceSurvivesAModelChange() throws {
+        let folder = try TemporaryFolder()
+        let scenario = RecutScenario(catalog: "c.sqlite", folder: folder)
+        _ = try TwoSubjects.write(to: "photos/two.png", in: folder)
+        try #require(try scenario.run(["import", folder.path("photos")]).status == 0)
+        try #require(try scenario.run(["recut", "1", "--box", TwoSubjects.rightBox]).status == 0)
+        let reprocess = try CLI.run(["--catalog", "c.sqlite", "reprocess", "--model", "u2net"], in: folder)
+        #expect(reprocess.status == 0, "\(reprocess.stderr)")
+        let entry = try scenario.entry()
+        #expect(((entry["sticker"] as? [String: Any])?["settings"] as? [String: Any])?["model"] as? String == "u2net", "\(entry)")
+        #expect(entry["guidance"] as? [String: Any] != nil)
+        #expect(try TwoSubjects.dominantSubject(entry) == "magenta")
+    }
+}
+
 @Suite(.needsModel, .enabled(if: TestPostgresServer.isAvailable, "PostgreSQL is not installed (make test installs it)"))
 struct PostgresRecutCommandTests {
     @Test func guidanceIsStoredAppliedAndKept() async throws {
@@ -189,5 +207,33 @@ struct PostgresRecutCommandTests {
         let server = try TestPostgresServer.server
         let postgres = server.address(database: try await server.makeDatabase())
         try RecutScenario(catalog: postgres, folder: try TemporaryFolder()).refusalsLeaveTheEntryAsItWas()
+    }
+
+    /// SQLite → PostgreSQL → SQLite keeps the guidance, and `work` applies it to the file edited in place.
+    @Test func guidanceTravelsToPostgreSQLAndBackAndWorkAppliesIt() async throws {
+        let server = try TestPostgresServer.server
+        let postgres = server.address(database: try await server.makeDatabase())
+        let folder = try TemporaryFolder()
+        let local = RecutScenario(catalog: "c.sqlite", folder: folder), shared = RecutScenario(catalog: postgres, folder: folder)
+        _ = try TwoSubjects.write(to: "photos/two.png", in: folder)
+        try #require(try local.run(["import", folder.path("photos")]).status == 0)
+        try #require(try local.run(["recut", "1", "--box", TwoSubjects.rightBox, "--exclude", "10,10"]).status == 0)
+        let guided = try local.entry()["guidance"] as? NSDictionary
+        #expect(guided != nil)
+        #expect(try local.run(["copy", "--to", postgres]).status == 0)
+        #expect(try shared.entry()["guidance"] as? NSDictionary == guided)
+
+        _ = try TwoSubjects.write(to: "photos/two.png", in: folder, edited: true)
+        let enqueued = try shared.run(["import", "--enqueue", folder.path("photos")])
+        #expect(enqueued.status == 0, "\(enqueued.stderr)")
+        let work = try shared.run(["work", "--quiet"])
+        #expect(work.status == 0, "\(work.stderr)")
+        let worked = try shared.entry()
+        #expect(worked["guidance"] as? NSDictionary == guided && worked["status"] as? String == "ok", "\(worked)")
+        #expect(worked["sha256"] as? String != (try local.entry()["sha256"] as? String), "work took in the edited file")
+        #expect(try TwoSubjects.dominantSubject(worked) == "magenta")
+
+        #expect(try shared.run(["copy", "--to", "back.sqlite"]).status == 0)
+        #expect(try RecutScenario(catalog: "back.sqlite", folder: folder).entry()["guidance"] as? NSDictionary == guided)
     }
 }

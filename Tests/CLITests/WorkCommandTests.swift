@@ -125,6 +125,24 @@ import Testing
         #expect((failure["path"] as? String)?.hasSuffix("photo-1.jpg") == true)
     }
 
+    /// A file edited in place after its import updates its entry, as `import` does: no second entry for one path.
+    @Test func anEnqueuedFileEditedInPlaceUpdatesItsEntry() throws {
+        let folder = try TemporaryFolder()
+        let photos = try Reliability.writeVariants(2, in: folder)
+        try #require(try CLI.run(["--catalog", "c.sqlite", "import", photos], in: folder).status == 0)
+        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: photos).sorted().first)
+        let path = photos + "/" + file
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        bytes.append(contentsOf: [0, 0, 0, 0])  // trailing bytes after the image: the same photo, other bytes
+        try bytes.write(to: URL(fileURLWithPath: path))
+        try #require(try CLI.run(["--catalog", "c.sqlite", "import", "--enqueue", photos], in: folder).status == 0)
+        let work = try CLI.run(["--catalog", "c.sqlite", "work", "--json"], in: folder)
+        #expect(work.status == 0, "\(work.stderr)")
+        #expect(work.jsonLines.contains { $0["event"] as? String == "updated" && ($0["path"] as? String)?.hasSuffix(file) == true }, "\(work.stdout)")
+        let list = try #require(try CLI.run(["--catalog", "c.sqlite", "list", "--json"], in: folder).json as? [[String: Any]])
+        #expect(list.count == 2, "\(list)")
+    }
+
     @Test func staleEntriesAreReprocessedOnceTheQueueIsDrained() throws {
         let folder = try TemporaryFolder()
         let photos = try Reliability.writeVariants(3, in: folder)

@@ -116,9 +116,8 @@ public struct Importer: Sendable {
     }
 
     /// Reads, hashes and (for new bytes) processes one file. Runs in a child task, off every actor.
-    /// `followsEdits`: a file edited in place is cut out with its entry's guidance, to replace that entry
-    /// (a worker records new bytes as a new entry, so it does not look for the entry).
-    static func examine(path: String, repository: (any CatalogStore)?, processor: PhotoProcessor, followsEdits: Bool = true) async -> Examined {
+    /// A file edited in place is cut out with its entry's guidance, to replace that entry.
+    static func examine(path: String, repository: (any CatalogStore)?, processor: PhotoProcessor) async -> Examined {
         if Task.isCancelled { return .skipped }
         let read: SourceBytes
         switch StageClock.measure(.readAndHash, { SourceReader.read(path: path) }) {
@@ -131,7 +130,7 @@ public struct Importer: Sendable {
         if let repository, let existing = try? await repository.existingEntry(sha256: sha256) {
             return .known(existing, source: read.source)
         }
-        let edited = followsEdits ? (try? await repository?.entryClaiming(path: path, otherThan: sha256)) ?? nil : nil
+        let edited = (try? await repository?.entryClaiming(path: path, otherThan: sha256)) ?? nil
         if Task.isCancelled { return .skipped }
         // An edit in place keeps the entry, and with it the guidance the person gave it.
         let attempt = if let edited {

@@ -192,10 +192,15 @@ public struct Worker: Sendable {
 
     /// Reads, hashes and processes a claimed file as an import does; nil when interrupted before a result.
     static func examine(_ claim: WorkClaim, host: String, repository: any CatalogStore, processor: PhotoProcessor) async -> WorkResult? {
-        switch await Importer.examine(path: claim.source.path, repository: repository, processor: processor, followsEdits: false) {
+        switch await Importer.examine(path: claim.source.path, repository: repository, processor: processor) {
         case .skipped:
             return nil
-        case .processed(let photo, let sha256, let source, _):
+        case .processed(let photo, let sha256, let source, let edited?):
+            // A file edited in place replaces its entry, as `import` does, cut out with the entry's guidance.
+            return .reprocess(ReprocessStep(
+                entryID: edited.id, expectedSHA256: edited.sha256, expectedGuidance: edited.guidance,
+                change: .replace(photo, sha256: sha256, source: source)))
+        case .processed(let photo, let sha256, let source, nil):
             return .processed(photo, sha256: sha256, source: source)
         case .known(let existing, let source):
             return .known(id: existing.id, source: source)
@@ -204,6 +209,11 @@ public struct Worker: Sendable {
             let text = "cannot be read on host \(host): \(message)"
             if !EscapedPath.exists(source.path) { return .unreadable(message: "\(text) [\(code)]") }
             return .failed(sha256: nil, source: source, format: format, facts: nil, code: code, message: text)
+        case .failed(let sha256?, let source, let format, let facts, _, let code, let message, let edited?):
+            // The edited file fails (it no longer fits its guidance, say): its entry records why.
+            return .reprocess(ReprocessStep(
+                entryID: edited.id, expectedSHA256: edited.sha256, expectedGuidance: edited.guidance,
+                change: .fail(sha256: sha256, source: source, format: format, facts: facts, code: code, message: message)))
         case .failed(let sha256, let source, let format, let facts, _, let code, let message, _):
             return .failed(sha256: sha256, source: source, format: format, facts: facts, code: code, message: message)
         }
@@ -216,6 +226,9 @@ public struct Worker: Sendable {
             return .lost(path: path)
         case (.committedEarlier(let id), _):
             return earlierEvent(id, result: result, path: path, reasons: reasons)
+        case (.reprocessed(.replaced), .reprocess(let step)) where claim.entryID == nil:
+            // An enqueued file that was edited in place: `import` calls this an update.
+            return .file(.updated(id: step.entryID, path: path))
         case (.reprocessed(let outcome), .reprocess(let step)):
             return .reprocess(reprocessEvent(outcome, step: step, path: path, reasons: reasons))
         case (.reprocessed, _):
