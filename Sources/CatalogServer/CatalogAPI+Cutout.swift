@@ -22,5 +22,21 @@ extension CatalogAPI {
             }
             return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "no-store"], body: Self.streamed(sticker.png))
         }
+
+        // "Fix the cut-out" opened: the photo is read and decoded while the person draws, so the first
+        // preview runs only the cut-out.
+        router.post("/api/entries/{id}/cutout/prepare") { _, context in
+            let id = try context.entryId()
+            guard let entry = try await catalog({ () async throws(CatalogError) in try await repository.entry(id: id) }) else {
+                throw APIError.notFound("no entry with id \(id)")
+            }
+            let settings = try await workingSettings()
+            do throws(RecutError) {
+                try await previews.prepare(entry, settings: settings)
+            } catch {
+                throw APIError(error)
+            }
+            return Response(status: .noContent)
+        }
     }
 }

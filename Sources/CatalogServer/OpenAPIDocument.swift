@@ -1409,6 +1409,63 @@ enum OpenAPIDocument {
         }
       }
     },
+    "/api/entries/{id}/cutout/prepare": {
+      "post": {
+        "summary": "Reads and decodes the entry's photo ahead of its first preview (\"Fix the cut-out\" opened), so that preview runs only the cut-out. Nothing is made or saved.",
+        "security": [
+          {
+            "catalogToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "integer",
+              "minimum": 1
+            },
+            "description": "The entry's id."
+          }
+        ],
+        "responses": {
+          "204": {
+            "description": "The photo is decoded and kept for the next preview."
+          },
+          "403": {
+            "description": "Refused: wrong Host, foreign Origin, or (for changes) a missing or wrong X-Catalog-Token.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "No such entry.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "409": {
+            "description": "The entry has no photo to guide (no-photo), its source is gone (source-missing), unreadable (source-unreadable) or holds other bytes now (source-changed), or it no longer decodes.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
     "/api/entries/{id}/cutout": {
       "post": {
         "summary": "The sticker this guidance would make (a preview for \"Fix the cut-out\"): nothing is saved. The entry's photo stays decoded in memory for the next preview.",

@@ -57,6 +57,31 @@ struct CutoutRoutesTests {
         }
     }
 
+    /// Opening "Fix the cut-out" decodes the photo ahead: the first preview no longer reads the source.
+    @Test func prepareKeepsThePhotoForTheFirstPreview() async throws {
+        try await withServer { fixture, client in
+            let id = fixture.stickerIds[0]
+            try await client.execute(uri: "/api/entries/\(id)/cutout/prepare", method: .post, headers: pageHeaders()) { response in
+                #expect(response.status == .noContent)
+            }
+            let path = try await #require(try fixture.repository.entry(id: id)?.path)
+            try FileManager.default.removeItem(atPath: path)
+            try await client.execute(uri: "/api/entries/\(id)/cutout", method: .post, headers: pageHeaders(), body: "{}".buffer) { response in
+                #expect(response.status == .ok)
+            }
+            try await client.execute(uri: "/api/entries/\(fixture.failedId)/cutout/prepare", method: .post, headers: pageHeaders()) { response in
+                #expect(response.status == .conflict && response.errorCode == "no-photo")
+            }
+            try await client.execute(uri: "/api/entries/424242/cutout/prepare", method: .post, headers: pageHeaders()) { response in
+                #expect(response.status == .notFound)
+            }
+            // A change like any other: the token is needed.
+            try await client.execute(uri: "/api/entries/\(id)/cutout/prepare", method: .post) { response in
+                #expect(response.status == .forbidden)
+            }
+        }
+    }
+
     @Test func badGuidanceIs400WithTheValueNamed() async throws {
         try await withServer { fixture, client in
             let id = fixture.stickerIds[0]

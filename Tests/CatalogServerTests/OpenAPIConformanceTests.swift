@@ -104,6 +104,8 @@ struct OpenAPIConformanceTests {
                 (.post, "/api/entries/\(id)/cutout", #"{"box":{"x":1,"y":1,"width":100,"height":100},"exclude":[{"x":2,"y":2}]}"#),
                 (.post, "/api/entries/\(id)/cutout", #"{"box":{"x":1,"y":1,"width":0,"height":100}}"#),
                 (.post, "/api/entries/\(fixture.failedId)/cutout", "{}"), (.post, "/api/entries/424242/cutout", "{}"),
+                (.post, "/api/entries/\(id)/cutout/prepare", nil), (.post, "/api/entries/\(fixture.failedId)/cutout/prepare", nil),
+                (.post, "/api/entries/424242/cutout/prepare", nil),
                 (.put, "/api/entries/\(id)/guidance", #"{"box":{"x":1,"y":1,"width":200,"height":200}}"#),
                 (.put, "/api/entries/\(id)/guidance", #"{"include":[{"x":-1,"y":1}]}"#), (.delete, "/api/entries/\(id)/guidance", nil),
                 (.delete, "/api/entries/\(fixture.failedId)/guidance", nil), (.put, "/api/entries/424242/guidance", "{}"),

@@ -111,6 +111,8 @@ export const settings = () => request('GET', '/api/settings');
 export const saveSettings = (values) => request('PUT', '/api/settings', { body: values });
 export const stats = () => request('GET', '/api/stats');
 
+/** Has the server decode entry `id`'s photo ahead of the first preview (nothing is made or saved). */
+export const prepareCutout = (id) => request('POST', `/api/entries/${enc(id)}/cutout/prepare`);
 /** The sticker `guidance` would make of entry `id` (a PNG Blob): a preview, nothing is saved. */
 export const cutoutPreview = (id, guidance, signal) =>
   request('POST', `/api/entries/${enc(id)}/cutout`, { body: guidance, signal, blob: true });

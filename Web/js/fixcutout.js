@@ -116,6 +116,9 @@ export function open(container, entry, { onSaved, onClosed }) {
     h('div', { class: 'fix-actions' }, resetButton, h('span', { class: 'fix-spacer' }), cancelButton, saveButton));
 
   replace(container, section);
+  // The photo is decoded on the server while the person looks and draws; a failure here shows with
+  // the first preview, which reads the photo again.
+  api.prepareCutout(entry.id).catch(() => {});
 
   function clone(guidance) {
     return { box: guidance.box ? { ...guidance.box } : null, include: (guidance.include || []).map((p) => ({ ...p })), exclude: (guidance.exclude || []).map((p) => ({ ...p })) };

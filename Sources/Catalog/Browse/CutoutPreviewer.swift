@@ -35,13 +35,24 @@ public final class CutoutPreviewer: Sendable {
             throw .invalidGuidance(error)
         }
         let processor = PhotoProcessor(settings: settings, maxPixels: maxPixels, predictor: predictor)
-        let key = Key(id: entry.id, sha256: sha256, workingSize: processor.decodeOptions.workingSize, maxPixels: maxPixels)
-        let photo = try await decoded(entry, key: key, processor: processor)
+        let photo = try await decoded(entry, key: Self.key(entry, sha256: sha256, processor: processor, maxPixels: maxPixels), processor: processor)
         do throws(ProcessingError) {
             return try await processor.sticker(of: photo, guidance: guidance)
         } catch {
             throw .processingFailed(id: entry.id, error)
         }
+    }
+
+    /// Reads and decodes the entry's photo ahead of its first preview ("Fix the cut-out" opened), so the
+    /// first box drawn costs only the cut-out.
+    public func prepare(_ entry: EntryDetail, settings: StickerSettings, maxPixels: Int = DecodeOptions.defaultMaxPixels) async throws(RecutError) {
+        let sha256 = try EntrySource.photo(of: entry).sha256
+        let processor = PhotoProcessor(settings: settings, maxPixels: maxPixels, predictor: nil)
+        _ = try await decoded(entry, key: Self.key(entry, sha256: sha256, processor: processor, maxPixels: maxPixels), processor: processor)
+    }
+
+    private static func key(_ entry: EntryDetail, sha256: String, processor: PhotoProcessor, maxPixels: Int) -> Key {
+        Key(id: entry.id, sha256: sha256, workingSize: processor.decodeOptions.workingSize, maxPixels: maxPixels)
     }
 
     /// The entry's photo decoded: the kept copy, or the source read, checked against the entry's hash and decoded.
