@@ -34,6 +34,8 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     static func badRequest(_ code: String, _ message: String) -> APIError { APIError(.badRequest, code, message) }
     static func notFound(_ message: String) -> APIError { APIError(.notFound, "not-found", message) }
     static func forbidden(_ code: String, _ message: String) -> APIError { APIError(.forbidden, code, message) }
+    /// A change that arrives or completes while the server stops: refused, so nothing accepted is left undone.
+    static let stopping = APIError(.serviceUnavailable, "stopping", "the server is stopping; nothing was changed")
 
     /// The answer for an error a route did not expect: a 500 that names it, without internals.
     static func unexpected(_ error: any Error) -> APIError {

@@ -25,17 +25,14 @@ extension CatalogAPI {
             let settings = try await workingSettings()
             let predictor = try loadPredictor(settings.model)
             let files = try await UploadStore(directory: configuration.uploadsDirectory, maxFileBytes: configuration.maxUploadBytes).save(request)
-            let options = ImportOptions(jobs: configuration.jobs, settings: settings, predictor: predictor)
-            let importer = Importer(repository: repository, options: options)
-            let paths = files.map(\.path)
-            let job = try await jobs.start(kind: "import", total: paths.count) { progress in
-                let summary: ImportSummary
-                do throws(CatalogError) {
-                    summary = try await importer.run(paths) { progress(JSONValue($0)) }
-                } catch {
-                    throw APIError(error)
-                }
-                return JSONValue(summary)
+            // An upload that arrives whole while the server stops is taken back: a 202 is a promise to import it.
+            let job: JobRunner.Job
+            do {
+                if stopping.isSet { throw APIError.stopping }
+                job = try await startImport(files.map(\.path), settings: settings, predictor: predictor)
+            } catch {
+                UploadStore.discard(files)
+                throw error
             }
             return JSONBody.response(JobStarted(job: job, files: files), status: .accepted)
         }
@@ -99,6 +96,21 @@ extension CatalogAPI {
                 .internalServerError, "model-unavailable",
                 "the segmentation model \(model.rawValue) is not installed or is damaged (\(error)); install it with `make model` or scripts/install-model.sh and set STICKER_MODEL_DIR"
             )
+        }
+    }
+
+    /// Imports `paths` as a background job (an upload, or what an earlier run left in the uploads folder).
+    func startImport(_ paths: [String], settings: StickerSettings, predictor: (any MaskPredictor)?) async throws(APIError) -> JobRunner.Job {
+        let options = ImportOptions(jobs: configuration.jobs, settings: settings, predictor: predictor)
+        let importer = Importer(repository: repository, options: options)
+        return try await jobs.start(kind: "import", total: paths.count) { progress in
+            let summary: ImportSummary
+            do throws(CatalogError) {
+                summary = try await importer.run(paths) { progress(JSONValue($0)) }
+            } catch {
+                throw APIError(error)
+            }
+            return JSONValue(summary)
         }
     }
 

@@ -12,6 +12,7 @@ struct CatalogAPI: Sendable {
     let hub: ProgressHub
     let jobs: JobRunner
     let previews: CutoutPreviewer
+    let stopping: StoppingFlag
 
     /// Runs a catalog read or write, answering its failure as JSON.
     func catalog<T>(_ body: () async throws(CatalogError) -> T) async throws(APIError) -> T {

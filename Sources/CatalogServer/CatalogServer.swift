@@ -16,16 +16,25 @@ public struct CatalogServer: Sendable {
     public init(repository: any CatalogStore, configuration: ServerConfiguration) {
         self.configuration = configuration
         let hub = ProgressHub()
-        api = CatalogAPI(repository: repository, configuration: configuration, hub: hub, jobs: JobRunner(hub: hub), previews: CutoutPreviewer())
+        api = CatalogAPI(
+            repository: repository, configuration: configuration, hub: hub, jobs: JobRunner(hub: hub), previews: CutoutPreviewer(),
+            stopping: StoppingFlag())
         port = ServingPort(configuration.port == 0 ? nil : configuration.port)
     }
 
     /// The routes and the request guard, for running or for tests.
     public func router() -> Router<ServerRequestContext> {
         let router = Router(context: ServerRequestContext.self, options: .autoGenerateHeadEndpoints)
+        let uploads = configuration.uploadsDirectory
         router.add(middleware: RequestGuard(
             policy: AccessPolicy(host: configuration.host, token: configuration.token, port: port),
-            assets: AssetServer(token: configuration.token)
+            assets: AssetServer(token: configuration.token),
+            stopping: api.stopping,
+            bodyLimit: { request in
+                // An upload is bounded per photo as it streams (--max-upload); as a whole, by what the disk can hold.
+                if request.method == .post && request.uri.path == "/api/import" { return UploadStore.freeSpace(at: uploads) }
+                return Int64(ServerRequestContext.maxBodySize)
+            }
         ))
         api.register(on: router)
         return router
@@ -38,10 +47,12 @@ public struct CatalogServer: Sendable {
         let host = configuration.host
         var logger = Logger(label: "catalog-serve")
         logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
+        let timeouts = configuration.timeouts
         return Application(
             router: router(),
+            server: .http1(configuration: .init(additionalChannelHandlers: [ConnectionDeadlines(timeouts: timeouts)])),
             configuration: ApplicationConfiguration(address: .hostname(host, port: configuration.port), serverName: nil),
-            services: [ShutdownCoordinator(hub: api.hub, jobs: api.jobs)],
+            services: [ShutdownCoordinator(hub: api.hub, jobs: api.jobs, stopping: api.stopping)],
             onServerRunning: { channel in
                 let bound = channel.localAddress?.port ?? 0
                 port.set(bound)
@@ -52,9 +63,26 @@ public struct CatalogServer: Sendable {
         )
     }
 
-    /// Serves until SIGINT or SIGTERM, then stops gracefully.
+    /// Serves until SIGINT or SIGTERM, then stops: changes are refused (503) at once, a running job is
+    /// stopped (what it finished kept, the page told), the event streams close, then the server takes no
+    /// new connections and requests in flight get `shutdownGrace` to finish before what is left is
+    /// cancelled. A second signal ends the process at once.
     public func run(onRunning: @escaping @Sendable (URL) async -> Void) async throws {
-        try await application(onRunning: onRunning).runService()
+        let application = application(onRunning: onRunning)
+        var configuration = ServiceGroupConfiguration(services: [.init(service: application)], logger: application.logger)
+        configuration.maximumGracefulShutdownDuration = self.configuration.shutdownGrace
+        let group = ServiceGroup(configuration: configuration)
+        let (hub, jobs, stopping) = (api.hub, api.jobs, api.stopping)
+        // The job and the streams first: stopping the server first would cut the streams before the
+        // page hears how the job ended.
+        let watch = SecondSignal.watch(deadline: self.configuration.shutdownGrace + .seconds(5)) {
+            Task {
+                await ShutdownCoordinator.stop(hub: hub, jobs: jobs, stopping: stopping)
+                await group.triggerGracefulShutdown()
+            }
+        }
+        defer { watch.cancel() }
+        try await group.run()
     }
 
     /// Events published so far go to open `/api/events` streams (tests, diagnostics).
@@ -63,28 +91,5 @@ public struct CatalogServer: Sendable {
     /// Waits for the running import or reprocess job, if any (tests).
     public func waitForJobs() async {
         await api.jobs.wait()
-    }
-}
-
-/// On graceful shutdown: closes the event streams (which would otherwise hold the server open) and
-/// cancels the running job, waiting for what it finished to commit.
-struct ShutdownCoordinator: Service {
-    let hub: ProgressHub
-    let jobs: JobRunner
-
-    func run() async throws {
-        // Events keep flowing as comments while idle, so proxies and browsers keep the stream open.
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                while !Task.isCancelled && !Task.isShuttingDownGracefully {
-                    try? await Task.sleep(for: .seconds(15))
-                    hub.publish(ServerEvent(name: "ping", json: [String: String]()))
-                }
-            }
-            try? await gracefulShutdown()
-            group.cancelAll()
-        }
-        hub.close()
-        await jobs.stop()
     }
 }

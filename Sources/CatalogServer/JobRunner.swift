@@ -110,7 +110,7 @@ actor JobRunner {
         kind: String, total: Int,
         work: @escaping @Sendable (_ progress: @escaping @Sendable (JSONValue) -> Void) async throws -> JSONValue
     ) throws(APIError) -> Job {
-        if stopped { throw APIError(.conflict, "stopping", "the server is stopping") }
+        if stopped { throw APIError.stopping }
         if let running {
             throw APIError(.conflict, "job-running", "a \(running.job.kind) is running (job \(running.job.id)); wait for it to finish")
         }
@@ -125,7 +125,9 @@ actor JobRunner {
                     let count = done.next()
                     hub.publish(ServerEvent(name: "progress", json: JobMessage(id: job.id, kind: kind, total: total, done: count, event: event)))
                 }
-                hub.publish(ServerEvent(name: "job", json: JobMessage(id: job.id, kind: kind, state: "finished", summary: summary)))
+                // Stopped by the server's shutdown: what finished is kept, and the page is told the rest was not done.
+                let state = Task.isCancelled ? "interrupted" : "finished"
+                hub.publish(ServerEvent(name: "job", json: JobMessage(id: job.id, kind: kind, state: state, summary: summary)))
             } catch let error as APIError {
                 hub.publish(ServerEvent(name: "job", json: JobMessage(id: job.id, kind: kind, state: "failed", error: .init(code: error.code, message: error.message))))
             } catch {

@@ -10,6 +10,9 @@ struct RequestGuard: RouterMiddleware {
 
     let policy: AccessPolicy
     let assets: AssetServer
+    let stopping: StoppingFlag
+    /// The most a request body may declare: the uploads folder's free space for an upload, 1 MB for the rest.
+    let bodyLimit: @Sendable (Request) -> Int64
 
     func handle(
         _ request: Request, context: ServerRequestContext, next: (Request, ServerRequestContext) async throws -> Response
@@ -18,6 +21,14 @@ struct RequestGuard: RouterMiddleware {
         var response: Response
         do {
             try policy.check(request)
+            if request.method != .get && request.method != .head && stopping.isSet { throw APIError.stopping }
+            if let declared = request.headers[.contentLength].flatMap({ Int64($0) }) {
+                let limit = bodyLimit(request)
+                if declared > limit {
+                    // Refused before a byte of the body is read; the connection is closed rather than drained.
+                    throw APIError(.contentTooLarge, "too-large", "the request declares \(declared) bytes, more than the \(limit) this route takes")
+                }
+            }
             let path = request.uri.path
             if path == "/api" || path.hasPrefix("/api/") {
                 response = try await next(request, context)
@@ -35,6 +46,8 @@ struct RequestGuard: RouterMiddleware {
             context.logger.error("request failed", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
             response = APIError.unexpected(error).response()
         }
+        // An answer sent before the body was read whole (a refusal) closes the connection instead of draining it.
+        if response.status == .contentTooLarge || response.status == .serviceUnavailable { response.headers[.connection] = "close" }
         AccessPolicy.addSecurityHeaders(to: &response.headers)
         // The time the server spent on the answer (before a streamed body is sent), for the browser's
         // developer tools and the benchmark.

@@ -20,6 +20,10 @@ public struct ServerConfiguration: Sendable {
     public var model: CutoutModel?
     /// The named segmentation model for import and reprocess jobs (asked for when a job starts).
     public var makePredictor: @Sendable (CutoutModel) throws -> any MaskPredictor
+    /// How long a connection may keep the server waiting (`--header-timeout`, `--body-timeout`, `--idle-timeout`).
+    public var timeouts = ConnectionTimeouts.standard
+    /// How long requests in flight get to finish after SIGINT or SIGTERM (`--shutdown-grace`).
+    public var shutdownGrace: Duration = .seconds(10)
 
     public static let defaultMaxUploadBytes = 200 * 1024 * 1024
 

@@ -10,5 +10,7 @@ public struct ServerRequestContext: RequestContext {
     }
 
     /// The largest JSON body accepted.
-    public var maxUploadSize: Int { 1024 * 1024 }
+    public static let maxBodySize = 1024 * 1024
+
+    public var maxUploadSize: Int { Self.maxBodySize }
 }

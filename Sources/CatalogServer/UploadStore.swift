@@ -5,8 +5,9 @@ import MultipartKit
 
 /// Saves the photos of a `multipart/form-data` upload under the uploads folder as they stream in,
 /// each named by the SHA-256 of its bytes (`<sha256>.<ext>`), so the same photo uploaded twice is one
-/// file and the catalog's recorded path stays valid. A file over `maxFileBytes` stops the upload with
-/// 413; the files saved before it are kept (they are whole), the partial one is removed.
+/// file and the catalog's recorded path stays valid. An upload is kept whole or not at all: the parts
+/// stream into `.incoming-*` files, which take their names only once the whole request has arrived;
+/// a file over `maxFileBytes` (413), a malformed body or a request cut off removes every one of them.
 struct UploadStore: Sendable {
     let directory: URL
     let maxFileBytes: Int
@@ -17,6 +18,15 @@ struct UploadStore: Sendable {
         let path: String
         let sha256: String
         let bytes: Int
+        /// Made by this upload (not the same photo uploaded before): what taking the upload back removes.
+        var created = false
+
+        private enum CodingKeys: String, CodingKey { case name, path, sha256, bytes }
+    }
+
+    /// Takes back an upload that will not be imported (the server is stopping): removes the files it made.
+    static func discard(_ files: [SavedFile]) {
+        for file in files where file.created { try? FileManager.default.removeItem(atPath: file.path) }
     }
 
     func save(_ request: Request) async throws(APIError) -> [SavedFile] {
@@ -47,10 +57,15 @@ struct UploadStore: Sendable {
             receiver.abandon()
             throw APIError.badRequest("bad-upload", "the upload is not valid multipart/form-data: \(error)")
         }
-        receiver.abandon()
-        if let failure = receiver.failure { throw failure }
-        if receiver.saved.isEmpty { throw APIError.badRequest("bad-upload", "the upload holds no file") }
-        return receiver.saved
+        if let failure = receiver.failure {
+            receiver.abandon()
+            throw failure
+        }
+        if receiver.pending.isEmpty {
+            receiver.abandon()
+            throw APIError.badRequest("bad-upload", "the upload holds no file")
+        }
+        return try receiver.commit()
     }
 
     static func boundary(of contentType: String) -> String? {
@@ -76,7 +91,8 @@ struct UploadStore: Sendable {
 private final class PartReceiver {
     let directory: URL
     let maxFileBytes: Int
-    var saved: [UploadStore.SavedFile] = []
+    /// Whole parts, still under their `.incoming-*` names until the request has arrived whole.
+    var pending: [(temporary: URL, file: UploadStore.SavedFile)] = []
     var failure: APIError?
 
     private var headers: [String: String] = [:]
@@ -143,25 +159,40 @@ private final class PartReceiver {
         self.temporary = nil
         let sha256 = hasher.finalize().map { String(format: "%02x", $0) }.joined()
         let destination = directory.appendingPathComponent(sha256 + UploadStore.fileExtension(of: fileName))
-        if FileManager.default.fileExists(atPath: destination.path) {
-            try? FileManager.default.removeItem(at: temporary)
-        } else {
-            do {
-                try FileManager.default.moveItem(at: temporary, to: destination)
-            } catch {
-                failure = APIError(.internalServerError, "uploads-folder", "cannot save \(fileName): \(error.localizedDescription)")
-                return
-            }
-        }
-        saved.append(.init(name: fileName, path: destination.path, sha256: sha256, bytes: size))
+        pending.append((temporary, .init(name: fileName, path: destination.path, sha256: sha256, bytes: size)))
     }
 
-    /// Removes a partly written file.
+    /// The whole upload has arrived: each part takes its name (a photo uploaded before is already there).
+    func commit() throws(APIError) -> [UploadStore.SavedFile] {
+        var saved: [UploadStore.SavedFile] = []
+        for (temporary, var file) in pending {
+            if FileManager.default.fileExists(atPath: file.path) {
+                try? FileManager.default.removeItem(at: temporary)
+            } else {
+                do {
+                    try FileManager.default.moveItem(at: temporary, to: URL(fileURLWithPath: file.path))
+                    file.created = true
+                } catch {
+                    UploadStore.discard(saved)
+                    pending.removeAll { $0.temporary == temporary }
+                    abandon()
+                    throw APIError(.internalServerError, "uploads-folder", "cannot save \(file.name): \(error.localizedDescription)")
+                }
+            }
+            saved.append(file)
+            pending.removeAll { $0.temporary == temporary }
+        }
+        return saved
+    }
+
+    /// Removes the partly written file and every whole part not yet named: the upload is not kept.
     func abandon() {
         try? file?.close()
         file = nil
         if let temporary { try? FileManager.default.removeItem(at: temporary) }
         temporary = nil
+        for part in pending { try? FileManager.default.removeItem(at: part.temporary) }
+        pending = []
     }
 
     /// The `filename` of a `Content-Disposition: form-data; name="x"; filename="y.jpg"` header: its last
@@ -177,5 +208,21 @@ private final class PartReceiver {
             }
         }
         return nil
+    }
+}
+
+extension UploadStore {
+    /// The bytes free for an unprivileged writer on the file system of `directory` (or of its nearest
+    /// existing parent): no upload larger than that can be kept whole.
+    static func freeSpace(at directory: URL) -> Int64 {
+        var url = directory
+        var info = statvfs()
+        while statvfs(url.path, &info) != 0 {
+            let parent = url.deletingLastPathComponent()
+            if parent.path == url.path { return .max }
+            url = parent
+        }
+        let (bytes, overflow) = Int64(info.f_bavail).multipliedReportingOverflow(by: Int64(info.f_frsize))
+        return overflow ? .max : bytes
     }
 }

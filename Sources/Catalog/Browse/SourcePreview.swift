@@ -17,15 +17,19 @@ public enum SourcePreview {
 
     /// The photo at `path`, oriented by its EXIF, fitted to `longSide` (never enlarged; a large JPEG
     /// may come out up to 1/32 smaller, at the DCT scale that reaches `DecodeOptions.jpegLongSide`),
-    /// as JPEG bytes. Decoding happens off the caller's executor.
+    /// as JPEG bytes. Decoding happens off the caller's executor. The file is read as an import reads
+    /// it, and no further: its first bytes must be an image's, it must be a regular file within the
+    /// import's size limit, and the decode stops at `maxPixels`.
     @concurrent
-    public static func jpeg(path: String, longSide: Int) async throws(Failure) -> [UInt8] {
-        guard FileManager.default.fileExists(atPath: path) else { throw .sourceMissing(path: path) }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw .unreadable(path: path, reason: "the file cannot be read")
+    public static func jpeg(path: String, longSide: Int, maxPixels: Int = DecodeOptions.defaultMaxPixels) async throws(Failure) -> [UInt8] {
+        guard EscapedPath.exists(path) else { throw .sourceMissing(path: path) }
+        let read: SourceBytes
+        switch SourceReader.read(path: path, requiringImage: true) {
+        case .success(let bytes): read = bytes
+        case .failure(let problem): throw .unreadable(path: path, reason: problem.message)
         }
         do throws(ProcessingError) {
-            let photo = try PhotoDecoder.decode(Array(data), options: DecodeOptions(workingSize: longSide))
+            let photo = try PhotoDecoder.decode(read.bytes, options: DecodeOptions(maxPixels: maxPixels, workingSize: longSide))
             return try JPEGCodec.encode(photo.workingImage(longSide: longSide), quality: 85)
         } catch {
             throw .unreadable(path: path, reason: error.errorDescription ?? error.code)
