@@ -8,7 +8,7 @@ enum OpenAPIDocument {
   "info": {
     "title": "sticker-catalog",
     "version": "0.1.0",
-    "description": "The API of `catalog serve`: JSON with the CLI's --json field names and values. Rules: requests must name the served host (Host; else 403 wrong-host), must not come from another origin (Origin; else 403 foreign-origin), and every method but GET/HEAD needs the header X-Catalog-Token with the per-run token, which the served page carries as <meta name=\"catalog-token\" content=\"...\"> in index.html (and `catalog serve --json` prints). Errors are {\"error\": {\"code\", \"message\"}}. This document is JSON-style YAML."
+    "description": "The API of `catalog serve`: JSON with the CLI's --json field names and values. Rules: requests must name the served host (Host; else 403 wrong-host), must not come from another origin (Origin; else 403 foreign-origin), and every method but GET/HEAD needs the header X-Catalog-Token with the per-run token, which the served page carries as <meta name=\"catalog-token\" content=\"...\"> in index.html (and `catalog serve --json` prints). Errors are {\"error\": {\"code\", \"message\"}}. This document is JSON-style YAML. Once the server is stopping (after SIGINT or SIGTERM), every change is answered 503 stopping. A request that declares a body (Content-Length) over the route's limit is answered 413 before the body is read: 1 MB for JSON, and for an upload the free space of the uploads folder."
   },
   "servers": [
     {
@@ -1462,6 +1462,16 @@ enum OpenAPIDocument {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The server is stopping (stopping): nothing was changed; try again once it is back.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -1560,6 +1570,16 @@ enum OpenAPIDocument {
           },
           "500": {
             "description": "The server failed, or the segmentation model is not installed (model-unavailable).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The server is stopping (stopping): nothing was changed; try again once it is back.",
             "content": {
               "application/json": {
                 "schema": {
@@ -1671,6 +1691,16 @@ enum OpenAPIDocument {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The server is stopping (stopping): nothing was changed; try again once it is back.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       },
@@ -1736,6 +1766,16 @@ enum OpenAPIDocument {
           },
           "500": {
             "description": "The server failed, or the segmentation model is not installed (model-unavailable).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The server is stopping (stopping): nothing was changed; try again once it is back.",
             "content": {
               "application/json": {
                 "schema": {
@@ -1870,6 +1910,16 @@ enum OpenAPIDocument {
           },
           "413": {
             "description": "The body is over 1 MB.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The server is stopping (stopping): nothing was changed; try again once it is back.",
             "content": {
               "application/json": {
                 "schema": {
@@ -2040,6 +2090,16 @@ enum OpenAPIDocument {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The server is stopping (stopping): nothing was changed; try again once it is back.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       },
@@ -2088,6 +2148,16 @@ enum OpenAPIDocument {
           },
           "404": {
             "description": "No such pack.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The server is stopping (stopping): nothing was changed; try again once it is back.",
             "content": {
               "application/json": {
                 "schema": {
@@ -2203,6 +2273,16 @@ enum OpenAPIDocument {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The server is stopping (stopping): nothing was changed; try again once it is back.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       },
@@ -2299,6 +2379,16 @@ enum OpenAPIDocument {
           },
           "409": {
             "description": "An id is not in the pack (not-in-pack).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The server is stopping (stopping): nothing was changed; try again once it is back.",
             "content": {
               "application/json": {
                 "schema": {
@@ -2420,6 +2510,16 @@ enum OpenAPIDocument {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The server is stopping (stopping): nothing was changed; try again once it is back.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       },
@@ -2505,6 +2605,16 @@ enum OpenAPIDocument {
           },
           "409": {
             "description": "The entry is not in the pack.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The server is stopping (stopping): nothing was changed; try again once it is back.",
             "content": {
               "application/json": {
                 "schema": {
@@ -2610,6 +2720,16 @@ enum OpenAPIDocument {
           },
           "409": {
             "description": "An id is not in the pack.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The server is stopping (stopping): nothing was changed; try again once it is back.",
             "content": {
               "application/json": {
                 "schema": {
@@ -2873,6 +2993,16 @@ enum OpenAPIDocument {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The server is stopping (stopping): nothing was changed; try again once it is back.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -2959,6 +3089,16 @@ enum OpenAPIDocument {
                 }
               }
             }
+          },
+          "503": {
+            "description": "The server is stopping (stopping): nothing was changed; try again once it is back.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           }
         }
       }
@@ -3030,6 +3170,16 @@ enum OpenAPIDocument {
           },
           "409": {
             "description": "A job is running (job-running).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "The server is stopping (stopping): nothing was changed; try again once it is back.",
             "content": {
               "application/json": {
                 "schema": {
