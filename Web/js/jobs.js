@@ -2,7 +2,8 @@
 // progress bar. The server runs one job at a time and reports, as Server-Sent Events:
 //   job      {"id","kind","state":"started","total"}
 //   progress {"id","kind","done","total","event"}   (event: the CLI's --json line for one photo)
-//   job      {"id","kind","state":"finished","summary"} or {"id","kind","state":"failed","error"}
+//   job      {"id","kind","state":"finished","summary"}, {"id","kind","state":"interrupted","summary"}
+//            (the server was stopped; the summary counts what was done) or {"id","kind","state":"failed","error"}
 // The POST that starts a job answers 202 with {"job": {"id","kind","total"}}.
 
 import * as events from './events.js';
@@ -30,6 +31,10 @@ export async function follow({ kind, title, start, describe, summarise, card: ex
     } else if (name === 'job' && data.state === 'finished') {
       const { text, ok } = summarise(data.summary || {});
       view.finish(text, ok);
+      settle(data.summary || {});
+    } else if (name === 'job' && data.state === 'interrupted') {
+      const left = data.summary?.left;
+      view.finish(`The server was stopped${left ? ` with ${left} photos left` : ''}; what was done is kept, and the next run goes on from there.`, false);
       settle(data.summary || {});
     } else if (name === 'job' && data.state === 'failed') {
       view.finish(data.error?.message ?? 'The job failed.', false);
