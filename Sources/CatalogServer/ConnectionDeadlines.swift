@@ -45,6 +45,8 @@ final class ConnectionDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
     private var phase = Phase.waitingForHead(first: true)
     private var timer: Scheduled<Void>?
     private var closesAfterAnswer = false
+    /// The answer went out before the request's body was read whole (a refusal); the rest is drained.
+    private var answeredEarly = false
 
     init(timeouts: ConnectionTimeouts) {
         self.timeouts = timeouts
@@ -74,10 +76,12 @@ final class ConnectionDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
         switch unwrapInboundIn(data) {
         case .head:
             phase = .readingBody
+            answeredEarly = false
         case .body:
             break
         case .end:
-            phase = .answering
+            phase = answeredEarly ? .waitingForHead(first: false) : .answering
+            answeredEarly = false
         }
         arm(context)
         context.fireChannelRead(data)
@@ -100,7 +104,11 @@ final class ConnectionDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
             context.write(data, promise: written)
             return
         }
-        if case .answering = phase { phase = .waitingForHead(first: false) }
+        switch phase {
+        case .answering: phase = .waitingForHead(first: false)
+        case .readingBody: answeredEarly = true
+        case .waitingForHead: break
+        }
         arm(context)
         context.write(data, promise: promise)
     }
