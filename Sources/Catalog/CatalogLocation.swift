@@ -1,4 +1,5 @@
 import Foundation
+import Processing
 
 /// Where the catalog is: `--catalog PATH|URL`, else `$CATALOG_PATH`,
 /// else `$XDG_DATA_HOME/sticker-catalog/catalog.sqlite`, else `~/.local/share/sticker-catalog/catalog.sqlite`.
@@ -7,18 +8,12 @@ public enum CatalogLocation {
     /// The catalog for these arguments and environment. Empty values count as unset;
     /// a relative `XDG_DATA_HOME` is ignored, as the XDG Base Directory specification says.
     public static func resolve(explicitPath: String?, environment: [String: String]) -> CatalogAddress {
-        let home = nonEmpty(environment["HOME"]) ?? FileManager.default.homeDirectoryForCurrentUser.path
+        let home = DataHome.home(environment: environment)
         if let path = nonEmpty(explicitPath) ?? nonEmpty(environment["CATALOG_PATH"]) {
             if CatalogAddress.isPostgresURL(path) { return .postgres(path) }
             return .sqlite(fileURL(expandingTilde(in: path, home: home)))
         }
-        let dataHome: String
-        if let xdg = nonEmpty(environment["XDG_DATA_HOME"]), xdg.hasPrefix("/") {
-            dataHome = xdg
-        } else {
-            dataHome = (home as NSString).appendingPathComponent(".local/share")
-        }
-        return .sqlite(fileURL((dataHome as NSString).appendingPathComponent("sticker-catalog/catalog.sqlite")))
+        return .sqlite(DataHome.url("catalog.sqlite", environment: environment).standardizedFileURL)
     }
 
     private static func nonEmpty(_ value: String?) -> String? {

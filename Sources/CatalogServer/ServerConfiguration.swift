@@ -57,8 +57,6 @@ public struct ServerConfiguration: Sendable {
 
     /// The default uploads folder: `$XDG_DATA_HOME/sticker-catalog/uploads` (else `~/.local/share/...`).
     public static func defaultUploadsDirectory(environment: [String: String]) -> URL {
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
-        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.local/share"
-        return URL(fileURLWithPath: dataHome).appendingPathComponent("sticker-catalog/uploads", isDirectory: true)
+        DataHome.url("uploads", environment: environment)
     }
 }

@@ -56,9 +56,7 @@ public struct NetworkMaskPredictor: MaskPredictor {
     /// (~/.local/share/sticker-catalog/models).
     public static func modelDirectory(environment: [String: String]) -> URL {
         if let explicit = environment["STICKER_MODEL_DIR"], !explicit.isEmpty { return URL(fileURLWithPath: explicit) }
-        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.local/share")
-        return URL(fileURLWithPath: dataHome).appendingPathComponent("sticker-catalog/models")
+        return DataHome.url("models", environment: environment)
     }
 
     private static func holds(_ model: CutoutModel, _ folder: URL) -> Bool {
