@@ -59,7 +59,7 @@ struct RawClient {
 
 /// `catalog serve` against stalled, lying and vanishing clients, over real sockets: bounded reads,
 /// timeouts, a stop that always works, and uploads kept whole or not at all.
-@Suite("catalog serve: limits, timeouts and stopping", .serialized)
+@Suite("catalog serve: limits, timeouts and stopping", .serialized, .timeLimit(.minutes(15)))
 struct ServeLimitsTests {
     struct Server {
         let process: Process
