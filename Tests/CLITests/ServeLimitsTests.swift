@@ -149,7 +149,7 @@ struct ServeLimitsTests {
             client.close()
             #expect(answer.hasPrefix("HTTP/1.1 404"), "\(answer.prefix(300))")
             #expect(answer.contains(size > 1 << 30 ? "more than the 1073741824-byte limit" : "not an image"), "\(answer)")
-            #expect(clock.now - start < .seconds(5), "\(size) bytes: \(clock.now - start)")
+            #expect(clock.now - start < .seconds(20), "\(size) bytes: \(clock.now - start)")
         }
         #expect(server.peakMegabytes < before + 100, "peak \(server.peakMegabytes) MB, \(before) MB before the previews")
         #expect(try await server.stop().status == 0)
@@ -200,7 +200,7 @@ struct ServeLimitsTests {
             let (status, took) = try await server.stop(SIGINT)
             client.close()
             #expect(status == (twice ? 130 : 0), "\(server.errors)")
-            #expect(took < .seconds(twice ? 5 : 15), "\(took)")
+            #expect(took < .seconds(twice ? 20 : 60), "\(took)")
         }
     }
 
@@ -294,7 +294,7 @@ struct ServeLimitsTests {
         let stream = events.readToClose()
         events.close()
         #expect(status == 0, "\(server.errors)")
-        #expect(took < .seconds(20), "\(took)")
+        #expect(took < .seconds(60), "\(took)")
         #expect(stream.closed)
         #expect(stream.text.contains("\"state\":\"interrupted\"") || stream.text.contains("\"state\":\"finished\""), "\(stream.text.suffix(600))")
     }
