@@ -63,13 +63,19 @@ export function colourName(hex) {
 }
 
 /**
- * The main colours of a palette (`[{hex, share}]`, largest share first) in words: "beige and grey",
- * "orange, white and black". Colours under a tenth of the sticker are left out, as are repeats.
+ * The main colours of a palette (`[{hex, share}]`) in words, most of the sticker first: "beige and
+ * grey", "orange, white and black". Shades with one name count together (four reds outweigh one
+ * black); a name under a tenth of the sticker is left out, and three are enough.
  */
 export function colourWords(palette) {
-  const colours = (palette || []).filter((c) => /^#[0-9a-fA-F]{6}$/.test(c.hex));
-  const main = colours.filter((c, i) => i === 0 || (c.share ?? 0) >= 0.1);
-  const names = [...new Set(main.map((c) => colourName(c.hex.toLowerCase())))].slice(0, 3);
+  const shares = new Map();
+  for (const c of palette || []) {
+    if (!/^#[0-9a-fA-F]{6}$/.test(c.hex)) continue;
+    const name = colourName(c.hex.toLowerCase());
+    shares.set(name, (shares.get(name) ?? 0) + (c.share ?? 0));
+  }
+  const ranked = [...shares].sort((a, b) => b[1] - a[1]);
+  const names = ranked.filter(([, share], i) => i === 0 || share >= 0.1).slice(0, 3).map(([name]) => name);
   if (names.length < 2) return names.join('');
   return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 }
