@@ -151,6 +151,13 @@ class Fixture:
     def console_errors(self):
         return [entry for entry in self.driver.get_log("browser") if entry["level"] == "SEVERE"]
 
+    def tap(self, selector):
+        """Clicks an element once scrolled to the middle of the window, as a person would: WebDriver
+        scrolls only what is off screen, not what is under the phone's tab bar."""
+        element = self.driver.find_element(By.CSS_SELECTOR, selector)
+        self.js("arguments[0].scrollIntoView({block: 'center'})", element)
+        element.click()
+
     def press(self, *keys):
         """Keys typed into whatever has the focus, as a person would."""
         chain = ActionChains(self.driver)
@@ -213,7 +220,7 @@ def grid_shows_every_sticker_with_its_image(f):
 @step
 def detail_view_shows_sticker_photo_exif_palette_and_steps_with_arrows(f):
     f.open()
-    f.driver.find_element(By.CSS_SELECTOR, f'.tile[data-entry-id="{f.orange_id}"] .tile-open').click()
+    f.tap(f'.tile[data-entry-id="{f.orange_id}"] .tile-open')
     f.wait(lambda: f.js("return document.getElementById('detail').open"), "detail dialog open")
     f.wait(lambda: f.js("const i = document.querySelector('.detail-photo img'); return !!i && i.complete && i.naturalWidth > 0"), "source photo loaded")
     f.wait(lambda: f.js("const i = document.querySelector('.detail-art img'); return !!i && i.complete && i.naturalWidth > 0"), "sticker loaded")
@@ -233,7 +240,7 @@ def detail_view_shows_sticker_photo_exif_palette_and_steps_with_arrows(f):
 
 def open_detail(f, entry_id):
     f.open()
-    f.driver.find_element(By.CSS_SELECTOR, f'.tile[data-entry-id="{entry_id}"] .tile-open').click()
+    f.tap(f'.tile[data-entry-id="{entry_id}"] .tile-open')
     f.wait(lambda: f.js("return document.getElementById('detail').open && !!document.querySelector('.fix-button')"), "detail with its Fix button")
 
 
@@ -660,7 +667,7 @@ def phone_sized_window(f):
         width = f.js("return document.documentElement.scrollWidth")
         assert width <= 390, f"no sideways scrolling on a phone (page is {width} px wide)"
         f.screenshot("12-phone-grid")
-        f.driver.find_element(By.CSS_SELECTOR, f'.tile[data-entry-id="{f.orange_id}"] .tile-open').click()
+        f.tap(f'.tile[data-entry-id="{f.orange_id}"] .tile-open')
         f.wait(lambda: f.js("const i = document.querySelector('.detail-photo img'); return !!i && i.complete && i.naturalWidth > 0"), "detail on a phone")
         f.screenshot("13-phone-detail")
         f.press(Keys.ESCAPE)
@@ -1021,7 +1028,7 @@ def _settings(f):
 @view("detail")
 def _detail(f):
     _stickers(f)
-    f.driver.find_element(By.CSS_SELECTOR, f'.tile[data-entry-id="{f.orange_id}"] .tile-open').click()
+    f.tap(f'.tile[data-entry-id="{f.orange_id}"] .tile-open')
     f.wait(lambda: f.images_loaded(".detail-pictures img") and f.js("return !!document.querySelector('.fix-button')"), "the detail's pictures")
 
 
