@@ -67,10 +67,11 @@ def run(driver):
 
 
 # axe leaves text whose background it cannot pin down to a person ("incomplete"): text in a grid
-# of absolutely placed tiles overlaps its neighbours' boxes, for one. Where nothing but plain
-# background colours lie under the text, the ratio is worked out here instead, the way axe would:
-# the colours of the element and its ancestors composited, opacity included.
-UNDECIDED_BUT_MEASURABLE = ("bgOverlap", "elmPartiallyObscured", "elmPartiallyObscuring")
+# of absolutely placed tiles overlaps its neighbours' boxes, for one, and text over a gradient.
+# Where only colours (no image) lie under the text, the ratio is worked out here instead, the way
+# axe would: the colours of the element and its ancestors composited, opacity included; over a
+# gradient, against its worst stop.
+UNDECIDED_BUT_MEASURABLE = ("bgOverlap", "elmPartiallyObscured", "elmPartiallyObscuring", "bgGradient")
 
 _CONTRAST = """
 const parse = (text) => {
@@ -87,21 +88,28 @@ return arguments[0].map((selector) => {
   if (!el || !el.textContent.trim()) return null;
   const chain = [];
   for (let node = el; node && node.nodeType === 1; node = node.parentElement) chain.unshift(node);
-  let bg = [255, 255, 255], opacity = 1;
+  let bgs = [[255, 255, 255]], opacity = 1;
   for (const node of chain) {
     const style = getComputedStyle(node);
-    if (style.backgroundImage !== 'none') return null;
     opacity *= Number(style.opacity);
     const [r, g, b, a] = parse(style.backgroundColor);
-    bg = over([r, g, b], bg, a * opacity);
+    bgs = bgs.map((bg) => over([r, g, b], bg, a * opacity));
+    if (style.backgroundImage !== 'none') {
+      if (/url\\(/.test(style.backgroundImage)) return null;
+      const stops = style.backgroundImage.match(/rgba?\\([^)]*\\)|color\\(srgb[^)]*\\)/g) || [];
+      bgs = stops.flatMap((stop) => { const [r, g, b, a] = parse(stop); return bgs.map((bg) => over([r, g, b], bg, a * opacity)); });
+    }
   }
   const style = getComputedStyle(el);
   const [r, g, b, a] = parse(style.color);
-  const fg = over([r, g, b], bg, a * opacity);
-  const [hi, lo] = [lum(fg), lum(bg)].sort((x, y) => y - x);
   const size = parseFloat(style.fontSize), bold = Number(style.fontWeight) >= 700;
   const needed = size >= 24 || (bold && size >= 18.66) ? 3 : 4.5;
-  return {selector, fgColor: hex(fg), bgColor: hex(bg), contrastRatio: Math.round((hi + 0.05) / (lo + 0.05) * 100) / 100,
+  const measured = bgs.map((bg) => {
+    const fg = over([r, g, b], bg, a * opacity);
+    const [hi, lo] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+    return {fg, bg, ratio: (hi + 0.05) / (lo + 0.05)};
+  }).sort((x, y) => x.ratio - y.ratio)[0];
+  return {selector, fgColor: hex(measured.fg), bgColor: hex(measured.bg), contrastRatio: Math.round(measured.ratio * 100) / 100,
           expectedContrastRatio: needed + ':1'};
 }).filter((r) => r && r.contrastRatio < parseFloat(r.expectedContrastRatio));
 """
