@@ -8,6 +8,11 @@ and points, by mouse and by keyboard, previewed, undone, saved, reset), exported
 (the fit report, then the download, compared with `catalog export`), photos imported by upload,
 settings changed and the stale stickers reprocessed from the page, and entries added by `catalog
 import` / `catalog reprocess` processes while the server serves. No step may log a console error.
+
+Accessibility (WCAG 2.2 AA): axe-core runs on every view, dialog and mode in light and dark, at
+desktop and phone size, and any serious or critical finding fails; further steps check what axe
+cannot see: visible focus that moves into and out of dialogs, the stickers' text alternatives,
+reduced motion, a 320 px window and 200 % zoom, and what imports announce.
 Screenshots go to $BROWSER_OUT/screens: look at them.
 
 The last line is "N passed, M failed".
@@ -954,6 +959,8 @@ def a_320_px_window_and_200_percent_zoom_lose_nothing(f):
 
 
 # Every view and mode of the page, each brought up from a fresh load, for the accessibility checks.
+# A view, dialog or mode added to the page is added here too, and so is checked in both schemes and
+# at both sizes.
 VIEWS = []
 
 
