@@ -27,33 +27,72 @@ enum ExportLayout {
         icon: (rule: IconRule, file: EncodedImage?, smallest: Int)?
     ) throws(ExportError) -> PlannedPart {
         let format = limits.format
-        let safeName = ExportPath.component(partName)
+        let place = Placement(format: format, safeName: ExportPath.component(partName))
+        var contents = PartContents(limits: limits, stickerFolder: place.stickerFolder)
+        for (index, (item, fitted)) in items.enumerated() { contents.add(item, fitted, number: index + 1) }
+        if let icon { contents.add(icon: icon.rule, file: icon.file, smallest: icon.smallest) }
+        contents.addPlatformFiles(title: title, author: author)
+
+        var files = contents.files
+        let listed = files.keys.sorted().map { path in
+            ExportManifest.File(path: path, bytes: files[path]!.count, sha256: sha256(files[path]!))
+        }
+        let manifest = ExportManifest(
+            format: format, name: partName, pack: packName, part: number, parts: count, title: title, author: author,
+            cover: contents.cover, stickers: contents.stickers, files: listed
+        )
+        files[(format == .zip ? place.stickerFolder : "") + "manifest.json"] = try encode(manifest)
+        for path in files.keys { try ExportPath.check(path) }
+        return PlannedPart(
+            name: partName, fileName: place.fileName, container: place.container,
+            files: files.keys.sorted().map { ($0, files[$0]!) }, fits: contents.fits, stickerCount: items.count
+        )
+    }
+
+    /// Where a part goes in the output folder, and where its stickers go inside it.
+    struct Placement {
+        /// The file or folder written into the output folder.
         let fileName: String
         let container: PlannedPart.Container
-        /// Folder of the stickers inside the part.
+        /// Folder of the stickers inside the part ("" or ending in "/").
         let stickerFolder: String
-        switch format {
-        case .png: (fileName, container, stickerFolder) = (safeName, .folder, "")
-        case .zip: (fileName, container, stickerFolder) = (safeName + ".zip", .zip, safeName + "/")
-        case .telegram: (fileName, container, stickerFolder) = (safeName + ".telegram", .folder, "")
-        case .whatsapp: (fileName, container, stickerFolder) = (safeName + ".wastickers", .zip, "")
-        case .signal: (fileName, container, stickerFolder) = (safeName + ".signal", .folder, "")
-        case .imessage: (fileName, container, stickerFolder) = (safeName + ".imessage", .folder, "Stickers.xcstickers/\(safeName).stickerpack/")
-        }
-        let manifestFolder = format == .zip ? stickerFolder : ""
 
-        var files: [String: [UInt8]] = [:]
-        var fits: [ExportReport.Fit] = []
-        var stickers: [ExportManifest.Sticker] = []
-        var emojiLines: [String] = []
-        var stickerDirectories: [String] = []
-        let emojiLimit = limits.emojiPerSticker?.upperBound ?? StickerEmoji.maxCount
-        for (index, (item, fitted)) in items.enumerated() {
-            let base = String(format: "%03d-%lld", index + 1, item.id)
+        init(format: ExportFormat, safeName: String) {
+            switch format {
+            case .png: (fileName, container, stickerFolder) = (safeName, .folder, "")
+            case .zip: (fileName, container, stickerFolder) = (safeName + ".zip", .zip, safeName + "/")
+            case .telegram: (fileName, container, stickerFolder) = (safeName + ".telegram", .folder, "")
+            case .whatsapp: (fileName, container, stickerFolder) = (safeName + ".wastickers", .zip, "")
+            case .signal: (fileName, container, stickerFolder) = (safeName + ".signal", .folder, "")
+            case .imessage:
+                (fileName, container, stickerFolder) = (safeName + ".imessage", .folder, "Stickers.xcstickers/\(safeName).stickerpack/")
+            }
+        }
+    }
+
+    /// The files of a part as they are gathered, before the manifest that lists them.
+    struct PartContents {
+        let limits: PlatformLimits
+        let stickerFolder: String
+        private(set) var files: [String: [UInt8]] = [:]
+        private(set) var fits: [ExportReport.Fit] = []
+        private(set) var stickers: [ExportManifest.Sticker] = []
+        private(set) var cover: String?
+        private var emojiLines: [String] = []
+        private var stickerDirectories: [String] = []
+
+        init(limits: PlatformLimits, stickerFolder: String) {
+            self.limits = limits
+            self.stickerFolder = stickerFolder
+        }
+
+        /// The `number`th sticker (from 1), its file and its line in the emoji list.
+        mutating func add(_ item: PackSource.Item, _ fitted: Exporter.FittedSticker, number: Int) {
+            let base = String(format: "%03d-%lld", number, item.id)
             let fileType = fitted.file?.type ?? limits.fileTypes[0]
             let stickerFile = base + "." + fileType.fileExtension
             let path: String
-            if format == .imessage {
+            if limits.format == .imessage {
                 stickerDirectories.append(base + ".sticker")
                 path = stickerFolder + base + ".sticker/" + stickerFile
                 files[stickerFolder + base + ".sticker/Contents.json"] = json(["info": xcodeInfo, "properties": ["filename": stickerFile]])
@@ -66,7 +105,7 @@ enum ExportLayout {
             ))
             let bytes = fitted.file?.bytes ?? []
             files[path] = bytes
-            let emoji = Array(item.emoji.prefix(emojiLimit))
+            let emoji = Array(item.emoji.prefix(limits.emojiPerSticker?.upperBound ?? StickerEmoji.maxCount))
             emojiLines.append(stickerFile + " " + emoji.joined())
             stickers.append(ExportManifest.Sticker(
                 id: item.id, position: item.position, file: path, emoji: emoji, width: fitted.width, height: fitted.height,
@@ -75,55 +114,44 @@ enum ExportLayout {
             ))
         }
 
-        var cover: String?
-        if let icon {
-            let ok = icon.file != nil
+        /// The pack's icon; it is the cover, except on Signal.
+        mutating func add(icon rule: IconRule, file: EncodedImage?, smallest: Int) {
             fits.append(ExportReport.Fit(
-                id: nil, file: icon.rule.file, width: icon.rule.side, height: icon.rule.side,
-                bytes: icon.file?.bytes.count ?? icon.smallest, limit: icon.rule.maxBytes, encoding: icon.file?.encoding ?? "png", ok: ok
+                id: nil, file: rule.file, width: rule.side, height: rule.side,
+                bytes: file?.bytes.count ?? smallest, limit: rule.maxBytes, encoding: file?.encoding ?? "png", ok: file != nil
             ))
-            files[icon.rule.file] = icon.file?.bytes ?? []
-            cover = icon.rule.file
-        }
-        switch format {
-        case .telegram:
-            files["title.txt"] = Array((title + "\n").utf8)
-            files["emoji.txt"] = Array((emojiLines.joined(separator: "\n") + "\n").utf8)
-        case .whatsapp:
-            files["title.txt"] = Array(title.utf8)
-            files["author.txt"] = Array(author.utf8)
-            files["emoji.txt"] = Array((emojiLines.joined(separator: "\n") + "\n").utf8)
-        case .signal:
-            cover = stickers.first?.file
-        case .imessage:
-            let gridSize = switch limits.canvas {
-            case .square(300): "small"
-            case .square(618): "large"
-            default: "regular"
-            }
-            files["Stickers.xcstickers/Contents.json"] = json(["info": xcodeInfo])
-            files[stickerFolder + "Contents.json"] = json([
-                "info": xcodeInfo,
-                "properties": ["grid-size": gridSize],
-                "stickers": stickerDirectories.map { ["filename": $0] },
-            ])
-        case .png, .zip:
-            break
+            files[rule.file] = file?.bytes ?? []
+            cover = rule.file
         }
 
-        let listed = files.keys.sorted().map { path in
-            ExportManifest.File(path: path, bytes: files[path]!.count, sha256: sha256(files[path]!))
+        /// The files each platform's importer reads besides the stickers.
+        mutating func addPlatformFiles(title: String, author: String) {
+            switch limits.format {
+            case .telegram:
+                files["title.txt"] = Array((title + "\n").utf8)
+                files["emoji.txt"] = Array((emojiLines.joined(separator: "\n") + "\n").utf8)
+            case .whatsapp:
+                files["title.txt"] = Array(title.utf8)
+                files["author.txt"] = Array(author.utf8)
+                files["emoji.txt"] = Array((emojiLines.joined(separator: "\n") + "\n").utf8)
+            case .signal:
+                cover = stickers.first?.file
+            case .imessage:
+                let gridSize = switch limits.canvas {
+                case .square(300): "small"
+                case .square(618): "large"
+                default: "regular"
+                }
+                files["Stickers.xcstickers/Contents.json"] = json(["info": xcodeInfo])
+                files[stickerFolder + "Contents.json"] = json([
+                    "info": xcodeInfo,
+                    "properties": ["grid-size": gridSize],
+                    "stickers": stickerDirectories.map { ["filename": $0] },
+                ])
+            case .png, .zip:
+                break
+            }
         }
-        let manifest = ExportManifest(
-            format: format, name: partName, pack: packName, part: number, parts: count, title: title, author: author,
-            cover: cover, stickers: stickers, files: listed
-        )
-        files[manifestFolder + "manifest.json"] = try encode(manifest)
-        for path in files.keys { try ExportPath.check(path) }
-        return PlannedPart(
-            name: partName, fileName: fileName, container: container,
-            files: files.keys.sorted().map { ($0, files[$0]!) }, fits: fits, stickerCount: items.count
-        )
     }
 
     /// What Xcode writes in the `info` of every asset catalog `Contents.json`.
