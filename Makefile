@@ -9,8 +9,9 @@ SHELL   := /bin/bash
 .SHELLFLAGS := -eo pipefail -c
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN      = .build/$(CONFIG)/catalog
-# The browser tests of `catalog serve`'s page: Debian's Chromium and its WebDriver (selenium from PyPI
-# in a venv the test makes), and an emoji font so the screenshots show the packs' emoji.
+# The browser tests of `catalog serve`'s page: Debian's Chromium and its WebDriver (selenium and the
+# axe-core accessibility engine from PyPI, in a venv the test makes), and an emoji font so the
+# screenshots show the packs' emoji.
 BROWSER_DEPS := chromium chromium-driver fonts-noto-color-emoji python3-venv
 # The PostgreSQL back end's tests start a server of their own (initdb into /tmp, as the postgres user when root):
 # Debian's server (postgresql-15 ships the cube extension) and its client (psql, pg_dump). The many-machines

@@ -135,11 +135,17 @@ let package = Package(
         ),
 
         // Benchmarks (not tests): `make bench-search`, `make bench-palette`, `make bench-cutout`, `make bench-postgres`.
-        .executableTarget(name: "search-bench", dependencies: ["BenchSupport", "Catalog", "Processing"], swiftSettings: strictSwift),
-        .executableTarget(name: "work-bench", dependencies: ["BenchSupport", "Catalog", "Processing"], swiftSettings: strictSwift),
-        .executableTarget(name: "palette-bench", dependencies: ["Processing"], swiftSettings: strictSwift),
-        .target(name: "BenchSupport", swiftSettings: strictSwift),
-        .executableTarget(name: "cutout-bench", dependencies: ["BenchSupport", "Processing"], swiftSettings: strictSwift),
+        // They live in Benchmarks/Sources, so Sources/ holds the product only.
+        .executableTarget(
+            name: "search-bench", dependencies: ["BenchSupport", "Catalog", "Processing"], path: "Benchmarks/Sources/search-bench",
+            swiftSettings: strictSwift),
+        .executableTarget(
+            name: "work-bench", dependencies: ["BenchSupport", "Catalog", "Processing"], path: "Benchmarks/Sources/work-bench",
+            swiftSettings: strictSwift),
+        .executableTarget(name: "palette-bench", dependencies: ["Processing"], path: "Benchmarks/Sources/palette-bench", swiftSettings: strictSwift),
+        .target(name: "BenchSupport", path: "Benchmarks/Sources/BenchSupport", swiftSettings: strictSwift),
+        .executableTarget(
+            name: "cutout-bench", dependencies: ["BenchSupport", "Processing"], path: "Benchmarks/Sources/cutout-bench", swiftSettings: strictSwift),
 
         // Build-time: Migrations/*.sql become a Swift source inside the Catalog module.
         .executableTarget(name: "migration-embedder", swiftSettings: strictSwift),

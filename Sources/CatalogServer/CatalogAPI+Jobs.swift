@@ -27,10 +27,17 @@ extension CatalogAPI {
             let files = try await UploadStore(directory: configuration.uploadsDirectory, maxFileBytes: configuration.maxUploadBytes).save(request)
             // An upload that arrives whole while the server stops is taken back: a 202 is a promise to import it.
             let job: JobRunner.Job
+            var manifest: ImportManifest?
             do {
                 if stopping.isSet { throw APIError.stopping }
-                job = try await startImport(files.map(\.path), settings: settings, predictor: predictor)
+                do {
+                    manifest = try ImportManifest.write(files.map(\.path), catalog: configuration.catalogIdentity, in: configuration.uploadsDirectory)
+                } catch {
+                    throw APIError(.internalServerError, "uploads-folder", "cannot write into \(configuration.uploadsDirectory.path): \(error.localizedDescription)")
+                }
+                job = try await startImport(files.map(\.path), settings: settings, predictor: predictor, fulfilling: manifest.map { [$0] } ?? [])
             } catch {
+                manifest?.fulfilled()
                 UploadStore.discard(files)
                 throw error
             }
@@ -99,8 +106,11 @@ extension CatalogAPI {
         }
     }
 
-    /// Imports `paths` as a background job (an upload, or what an earlier run left in the uploads folder).
-    func startImport(_ paths: [String], settings: StickerSettings, predictor: (any MaskPredictor)?) async throws(APIError) -> JobRunner.Job {
+    /// Imports `paths` as a background job (an upload, or what an earlier run accepted and did not import);
+    /// the manifests are removed once the import has run to its end, not when it was interrupted.
+    func startImport(
+        _ paths: [String], settings: StickerSettings, predictor: (any MaskPredictor)?, fulfilling manifests: [ImportManifest]
+    ) async throws(APIError) -> JobRunner.Job {
         let options = ImportOptions(jobs: configuration.jobs, settings: settings, predictor: predictor)
         let importer = Importer(repository: repository, options: options)
         return try await jobs.start(kind: "import", total: paths.count) { progress in
@@ -110,6 +120,7 @@ extension CatalogAPI {
             } catch {
                 throw APIError(error)
             }
+            if !summary.interrupted { for manifest in manifests { manifest.fulfilled() } }
             return JSONValue(summary)
         }
     }

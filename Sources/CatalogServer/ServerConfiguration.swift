@@ -22,6 +22,9 @@ public struct ServerConfiguration: Sendable {
     public var makePredictor: @Sendable (CutoutModel) throws -> any MaskPredictor
     /// How long a connection may keep the server waiting (`--header-timeout`, `--body-timeout`, `--idle-timeout`).
     public var timeouts = ConnectionTimeouts.standard
+    /// The catalog as `serve` names it (its path or address): an upload accepted for it and not imported
+    /// when the server stopped is imported by the next `serve` of the same catalog, not of another.
+    public var catalogIdentity = ""
     /// How long requests in flight get to finish after SIGINT or SIGTERM (`--shutdown-grace`).
     public var shutdownGrace: Duration = .seconds(10)
 

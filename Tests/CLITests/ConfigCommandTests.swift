@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `catalog config`: settings stored in the catalog, validated, listed.
-@Suite struct ConfigCommandTests {
+@Suite(.timeLimit(.minutes(15))) struct ConfigCommandTests {
     @Test func defaultsWithoutACatalogAndNothingIsCreated() throws {
         let folder = try TemporaryFolder()
         let get = try CLI.run(["--catalog", "c.sqlite", "config", "get", "palette.colors"], in: folder)

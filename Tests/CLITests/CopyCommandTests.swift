@@ -3,7 +3,7 @@ import Testing
 
 /// `catalog copy --to` between SQLite catalogs on the real binary: a whole copy, refusals, a resumed
 /// copy after an interruption, and `verify` reporting the same counts and checksums on both ends.
-@Suite(.needsModel) struct CopyCommandTests {
+@Suite(.needsModel, .timeLimit(.minutes(15))) struct CopyCommandTests {
     /// A catalog `c.sqlite` with `count` stickers, a failed entry, a pack and a setting.
     private func sourceCatalog(_ count: Int = 5) throws -> TemporaryFolder {
         let folder = try TemporaryFolder()

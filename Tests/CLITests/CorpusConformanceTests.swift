@@ -4,7 +4,7 @@ import Testing
 /// Real third-party files (fetched by `../shared/corpus/fetch.sh`, pointed to by $STICKER_CORPUS):
 /// camera JPEGs must import with the right EXIF, broken and hostile files must fail by name,
 /// and nothing may crash or hang. Skipped when the corpus is not there.
-@Suite(.enabled(if: Corpus.root != nil, "set STICKER_CORPUS to a folder made by ../shared/corpus/fetch.sh"), .needsModel)
+@Suite(.enabled(if: Corpus.root != nil, "set STICKER_CORPUS to a folder made by ../shared/corpus/fetch.sh"), .needsModel, .timeLimit(.minutes(15)))
 struct CorpusConformanceTests {
     /// Imports `subfolders` of the corpus into a fresh catalog, one file at a time, timing each file by the
     /// arrival of its event: no file may take longer than `Corpus.perFileSeconds`, and an import that makes

@@ -5,7 +5,7 @@ import Testing
 
 /// `catalog cutout` on the real binary. The network itself is tested in ProcessingTests (and scored
 /// by `make bench-cutout`); here: transparent inputs (no model needed), errors, stdin/stdout.
-@Suite struct CutoutCommandTests {
+@Suite(.timeLimit(.minutes(15))) struct CutoutCommandTests {
     private func transparentSample(_ folder: TemporaryFolder) throws -> String {
         let photo = try #require(SamplePhotos.demo(width: 320, height: 240).first { $0.name.hasSuffix(".png") })
         return try folder.write(photo.bytes, to: "sticker.png")
@@ -70,7 +70,7 @@ import Testing
 
 /// `catalog cutout --box/--include/--exclude`: values checked before any work, and against the photo
 /// once its header is read.
-@Suite struct CutoutGuidanceOptionTests {
+@Suite(.timeLimit(.minutes(15))) struct CutoutGuidanceOptionTests {
     private let noModel = ["STICKER_MODEL_DIR": "/nonexistent-model-folder"]
 
     private func photo(_ folder: TemporaryFolder) throws -> String {
@@ -125,7 +125,7 @@ import Testing
 
 /// The real network on a generated photo whose true mask is known (runs when the model is installed:
 /// `make test` installs it).
-@Suite(.needsModel)
+@Suite(.needsModel, .timeLimit(.minutes(15)))
 struct CutoutWithModelTests {
     @Test func generatedSceneIsCutOutNearExactly() throws {
         let folder = try TemporaryFolder()

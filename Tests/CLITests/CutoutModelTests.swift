@@ -5,7 +5,7 @@ import Testing
 /// The segmentation model is a setting (`cutout.model`, u2net by default), chosen per run by
 /// `--model` or `$STICKER_MODEL`; it is recorded with each sticker, a change makes stickers stale,
 /// and a missing model is never replaced by the other one.
-@Suite struct CutoutModelTests {
+@Suite(.timeLimit(.minutes(15))) struct CutoutModelTests {
     /// The catalog's own choice: the harness's `STICKER_MODEL=u2netp` taken away.
     private let catalogsChoice = ["STICKER_MODEL": ""]
 

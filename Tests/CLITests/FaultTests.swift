@@ -5,7 +5,7 @@ import Testing
 /// importers at once, a lock held too long, a full disk. Bounded for CI; STICKER_KILLS sets the
 /// number of kills (the long run: STICKER_KILLS=50).
 ///
-@Suite(.serialized, .needsModel) struct FaultTests {
+@Suite(.serialized, .needsModel, .timeLimit(.minutes(15))) struct FaultTests {
     static let kills = ProcessInfo.processInfo.environment["STICKER_KILLS"].flatMap(Int.init) ?? 6
 
     @Test func killNineDuringImportLosesNothing() throws {

@@ -15,7 +15,7 @@ import Testing
 /// The hosts are network namespaces with veth pairs to a bridge in a namespace of its own, addresses from
 /// 198.18.0.0/15, each worker with a host name of its own (``TestNetwork``). Where namespaces cannot be
 /// made (not root, no `ip`), the same test runs with processes on loopback and prints why.
-@Suite(.needsModel, .enabled(if: NetworkedPostgresServer.isInstalled, "PostgreSQL is not installed (make test installs it)"))
+@Suite(.needsModel, .enabled(if: NetworkedPostgresServer.isInstalled, "PostgreSQL is not installed (make test installs it)"), .timeLimit(.minutes(15)))
 struct FleetTests {
     static let photoCount = 18
 

@@ -4,7 +4,7 @@ import SampleImages
 import Testing
 
 /// `catalog import` end to end: the real binary, a temporary folder, exit codes and JSON.
-@Suite(.needsModel) struct ImportCommandTests {
+@Suite(.needsModel, .timeLimit(.minutes(15))) struct ImportCommandTests {
     @Test func importsSamplesThenReimportIsANoOp() throws {
         let folder = try TemporaryFolder()
         let photos = try folder.writeSamples()

@@ -4,7 +4,7 @@ import Testing
 
 /// SIGINT / SIGTERM during an import: finished entries are kept, the exit code says which signal,
 /// and a re-run finishes the work.
-@Suite(.needsModel) struct InterruptTests {
+@Suite(.needsModel, .timeLimit(.minutes(15))) struct InterruptTests {
     /// Photos in the folder: each takes about a second (the network), so a signal lands mid-import.
     static let count = 12
 

@@ -4,7 +4,7 @@ import Testing
 
 /// `catalog import` needs the segmentation model: without it (or with a damaged one) it refuses
 /// up front with exit 69, says where it looked and how to install it, and writes nothing.
-@Suite struct ModelRequirementTests {
+@Suite(.timeLimit(.minutes(15))) struct ModelRequirementTests {
     @Test(arguments: [false, true])
     func missingModelExits69AndWritesNothing(dryRun: Bool) throws {
         let folder = try TemporaryFolder()

@@ -4,7 +4,7 @@ import Processing
 import Testing
 
 /// `catalog pack`, `export` and `preview` as a user or a script runs them.
-@Suite struct PackExportCommandTests {
+@Suite(.timeLimit(.minutes(15))) struct PackExportCommandTests {
     /// A folder with a catalog `c.sqlite` holding `count` stickers (ids 1...count), made through the
     /// repository so no segmentation model is needed.
     private func catalogWithStickers(_ count: Int) async throws -> TemporaryFolder {

@@ -6,7 +6,7 @@ import Testing
 /// `catalog import` of a phone's worth of formats: HEIC, AVIF, WebP, JPEG and PNG, some tagged
 /// Adobe RGB or Display P3, all made at test time from one scene. Each must be catalogued with its
 /// format, upright size and EXIF, and a palette that matches its untagged sRGB JPEG twin's.
-@Suite(.needsModel) struct PhoneFormatImportTests {
+@Suite(.needsModel, .timeLimit(.minutes(15))) struct PhoneFormatImportTests {
     static let scene = SampleScene(
         width: 480, height: 360, background: .gradient(top: RGB(235, 235, 225), bottom: RGB(180, 190, 200)), shape: .ellipse,
         subjectColor: RGB(230, 60, 40), accentColor: RGB(40, 90, 200), centerX: 0.5, centerY: 0.5, radius: 0.3, seed: 11

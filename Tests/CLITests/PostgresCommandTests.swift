@@ -5,7 +5,7 @@ import Testing
 /// The `catalog` binary on a `postgres://` catalog (a server of the tests' own): import, search, packs,
 /// export, reprocess and verify give what they give on a SQLite catalog of the same photos; a malformed
 /// address, refused credentials and an absent server give their exit codes.
-@Suite(.enabled(if: TestPostgresServer.isAvailable, "PostgreSQL is not installed (make test installs it)"))
+@Suite(.enabled(if: TestPostgresServer.isAvailable, "PostgreSQL is not installed (make test installs it)"), .timeLimit(.minutes(15)))
 struct PostgresCommandTests {
     let server: TestPostgresServer
 

@@ -5,7 +5,7 @@ import Testing
 /// `catalog copy --to` through a PostgreSQL catalog and `catalog work` on one, on the real binary with a
 /// server of the tests' own: a SQLite → PostgreSQL → SQLite copy keeps every checksum; two workers
 /// process every photo once; a killed worker's files are taken over when its lease expires.
-@Suite(.needsModel, .enabled(if: TestPostgresServer.isAvailable, "PostgreSQL is not installed (make test installs it)"))
+@Suite(.needsModel, .enabled(if: TestPostgresServer.isAvailable, "PostgreSQL is not installed (make test installs it)"), .timeLimit(.minutes(15)))
 struct PostgresCopyAndWorkTests {
     let server: TestPostgresServer
 

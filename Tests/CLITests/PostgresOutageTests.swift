@@ -7,7 +7,7 @@ import Testing
 /// after the server is back does the rest. The server is one of the test's own (on loopback), so it can
 /// be stopped without disturbing the other tests' server. The tests are synchronous (Thread.sleep): an async
 /// test's resumptions may wait seconds for a thread of the test pool, and the outage must land mid-run.
-@Suite(.needsModel, .enabled(if: NetworkedPostgresServer.isInstalled, "PostgreSQL is not installed (make test installs it)"))
+@Suite(.needsModel, .enabled(if: NetworkedPostgresServer.isInstalled, "PostgreSQL is not installed (make test installs it)"), .timeLimit(.minutes(15)))
 struct PostgresOutageTests {
     @Test func aServerThatGoesAwayMidImportLosesNothing() throws {
         let port = try unusedLoopbackPort()

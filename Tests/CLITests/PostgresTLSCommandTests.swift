@@ -6,7 +6,7 @@ import Testing
 /// The `catalog` binary on a `postgres://` catalog over TLS (a loopback server of the tests' own with `ssl = on`,
 /// a certificate for `localhost` from a throwaway authority, TCP clients let in over TLS only, and a role that
 /// gives its password): what a user types, the output and the exit codes, and no password anywhere in them.
-@Suite(.enabled(if: LoopbackPostgresServer.isAvailable, "PostgreSQL or openssl is not installed (make test installs them)"))
+@Suite(.enabled(if: LoopbackPostgresServer.isAvailable, "PostgreSQL or openssl is not installed (make test installs them)"), .timeLimit(.minutes(15)))
 struct PostgresTLSCommandTests {
     let server: LoopbackPostgresServer
     let certificates: TestCertificates

@@ -4,7 +4,7 @@ import SampleImages
 import Testing
 
 /// `catalog show`, `list` and `stats`, and how the CLI treats catalogs it must not touch.
-@Suite(.needsModel) struct ReadCommandsTests {
+@Suite(.needsModel, .timeLimit(.minutes(15))) struct ReadCommandsTests {
     /// Imports the demo samples and returns the folder, with the catalog at `c.sqlite`.
     private func importedSamples() throws -> TemporaryFolder {
         let folder = try TemporaryFolder()

@@ -157,7 +157,7 @@ struct RecutScenario {
     }
 }
 
-@Suite(.needsModel)
+@Suite(.needsModel, .timeLimit(.minutes(15)))
 struct RecutCommandTests {
     @Test func guidanceIsStoredAppliedAndKept() throws {
         let folder = try TemporaryFolder()
@@ -195,7 +195,7 @@ extension RecutCommandTests {
     }
 }
 
-@Suite(.needsModel, .enabled(if: TestPostgresServer.isAvailable, "PostgreSQL is not installed (make test installs it)"))
+@Suite(.needsModel, .enabled(if: TestPostgresServer.isAvailable, "PostgreSQL is not installed (make test installs it)"), .timeLimit(.minutes(15)))
 struct PostgresRecutCommandTests {
     @Test func guidanceIsStoredAppliedAndKept() async throws {
         let server = try TestPostgresServer.server

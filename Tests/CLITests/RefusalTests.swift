@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Catalogs a command must not (or cannot) write: reads work, writes refuse up front, nothing changes.
-@Suite(.needsModel) struct RefusalTests {
+@Suite(.needsModel, .timeLimit(.minutes(15))) struct RefusalTests {
     private static let nobody: UInt32 = 65534
 
     /// Runs the binary as a user without write access: as `nobody` through setpriv when the tests run as

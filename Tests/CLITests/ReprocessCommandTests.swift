@@ -3,7 +3,7 @@ import SampleImages
 import Testing
 
 /// `catalog reprocess` and `catalog list --stale`: every stale reason, --all, --dry-run, on the real binary.
-@Suite(.needsModel) struct ReprocessCommandTests {
+@Suite(.needsModel, .timeLimit(.minutes(15))) struct ReprocessCommandTests {
     /// A catalog with the demo samples imported; returns the photos' folder.
     private func importedSamples(in folder: TemporaryFolder) throws -> String {
         let photos = try folder.writeSamples()

@@ -3,7 +3,7 @@ import Testing
 
 /// `catalog reprocess` stopped mid-run on the real binary: SIGINT / SIGTERM commit what finished and
 /// exit 130 / 143, `kill -9` leaves every entry old-and-complete or new-and-complete, and a re-run finishes.
-@Suite(.needsModel) struct ReprocessInterruptTests {
+@Suite(.needsModel, .timeLimit(.minutes(15))) struct ReprocessInterruptTests {
     /// Entries in the catalog: enough that a signal sent after the first finished entry lands mid-run.
     static let count = 16
 

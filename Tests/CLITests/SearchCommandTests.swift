@@ -3,7 +3,7 @@ import Processing
 import Testing
 
 /// `catalog search`, `catalog palette`, the palette in `show`, and `import --colors`, as a user runs them.
-@Suite struct SearchCommandTests {
+@Suite(.needsModel, .timeLimit(.minutes(15))) struct SearchCommandTests {
     /// A cut-out PNG (transparent outside a 60×60 square) painted by `color(x, y)`.
     private func sticker(_ color: (Int, Int) -> (UInt8, UInt8, UInt8)) throws -> [UInt8] {
         var pixels: [UInt8] = []

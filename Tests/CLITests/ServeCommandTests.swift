@@ -8,7 +8,7 @@ import FoundationNetworking
 
 /// `catalog serve` as a user runs it: a process beside `catalog import` and `catalog reprocess`
 /// processes on the same catalog, a SQLite file or a PostgreSQL database.
-@Suite("catalog serve", .serialized)
+@Suite("catalog serve", .serialized, .timeLimit(.minutes(15)))
 struct ServeCommandTests {
     /// The server's first stdout line, once it is written. The file is read once more after the deadline:
     /// on two cores the test pool's threads can all be held by other suites' blocking waits for minutes, and

@@ -59,12 +59,13 @@ struct RawClient {
 
 /// `catalog serve` against stalled, lying and vanishing clients, over real sockets: bounded reads,
 /// timeouts, a stop that always works, and uploads kept whole or not at all.
-@Suite("catalog serve: limits, timeouts and stopping", .serialized)
+@Suite("catalog serve: limits, timeouts and stopping", .serialized, .timeLimit(.minutes(15)))
 struct ServeLimitsTests {
     struct Server {
         let process: Process
         let port: Int
         let token: String
+        let catalog: String
         let folder: TemporaryFolder
         let stderr: URL
 
@@ -104,8 +105,8 @@ struct ServeLimitsTests {
         let line = try await ServeCommandTests.firstLine(at: out)
         let address = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         return Server(
-            process: process, port: try #require(address["port"] as? Int), token: try #require(address["token"] as? String), folder: folder,
-            stderr: err)
+            process: process, port: try #require(address["port"] as? Int), token: try #require(address["token"] as? String),
+            catalog: try #require(address["catalog"] as? String), folder: folder, stderr: err)
     }
 
     /// A multipart body of photos, and its boundary.
@@ -148,7 +149,7 @@ struct ServeLimitsTests {
             client.close()
             #expect(answer.hasPrefix("HTTP/1.1 404"), "\(answer.prefix(300))")
             #expect(answer.contains(size > 1 << 30 ? "more than the 1073741824-byte limit" : "not an image"), "\(answer)")
-            #expect(clock.now - start < .seconds(5), "\(size) bytes: \(clock.now - start)")
+            #expect(clock.now - start < .seconds(20), "\(size) bytes: \(clock.now - start)")
         }
         #expect(server.peakMegabytes < before + 100, "peak \(server.peakMegabytes) MB, \(before) MB before the previews")
         #expect(try await server.stop().status == 0)
@@ -199,7 +200,7 @@ struct ServeLimitsTests {
             let (status, took) = try await server.stop(SIGINT)
             client.close()
             #expect(status == (twice ? 130 : 0), "\(server.errors)")
-            #expect(took < .seconds(twice ? 5 : 15), "\(took)")
+            #expect(took < .seconds(twice ? 20 : 60), "\(took)")
         }
     }
 
@@ -245,11 +246,17 @@ struct ServeLimitsTests {
         #expect(Self.uploadedFiles(server).isEmpty, "\(Self.uploadedFiles(server))")
         #expect(try await server.stop().status == 0)
 
-        // As a crash would leave them: a part that never arrived whole, and a whole upload never imported.
+        // As a crash would leave them: a part that never arrived whole, and an upload accepted (its manifest
+        // written) but never imported. Beside them, another catalog's upload, which is not this one's to import.
         try FileManager.default.createDirectory(at: server.uploads, withIntermediateDirectories: true)
         try Data([1, 2, 3]).write(to: server.uploads.appendingPathComponent(".incoming-crashed"))
         let digest = SHA256.hash(data: photos[0].bytes).map { String(format: "%02x", $0) }.joined()
-        try Data(photos[0].bytes).write(to: server.uploads.appendingPathComponent(digest + ".png"))
+        let accepted = server.uploads.appendingPathComponent(digest + ".png")
+        try Data(photos[0].bytes).write(to: accepted)
+        try Data("\(server.catalog)\n\(accepted.path)".utf8).write(to: server.uploads.appendingPathComponent(".import-crashed"))
+        let otherDigest = SHA256.hash(data: photos[1].bytes).map { String(format: "%02x", $0) }.joined()
+        try Data(photos[1].bytes).write(to: server.uploads.appendingPathComponent(otherDigest + ".png"))
+        try Data("/elsewhere/other.sqlite\n\(server.uploads.path)/\(otherDigest).png".utf8).write(to: server.uploads.appendingPathComponent(".import-other"))
         server = try await Self.start(in: folder)
         let deadline2 = clock.now + .seconds(60)
         var listed = ""
@@ -260,7 +267,10 @@ struct ServeLimitsTests {
         }
         #expect(listed.contains(digest + ".png"), "\(listed)\n\(server.errors)")
         #expect(server.errors.contains("removed 1 parts of uploads cut off") && server.errors.contains("importing 1 uploaded photos"), "\(server.errors)")
-        #expect(Self.uploadedFiles(server) == [digest + ".png"])
+        #expect(!listed.contains(otherDigest), "another catalog's upload is left alone")
+        let manifestGone = clock.now + .seconds(30)
+        while Self.uploadedFiles(server).contains(".import-crashed") && clock.now < manifestGone { try await Task.sleep(for: .milliseconds(100)) }
+        #expect(Self.uploadedFiles(server) == [".import-other", digest + ".png", otherDigest + ".png"].sorted(), "\(Self.uploadedFiles(server))")
         #expect(try await server.stop().status == 0)
     }
 
@@ -284,7 +294,7 @@ struct ServeLimitsTests {
         let stream = events.readToClose()
         events.close()
         #expect(status == 0, "\(server.errors)")
-        #expect(took < .seconds(20), "\(took)")
+        #expect(took < .seconds(60), "\(took)")
         #expect(stream.closed)
         #expect(stream.text.contains("\"state\":\"interrupted\"") || stream.text.contains("\"state\":\"finished\""), "\(stream.text.suffix(600))")
     }

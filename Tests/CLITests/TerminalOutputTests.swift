@@ -4,7 +4,7 @@ import Testing
 
 /// Colour and progress only where a person is watching: swatches on a colour terminal (never with
 /// NO_COLOR, TERM=dumb or into a pipe), progress bars on a terminal unless --quiet; and --version.
-@Suite struct TerminalOutputTests {
+@Suite(.timeLimit(.minutes(15))) struct TerminalOutputTests {
     private static let swatch = "\u{1B}[48;2;"
     private static let clearLine = "\u{1B}[2K"
 

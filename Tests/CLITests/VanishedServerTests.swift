@@ -10,7 +10,7 @@ import Testing
 ///
 /// Needs network namespaces (a host whose interface goes down); on loopback nothing can be cut, and the
 /// test says so and stops.
-@Suite(.needsModel, .enabled(if: NetworkedPostgresServer.isInstalled, "PostgreSQL is not installed (make test installs it)"))
+@Suite(.needsModel, .enabled(if: NetworkedPostgresServer.isInstalled, "PostgreSQL is not installed (make test installs it)"), .timeLimit(.minutes(15)))
 struct VanishedServerTests {
     @Test func aWorkerWhoseServerVanishesStopsWithExit69InsteadOfHanging() throws {
         let network = TestNetwork.make(hosts: ["gone-db", "gone-w1"])

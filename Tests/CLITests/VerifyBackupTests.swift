@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `catalog verify` and `catalog backup` on the real binary.
-@Suite(.needsModel) struct VerifyBackupTests {
+@Suite(.needsModel, .timeLimit(.minutes(15))) struct VerifyBackupTests {
     private func importedCatalog(_ count: Int = 6) throws -> TemporaryFolder {
         let folder = try TemporaryFolder()
         let photos = try Reliability.writeVariants(count, in: folder)

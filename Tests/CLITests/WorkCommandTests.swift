@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `catalog import --enqueue` and `catalog work` on the real binary, on one SQLite catalog.
-@Suite struct EnqueueCommandTests {
+@Suite(.timeLimit(.minutes(15))) struct EnqueueCommandTests {
     @Test func enqueueCountsFilesOnceAndReadsNothing() throws {
         let folder = try TemporaryFolder()
         let photos = try Reliability.writeVariants(5, in: folder)
@@ -23,7 +23,7 @@ import Testing
     }
 }
 
-@Suite(.needsModel) struct WorkCommandTests {
+@Suite(.needsModel, .timeLimit(.minutes(15))) struct WorkCommandTests {
     /// Starts `catalog work` with its stdout in `name`.
     private func startWorker(_ arguments: [String], in folder: TemporaryFolder, output name: String) throws -> Process {
         let process = Process()

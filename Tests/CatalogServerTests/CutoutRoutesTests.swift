@@ -6,7 +6,7 @@ import HummingbirdTesting
 import Processing
 import Testing
 
-@Suite("API: fix the cut-out (preview, save, reset)")
+@Suite("API: fix the cut-out (preview, save, reset)", .timeLimit(.minutes(15)))
 struct CutoutRoutesTests {
     static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47]
 

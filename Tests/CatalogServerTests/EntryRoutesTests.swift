@@ -5,7 +5,7 @@ import HummingbirdTesting
 import Processing
 import Testing
 
-@Suite("API: entries, search, stats, media")
+@Suite("API: entries, search, stats, media", .timeLimit(.minutes(15)))
 struct EntryRoutesTests {
     @Test func entriesAreNewestFirstWithTotalAndPaging() async throws {
         try await withServer { fixture, client in

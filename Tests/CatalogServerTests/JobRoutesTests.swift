@@ -7,7 +7,7 @@ import Testing
 
 @testable import CatalogServer
 
-@Suite("API: upload, import, reprocess, events")
+@Suite("API: upload, import, reprocess, events", .timeLimit(.minutes(15)))
 struct JobRoutesTests {
     /// A multipart/form-data body with one file field per (name, bytes).
     static func multipart(_ files: [(String, [UInt8])], boundary: String = "catalog-test-boundary") -> (HTTPFields, ByteBuffer) {
@@ -37,7 +37,10 @@ struct JobRoutesTests {
                     (response.status, response.headers[.contentType], response.text)
                 }
             }
-            while fixture.server.hub.subscriberCount == 0 { try await Task.sleep(for: .milliseconds(10)) }
+            let clock = ContinuousClock()
+            let deadline = clock.now + .seconds(60)
+            while fixture.server.hub.subscriberCount == 0 && clock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+            try #require(fixture.server.hub.subscriberCount > 0, "the event stream never subscribed")
             let (headers, body) = Self.multipart([("holiday.JPG", photo), ("../../evil.jpg", try Self.newPhoto(8))])
             try await client.execute(uri: "/api/import", method: .post, headers: headers, body: body) { response in
                 #expect(response.status == .accepted)

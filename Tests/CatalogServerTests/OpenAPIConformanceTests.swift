@@ -5,7 +5,7 @@ import Testing
 
 /// Checks real answers against the served OpenAPI document: for each request, the operation's
 /// documented response for that status and content type, and the body against its schema.
-@Suite("API: OpenAPI document")
+@Suite("API: OpenAPI document", .timeLimit(.minutes(15)))
 struct OpenAPIConformanceTests {
     /// A small JSON Schema (OpenAPI 3.0 subset) checker: type, nullable, properties, required,
     /// items, enum, additionalProperties, allOf, $ref. Returns the problems found, with their JSON path.

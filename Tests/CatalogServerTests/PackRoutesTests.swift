@@ -5,7 +5,7 @@ import HummingbirdTesting
 import Testing
 import ZIPFoundation
 
-@Suite("API: packs, export, settings")
+@Suite("API: packs, export, settings", .timeLimit(.minutes(15)))
 struct PackRoutesTests {
     @Test func aPackIsMadeArrangedAndDeleted() async throws {
         try await withServer { fixture, client in

@@ -6,7 +6,7 @@ import HummingbirdTesting
 import NIOCore
 import Testing
 
-@Suite("API: token, Origin, Host, paths, headers")
+@Suite("API: token, Origin, Host, paths, headers", .timeLimit(.minutes(15)))
 struct SecurityTests {
     @Test func changesNeedTheToken() async throws {
         try await withServer { _, client in

@@ -7,7 +7,7 @@ import Testing
 
 /// `recordProcessed(batch:)` writes the rows one `recordProcessed` per entry writes (its own prepared
 /// statements must not drift from the records), and handles duplicates and unreadable entries the same.
-@Suite struct BatchRecordingTests {
+@Suite(.timeLimit(.minutes(15))) struct BatchRecordingTests {
     private func photo(_ index: Int) -> ProcessedPhoto {
         let exif = ExifMetadata(
             make: "Canon", model: "EOS R\(index)", lensModel: index % 2 == 0 ? "RF 50mm" : nil,

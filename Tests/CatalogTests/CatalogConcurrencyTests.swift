@@ -6,7 +6,7 @@ import Testing
 @testable import Catalog
 
 /// Several writers on one file, as several `catalog` processes would be.
-@Suite struct CatalogConcurrencyTests {
+@Suite(.timeLimit(.minutes(15))) struct CatalogConcurrencyTests {
     @Test func twoRepositoriesRecordingTheSameBytesMakeOneEntry() async throws {
         try await withTemporaryDirectory { directory in
             let url = directory.appending(path: "c.sqlite")

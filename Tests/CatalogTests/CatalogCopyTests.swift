@@ -6,7 +6,7 @@ import Testing
 
 /// ``CatalogCopier`` over the interface: every pair of back ends keeps ids, content, packs and settings,
 /// refuses targets that are not new, and resumes after its last committed batch.
-@Suite struct CatalogCopyTests {
+@Suite(.timeLimit(.minutes(15))) struct CatalogCopyTests {
     /// Three stickers, a failure, a pack and a setting.
     private func fill(_ store: any CatalogStore) async throws {
         for index in 1...3 {

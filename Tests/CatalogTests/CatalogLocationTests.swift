@@ -3,7 +3,7 @@ import Testing
 
 @testable import Catalog
 
-@Suite struct CatalogLocationTests {
+@Suite(.timeLimit(.minutes(15))) struct CatalogLocationTests {
     let environment = [
         "CATALOG_PATH": "/env/catalog.sqlite",
         "XDG_DATA_HOME": "/xdg",

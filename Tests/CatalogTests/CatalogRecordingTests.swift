@@ -6,7 +6,7 @@ import Testing
 @testable import Catalog
 
 /// Recording entries and reading them back.
-@Suite struct CatalogRecordingTests {
+@Suite(.timeLimit(.minutes(15))) struct CatalogRecordingTests {
     @Test func recordsAndReadsBackAFullEntry() async throws {
         try await withTemporaryDirectory { directory in
             let url = directory.appending(path: "catalog.sqlite")

@@ -7,7 +7,7 @@ import Testing
 
 /// `search`: the R*Tree candidates, the share-weighted ranking, several colours, EXIF filters, and the
 /// index kept in step with `palette_color` by its triggers.
-@Suite struct ColorSearchTests {
+@Suite(.timeLimit(.minutes(15))) struct ColorSearchTests {
     /// A processed photo whose palette is `colors` (hex, share), with optional EXIF.
     private func photo(_ colors: [(String, Double)], exif: ExifMetadata? = nil) -> ProcessedPhoto {
         ProcessedPhoto(

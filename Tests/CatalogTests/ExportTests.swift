@@ -62,7 +62,7 @@ func pixelSize(_ bytes: [UInt8]) -> (width: Int, height: Int, type: String)? {
     return nil
 }
 
-@Suite("Export: every format re-opened and checked against its limits")
+@Suite("Export: every format re-opened and checked against its limits", .timeLimit(.minutes(15)))
 struct ExportTests {
     func export(_ repository: any CatalogStore, _ pack: String, _ format: ExportFormat, to folder: URL, force: Bool = false, dryRun: Bool = false) async throws -> ExportReport {
         let source = try await repository.packSource(named: pack)

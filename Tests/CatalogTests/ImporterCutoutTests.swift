@@ -7,7 +7,7 @@ import Testing
 
 /// What `Importer` stores with pipeline version 1: real cut-outs (a predictor that knows the
 /// scene stands in for the network), transparent PNGs with their own alpha, no-subject failures.
-@Suite struct ImporterCutoutTests {
+@Suite(.timeLimit(.minutes(15))) struct ImporterCutoutTests {
     /// The scene's true mask at an eighth of the photo's size, as a 320-pixel network would see it.
     struct SceneTruth: MaskPredictor {
         let scene: SampleScene

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Catalog
 
-@Suite("Packs: order, emoji, names, refusals")
+@Suite("Packs: order, emoji, names, refusals", .timeLimit(.minutes(15)))
 struct PackTests {
     @Test("a pack keeps its order and emoji through add, move and remove", arguments: StoreKind.allCases)
     func orderAndEmoji(kind: StoreKind) async throws {

@@ -10,7 +10,7 @@ import Testing
 /// generated catalogs: 2 and 3 colours, exact ties, several `within`, camera and date filters, limits
 /// from 1 to beyond every match, read from `palette_pack` and from `palette_cell` row by row. And the
 /// table follows `palette_color` as the R*Tree does (the pack's upkeep: `PalettePackTests.swift`).
-@Suite struct PaletteCellSearchTests {
+@Suite(.timeLimit(.minutes(15))) struct PaletteCellSearchTests {
     /// A fixed-seed generator: a failure replays.
     struct Generator {
         var state: UInt64

@@ -8,7 +8,7 @@ import Testing
 
 /// A photo's facts (format, upright size, EXIF) are kept whatever becomes of its sticker, and entries
 /// that an older binary could not decode become stale with reason `decoder`.
-@Suite struct PhotoFactsTests {
+@Suite(.timeLimit(.minutes(15))) struct PhotoFactsTests {
     static let camera = ExifMetadata(make: "Sticker Labs", model: "Blank One", takenAt: "2026-03-01T10:00:00", orientation: 6)
 
     /// A flat photo (nothing to cut out) with EXIF, turned by its orientation tag.

@@ -4,7 +4,7 @@ import Testing
 @testable import Catalog
 
 /// `postgres://` addresses read as libpq reads them, and shown without their password.
-@Suite struct PostgresAddressTests {
+@Suite(.timeLimit(.minutes(15))) struct PostgresAddressTests {
     let environment = ["USER": "alice"]
 
     @Test func fullAddress() throws {

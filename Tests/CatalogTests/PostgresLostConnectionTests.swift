@@ -8,7 +8,7 @@ import Testing
 /// A connection the server closes in the middle of a transaction (a restart, a fail-over, an
 /// administrator's `pg_terminate_backend`): the transaction fails as an outage at once, nothing waits
 /// for an answer that cannot come, and the store goes on with new connections.
-@Suite(.enabled(if: TestPostgresServer.isAvailable, "PostgreSQL is not installed (make test installs it)"))
+@Suite(.enabled(if: TestPostgresServer.isAvailable, "PostgreSQL is not installed (make test installs it)"), .timeLimit(.minutes(15)))
 struct PostgresLostConnectionTests {
     /// Ends the server process behind `pid` and waits until the client has seen its connection close.
     private func terminate(_ pid: Int32, of connection: PostgresConnection) async throws {

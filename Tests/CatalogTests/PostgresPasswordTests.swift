@@ -8,7 +8,7 @@ import Glibc
 #endif
 
 /// The password comes from the URL, else `PGPASSWORD`, else the password file, with libpq's rules.
-@Suite struct PostgresPasswordTests {
+@Suite(.timeLimit(.minutes(15))) struct PostgresPasswordTests {
     let address = try! PostgresAddress(parsing: "postgres://bob@db.example.org:5433/stickers", environment: [:])
 
     @Test func firstMatchingLineWins() {

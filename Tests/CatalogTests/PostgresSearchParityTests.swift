@@ -7,7 +7,7 @@ import Testing
 
 /// Colour search on PostgreSQL (range queries on the cube GiST index of colour and share) gives the SQLite catalog's results for the
 /// same content: the same entries, in the same order, ΔE and scores to 0.1.
-@Suite(.enabled(if: TestPostgresServer.isAvailable, "PostgreSQL is not installed (make test installs it)"))
+@Suite(.enabled(if: TestPostgresServer.isAvailable, "PostgreSQL is not installed (make test installs it)"), .timeLimit(.minutes(15)))
 struct PostgresSearchParityTests {
     /// A deterministic generator, so a failure can be replayed.
     struct SplitMix: RandomNumberGenerator {

@@ -11,7 +11,7 @@ import Testing
 ///
 /// Every address has a generous connect_timeout: a TLS handshake and a SCRAM exchange on a machine loaded by
 /// other builds must not count as an unreachable server.
-@Suite(.enabled(if: LoopbackPostgresServer.isAvailable, "PostgreSQL or openssl is not installed (make test installs them)"))
+@Suite(.enabled(if: LoopbackPostgresServer.isAvailable, "PostgreSQL or openssl is not installed (make test installs them)"), .timeLimit(.minutes(15)))
 struct PostgresTLSTests {
     let tlsServer: LoopbackPostgresServer
     let plainServer: LoopbackPostgresServer

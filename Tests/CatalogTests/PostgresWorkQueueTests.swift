@@ -6,7 +6,7 @@ import Testing
 
 /// The work queue's PostgreSQL specifics, with two stores (two workers) on one database: claims never
 /// wait for a commit in progress nor take each other's rows, and `NOTIFY` wakes a waiting worker.
-@Suite(.enabled(if: TestPostgresServer.isAvailable, "PostgreSQL is not installed (make test installs it)"))
+@Suite(.enabled(if: TestPostgresServer.isAvailable, "PostgreSQL is not installed (make test installs it)"), .timeLimit(.minutes(15)))
 struct PostgresWorkQueueTests {
     private func files(_ range: ClosedRange<Int>) -> [SourceFile] {
         range.map { SourceFile(path: "/photos/\($0).jpg", size: 10, modificationTime: 100) }

@@ -5,7 +5,7 @@ import Testing
 @testable import Catalog
 
 /// Before migrations change an existing catalog, a consistent copy of it is kept beside it.
-@Suite struct PreMigrationCopyTests {
+@Suite(.timeLimit(.minutes(15))) struct PreMigrationCopyTests {
     /// An older catalog needs at least two migrations in this binary: the first applied, the rest pending.
     static let hasSeveralMigrations = CatalogMigrations.identifiers.count > 1
 

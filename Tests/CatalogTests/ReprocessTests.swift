@@ -6,7 +6,7 @@ import Testing
 @testable import Catalog
 
 /// Staleness rules and the reprocess workflow against a real catalog file (the CLI tests cover the rest).
-@Suite struct ReprocessTests {
+@Suite(.timeLimit(.minutes(15))) struct ReprocessTests {
     private let settings = StickerSettings.default
 
     @Test func recordedReasons() {

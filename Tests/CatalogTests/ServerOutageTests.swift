@@ -7,7 +7,7 @@ import Testing
 
 /// How a worker rides out its server going away: retried calls, one notice per outage, a bounded patience;
 /// and, on a real server that restarts, a store whose connections (the pool's and the LISTEN one) recover.
-@Suite struct ServerOutageTests {
+@Suite(.timeLimit(.minutes(15))) struct ServerOutageTests {
     private static let down = CatalogError.serverUnreachable(address: "postgres://u@db/c", server: "db:5432", reason: "connection refused")
 
     /// Records what a ``ServerOutage`` reports.

@@ -6,7 +6,7 @@ import Testing
 
 /// Stickers from small sources (smaller than `sticker.size`) in every export: each platform's
 /// pixel rule is met by transparent padding, at the scale of the pack's full-size stickers.
-@Suite("Export: stickers from small sources are padded, not blown up")
+@Suite("Export: stickers from small sources are padded, not blown up", .timeLimit(.minutes(15)))
 struct SmallStickerExportTests {
     /// The sticker a 32-pixel icon makes (a 25-pixel disc, enlarged twice): 70 x 70.
     static func iconSticker() throws -> RGBAImage {

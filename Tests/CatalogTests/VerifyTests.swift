@@ -4,7 +4,7 @@ import Testing
 
 @testable import Catalog
 
-@Suite struct VerifyTests {
+@Suite(.timeLimit(.minutes(15))) struct VerifyTests {
     @Test(arguments: StoreKind.allCases) func aSoundCatalogIsCountedAndItsMissingSourcesListed(kind: StoreKind) async throws {
         try await withTemporaryDirectory { directory in
             let repository = try await openStore(kind, in: directory)

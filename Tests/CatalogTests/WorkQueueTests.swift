@@ -4,7 +4,7 @@ import Testing
 @testable import Catalog
 
 /// The shared work queue over the interface: enqueueing, claims under leases, fencing tokens, release.
-@Suite struct WorkQueueTests {
+@Suite(.timeLimit(.minutes(15))) struct WorkQueueTests {
     private func file(_ index: Int, size: Int64 = 10) -> SourceFile {
         SourceFile(path: "/photos/\(index).jpg", size: size, modificationTime: 100)
     }

@@ -1,6 +1,7 @@
 import Testing
 @testable import Processing
 
+@Suite(.timeLimit(.minutes(15)))
 struct ActivationPlannerTests {
     typealias Lifetime = ActivationPlanner.Lifetime
 

@@ -3,7 +3,7 @@ import Testing
 @testable import Processing
 
 /// Box means: windows cut at the frame, several planes at once giving each plane's own result.
-@Suite struct BoxFilterTests {
+@Suite(.timeLimit(.minutes(15))) struct BoxFilterTests {
     static func plane(_ count: Int, random: inout MaskCleanupTests.Random) -> [Float] {
         (0..<count).map { _ in Float(random.next(1000)) / 999 }
     }

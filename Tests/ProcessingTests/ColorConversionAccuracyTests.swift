@@ -4,7 +4,7 @@ import Testing
 
 /// The table path for matrix-shaper profiles (`ColorConverter.MatrixShaper`) against lcms2's own
 /// exact evaluation (unoptimised, 16 bits, rounded to 8), over a dense sample of colours.
-@Suite struct ColorConversionAccuracyTests {
+@Suite(.timeLimit(.minutes(15))) struct ColorConversionAccuracyTests {
     /// Every third level on each axis (86³ colours, both ends included) with alpha varying.
     static let sample: RGBAImage = {
         let levels = Array(stride(from: 0, through: 255, by: 3))

@@ -5,7 +5,7 @@ import SampleImages
 /// Embedded colour profiles: each container's way of carrying one, converted to sRGB with lcms2.
 /// The photos are the quadrant scene re-expressed in a wide-gamut space and tagged with it, so
 /// after conversion they must look like the untagged sRGB original.
-@Suite struct ColorManagementTests {
+@Suite(.timeLimit(.minutes(15))) struct ColorManagementTests {
     static let upright = PhotoDecoderTests.upright
 
     static func inSpace(_ space: ColorConverter.RGBSpace, _ image: RGBAImage = upright) throws -> RGBAImage {

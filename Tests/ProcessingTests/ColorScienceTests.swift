@@ -2,7 +2,7 @@ import Processing
 import Testing
 
 /// sRGB ↔ linear ↔ Oklab against published values, and the colours people type.
-@Suite struct ColorScienceTests {
+@Suite(.timeLimit(.minutes(15))) struct ColorScienceTests {
     private func expectClose(_ color: OklabColor, _ l: Double, _ a: Double, _ b: Double, tolerance: Double = 1e-4) {
         #expect(abs(color.l - l) < tolerance && abs(color.a - a) < tolerance && abs(color.b - b) < tolerance, "\(color) vs (\(l), \(a), \(b))")
     }

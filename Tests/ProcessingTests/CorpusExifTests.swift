@@ -4,7 +4,7 @@ import Testing
 
 /// EXIF of real camera files from the third-party corpus ($STICKER_CORPUS), read directly: piexif's
 /// camera samples are uniform frames, which `catalog import` records as no-subject failures.
-@Suite(.enabled(if: piexifFolder != nil, "set STICKER_CORPUS to a folder made by ../shared/corpus/fetch.sh"))
+@Suite(.enabled(if: piexifFolder != nil, "set STICKER_CORPUS to a folder made by ../shared/corpus/fetch.sh"), .timeLimit(.minutes(15)))
 struct CorpusExifTests {
     @Test func cameraMakesAndModels() throws {
         let folder = try #require(piexifFolder)

@@ -3,6 +3,7 @@ import Processing
 import Testing
 
 /// One rule for where the catalog, the models and uploads live.
+@Suite(.timeLimit(.minutes(15)))
 struct DataHomeTests {
     @Test(arguments: [
         (["XDG_DATA_HOME": "/data", "HOME": "/home/a"], "/data/sticker-catalog/models"),

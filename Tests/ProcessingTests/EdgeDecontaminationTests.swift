@@ -3,7 +3,7 @@ import Testing
 
 /// The streamed, vectorised decontamination against the method written out plainly: seven
 /// separate box means a pass and one pixel at a time, every colour kept.
-@Suite struct EdgeDecontaminationTests {
+@Suite(.timeLimit(.minutes(15))) struct EdgeDecontaminationTests {
     /// Blur-Fusion as the paper states it, with nothing fused, skipped or vectorised.
     static func reference(_ image: RGBAImage, alpha: [Float]) -> RGBAImage {
         let width = image.width, height = image.height, count = width * height

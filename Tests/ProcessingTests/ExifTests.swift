@@ -1,6 +1,7 @@
 import Testing
 @testable import Processing
 
+@Suite(.timeLimit(.minutes(15)))
 struct ExifTests {
     static let full = ExifMetadata(
         make: "Canon", model: "Canon EOS R5", lensModel: "RF24-105mm F4 L IS USM",

@@ -20,7 +20,7 @@ func stickerLike(width: Int, height: Int, seed: UInt8 = 0) -> RGBAImage {
     return image
 }
 
-@Suite("Export imaging: WebP, canvases, byte budgets, contact sheets")
+@Suite("Export imaging: WebP, canvases, byte budgets, contact sheets", .timeLimit(.minutes(15)))
 struct ExportImagingTests {
     @Test("lossless WebP round-trips every visible pixel, and encoding is deterministic")
     func webpLossless() throws {

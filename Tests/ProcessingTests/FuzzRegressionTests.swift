@@ -5,7 +5,7 @@ import Testing
 /// Inputs kept from fuzzing (`make fuzz`; `Fuzz/regressions/`, outside the test target so SwiftPM does not
 /// treat them as resources): each goes through the fuzzed entry points again, which must return
 /// (a value or a named error) rather than crash. Also runs the fuzzers' own dictionary of edge cases below.
-@Suite struct FuzzRegressionTests {
+@Suite(.timeLimit(.minutes(15))) struct FuzzRegressionTests {
     static let folder = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fuzz/regressions")

@@ -5,7 +5,7 @@ import Testing
 
 /// The cut-out steered by a box, include and exclude points, around predictors whose answer is
 /// known: the geometry (what the network is shown, where its mask lands) and the region rules.
-@Suite struct GuidedCutoutTests {
+@Suite(.timeLimit(.minutes(15))) struct GuidedCutoutTests {
     /// A predictor that reads the subject off the colours it is shown (a probability a colour),
     /// on a grid a quarter of the input's size, and remembers every input.
     final class ColorKey: MaskPredictor {

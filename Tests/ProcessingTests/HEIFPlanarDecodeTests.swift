@@ -5,7 +5,7 @@ import Testing
 /// (`PlanarRGBReducer`); it must give the pixels libheif's own RGBA conversion gives, shrunk by
 /// `ImageResizer`, within rounding. Files are made with libheif's encoder at test time, at sizes a
 /// whole factor of the working size so both paths average the same blocks.
-@Suite struct HEIFPlanarDecodeTests {
+@Suite(.timeLimit(.minutes(15))) struct HEIFPlanarDecodeTests {
     /// A 640 x 480 scene with edges, gradients and fine texture: what chroma and averaging get wrong shows.
     static let scene: RGBAImage = {
         var image = Fixtures.quadrants(width: 640, height: 480)

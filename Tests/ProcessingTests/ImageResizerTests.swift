@@ -2,6 +2,7 @@ import Testing
 import CResampleRows
 @testable import Processing
 
+@Suite(.timeLimit(.minutes(15)))
 struct ImageResizerTests {
     @Test(arguments: [(7, 5, 3, 2), (3, 2, 7, 5), (640, 480, 64, 48), (10, 10, 10, 3), (1, 1, 4, 9), (9, 4, 1, 1)])
     func uniformColourStaysUniform(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) {
@@ -70,6 +71,7 @@ struct ImageResizerTests {
 }
 
 /// The vertical pass in C against the Swift loop it replaced, kept here as the reference.
+@Suite(.timeLimit(.minutes(15)))
 struct ResampleColumnTests {
     /// The former Swift vertical pass for one output row: the sum in tap order, then straight bytes.
     static func reference(_ rows: [[SIMD4<Float>]], weights: [Float], width: Int) -> [UInt8] {

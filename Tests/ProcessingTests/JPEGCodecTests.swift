@@ -1,6 +1,7 @@
 import Testing
 @testable import Processing
 
+@Suite(.timeLimit(.minutes(15)))
 struct JPEGCodecTests {
     @Test func encodeThenDecodeKeepsSizeAndColours() throws {
         let image = Fixtures.quadrants(width: 64, height: 48)

@@ -4,7 +4,7 @@ import Testing
 
 /// The network's input resize must be Pillow's `resize(size, Image.LANCZOS)` byte for byte (what
 /// rembg feeds u2netp). Expected values from Pillow 12.3 on the same pattern.
-@Suite struct LanczosResamplerTests {
+@Suite(.timeLimit(.minutes(15))) struct LanczosResamplerTests {
     static func pattern(width: Int, height: Int) -> RGBAImage {
         var pixels = [UInt8]()
         for y in 0..<height {

@@ -3,7 +3,7 @@ import Testing
 
 /// The fast clean-up (run labelling, a 2 px disc dilation) must decide exactly as the plain
 /// definition does: pixel flood fills and a Euclidean distance transform.
-@Suite struct MaskCleanupTests {
+@Suite(.timeLimit(.minutes(15))) struct MaskCleanupTests {
     /// SplitMix64: the same random masks on every run.
     struct Random {
         var state: UInt64

@@ -1,6 +1,7 @@
 import Testing
 @testable import Processing
 
+@Suite(.timeLimit(.minutes(15)))
 struct MaskOutputTests {
     /// A mask with soft and hard edges and noise: every byte value appears.
     static func mask(width: Int, height: Int) -> [UInt8] {

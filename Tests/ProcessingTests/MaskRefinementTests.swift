@@ -3,7 +3,7 @@ import Testing
 @testable import Processing
 
 /// Guided-filter refinement of a coarse mask, and edge-colour decontamination, on scenes whose truth is known.
-@Suite struct MaskRefinementTests {
+@Suite(.timeLimit(.minutes(15))) struct MaskRefinementTests {
     private func intersectionOverUnion(_ mask: [Float], _ truth: [UInt8]) -> Double {
         var intersection = 0, union = 0
         for index in 0..<mask.count {

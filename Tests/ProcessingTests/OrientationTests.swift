@@ -5,6 +5,7 @@ import Testing
 ///
 ///     a b c
 ///     d e f
+@Suite(.timeLimit(.minutes(15)))
 struct OrientationTests {
     /// Pixel "names" 0...5 are stored in the red channel (a = 0 ... f = 5).
     let source: RGBAImage = {

@@ -1,6 +1,7 @@
 import Testing
 @testable import Processing
 
+@Suite(.timeLimit(.minutes(15)))
 struct PNGCodecTests {
     /// Every alpha level, with colours that change independently of it (including colour under alpha 0).
     static let translucent: RGBAImage = {

@@ -5,6 +5,7 @@ import Testing
 
 /// The fast PNG path against libpng: the same pixels for every colour type and row filter it
 /// takes, the same reduced image as reducing libpng's, and libpng's verdict for everything else.
+@Suite(.timeLimit(.minutes(15)))
 struct PNGRowDecoderTests {
     static let noLimit = 1 << 40
 

@@ -2,7 +2,7 @@ import Processing
 import Testing
 
 /// Dominant colours of a cut-out: subject pixels only, shares, order, determinism.
-@Suite struct PaletteExtractorTests {
+@Suite(.timeLimit(.minutes(15))) struct PaletteExtractorTests {
     /// A `width`×`height` image painted by `color(x, y)` (RGBA).
     private func image(width: Int, height: Int, _ color: (Int, Int) -> (UInt8, UInt8, UInt8, UInt8)) -> RGBAImage {
         var pixels: [UInt8] = []

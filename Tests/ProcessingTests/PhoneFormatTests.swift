@@ -3,7 +3,7 @@ import Testing
 
 /// HEIF/HEIC, AVIF and WebP decoding: files made at test time with libheif's and libwebp's own
 /// encoders from the quadrant scene, so every expectation is exact up to lossy coding.
-@Suite struct PhoneFormatTests {
+@Suite(.timeLimit(.minutes(15))) struct PhoneFormatTests {
     static let upright = PhotoDecoderTests.upright
 
     /// Whether libheif here can encode (and so make test files) with each codec.

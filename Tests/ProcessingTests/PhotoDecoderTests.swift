@@ -1,6 +1,7 @@
 import Testing
 @testable import Processing
 
+@Suite(.timeLimit(.minutes(15)))
 struct PhotoDecoderTests {
     /// The upright scene: 64x48, red top left, green top right, blue bottom left, yellow bottom right.
     static let upright = Fixtures.quadrants(width: 64, height: 48)

@@ -3,7 +3,7 @@ import Testing
 @testable import Processing
 
 /// The whole pipeline (version 1) from a file's bytes: decode, orient, cut out, render the sticker.
-@Suite struct PhotoProcessorTests {
+@Suite(.timeLimit(.minutes(15))) struct PhotoProcessorTests {
     /// A predictor that must not be asked (photos with their own transparency need none).
     struct Refusing: MaskPredictor {
         func predictMask(for image: RGBAImage) throws(ProcessingError) -> LowResolutionMask {

@@ -2,7 +2,7 @@ import Testing
 @testable import Processing
 
 /// Bilinear resampling of one plane (the mask), half-pixel centres.
-@Suite struct PlaneResamplerTests {
+@Suite(.timeLimit(.minutes(15))) struct PlaneResamplerTests {
     @Test func floatsInterpolateBetweenPixelCentres() {
         // 2 -> 4 across: centres at 0.25 and 0.75 of a source pixel; the edges are clamped.
         let out = PlaneResampler.bilinear([Float(0), 1], width: 2, height: 1, toWidth: 4, toHeight: 1)

@@ -333,6 +333,7 @@ private enum KernelPathCheck {
     }
 }
 
+@Suite(.timeLimit(.minutes(15)))
 struct KernelPathTests {
     @Test(.enabled(if: ConvolutionKernels.avx2.isSupported, "this CPU has no AVX2+FMA"))
     func avx2MatchesTheScalarPath() { KernelPathCheck.all(.avx2) }
@@ -359,6 +360,7 @@ struct KernelPathTests {
     }
 }
 
+@Suite(.timeLimit(.minutes(15)))
 struct SegmentationKernelTests {
     @Test(arguments: KernelPathCheck.direct)
     func conv3x3MatchesTheReference(c: Int, o: Int, h: Int, w: Int, dilation: Int) {
@@ -487,6 +489,7 @@ private func tinyGraph(weightBytes: Int = 4 * (4 * 3 * 9 + 4 + 8 + 1)) -> [Strin
     ]
 }
 
+@Suite(.timeLimit(.minutes(15)))
 struct SegmentationNetworkTests {
     @Test func tinyGraphMatchesTheReferences() throws {
         var noise = Noise(state: 21)
@@ -678,6 +681,7 @@ struct SegmentationNetworkTests {
 }
 
 /// The real u2netp, only when `STICKER_U2NETP_DIR` holds u2netp.json and u2netp.bin.
+@Suite(.timeLimit(.minutes(15)))
 struct U2NetPTests {
     static let folder: URL? = ProcessInfo.processInfo.environment["STICKER_U2NETP_DIR"].map { URL(fileURLWithPath: $0) }
 
@@ -831,6 +835,7 @@ private enum Fingerprint {
 /// The real u2net, only when `STICKER_U2NET_DIR` holds u2net.json and u2net.bin. Its layers of
 /// 40 x 40 and below run from half-precision weights (`SegmentationNetworkLoader.runsCompact`), so
 /// its map is compared with onnxruntime's within what that rounding moves.
+@Suite(.timeLimit(.minutes(15)))
 struct U2NetTests {
     static let folder: URL? = ProcessInfo.processInfo.environment["STICKER_U2NET_DIR"].map { URL(fileURLWithPath: $0) }
 

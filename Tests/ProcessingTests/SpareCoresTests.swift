@@ -3,6 +3,7 @@ import Testing
 
 @testable import Processing
 
+@Suite(.timeLimit(.minutes(15)))
 struct SpareCoresTests {
     @Test func aCoreIsLentOnlyWhileNoPhotoHoldsIt() {
         let cores = SpareCores(jobs: 3, cores: 2)
@@ -35,6 +36,7 @@ struct SpareCoresTests {
     }
 }
 
+@Suite(.timeLimit(.minutes(15)))
 struct SharedRowsTests {
     @Test(arguments: [0, 1, 2, 7, 200])
     func everyPieceRunsOnceAndIsDoneOnReturn(count: Int) {

@@ -5,7 +5,7 @@ import Testing
 
 /// Stickers at the edges: small sources (enlarged at most `StickerRenderer.maxEnlargement` times),
 /// the transparent ring around every sticker, and subjects cut by the photo's own edge.
-@Suite struct StickerEdgeTests {
+@Suite(.timeLimit(.minutes(15))) struct StickerEdgeTests {
     /// A `width` x `height` cut-out, transparent, with opaque red wherever `inside(x, y)`.
     private static func cutout(width: Int, height: Int, inside: (Int, Int) -> Bool) -> RGBAImage {
         var pixels = [UInt8](repeating: 0, count: width * height * 4)

@@ -3,7 +3,7 @@ import Testing
 @testable import Processing
 
 /// Crop, scale and outline geometry of the sticker renderer, mask clean-up, distance transform.
-@Suite struct StickerRendererTests {
+@Suite(.timeLimit(.minutes(15))) struct StickerRendererTests {
     /// A transparent canvas with an opaque red `width` x `height` rectangle at (x, y).
     private func cutout(canvas: Int = 400, x: Int, y: Int, width: Int, height: Int) -> RGBAImage {
         var image = RGBAImage(width: canvas, height: canvas, red: 0, green: 0, blue: 255, alpha: 0)

@@ -4,7 +4,7 @@ import Testing
 
 /// The cut-out pipeline around a mask predictor: upsampling, refinement, clean-up, decontamination,
 /// and photos that bring their own transparency.
-@Suite struct SubjectSegmenterTests {
+@Suite(.timeLimit(.minutes(15))) struct SubjectSegmenterTests {
     /// A predictor that knows the truth, but only at a coarse grid (as a network at 320 px would).
     struct CoarseTruth: MaskPredictor {
         let truth: [UInt8]

@@ -121,6 +121,13 @@ async function watch() {
   setTimeout(watch, 3000);
 }
 
+// The skip link moves the focus to the view without following its href: "#main" would be taken
+// for a route, and the stickers view would replace the one being skipped into.
+document.querySelector('.skip').addEventListener('click', (event) => {
+  event.preventDefault();
+  main.focus();
+});
+
 window.addEventListener('hashchange', route);
 route();
 watch();

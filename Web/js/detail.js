@@ -9,6 +9,7 @@ import { h, icon, replace, toast, fileName, formatBytes } from './dom.js';
 import { gradient, prefersDarkText } from './gradient.js';
 import { addToPackControl } from './packpicker.js';
 import * as fixcutout from './fixcutout.js';
+import { stickerAlt } from './tile.js';
 
 const dialog = () => document.getElementById('detail');
 let current = null;
@@ -90,7 +91,7 @@ function pictures(entry, body) {
   const stickerArt = h('div', { class: 'detail-art' });
   stickerArt.style.setProperty('background-image', gradient(entry.palette));
   if (entry.sticker) {
-    stickerArt.append(h('img', { src: api.stickerURL(entry.id), alt: `Sticker ${entry.id}`, width: entry.sticker.width, height: entry.sticker.height }));
+    stickerArt.append(h('img', { src: api.stickerURL(entry.id), alt: stickerAlt(entry, entry.palette), width: entry.sticker.width, height: entry.sticker.height }));
   } else {
     stickerArt.append(h('p', { class: 'no-sticker' }, icon('warning'), 'No sticker'));
   }

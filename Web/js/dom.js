@@ -53,11 +53,24 @@ export function replace(node, ...children) {
   return node;
 }
 
+/**
+ * Tells screen readers `text` (politely, after what they are saying; `urgent`: at once). Each
+ * message is a new line in a live region that was in the page from the start: a region made
+ * together with its text is often not heard, and the same words twice are heard twice.
+ */
+export function announce(text, { urgent = false } = {}) {
+  const region = document.getElementById(urgent ? 'alerter' : 'announcer');
+  if (!region || !text) return;
+  region.append(h('p', {}, text));
+  while (region.childElementCount > 3) region.firstElementChild.remove();
+}
+
 /** A short message at the bottom of the window, read out by screen readers. */
 export function toast(message, kind = 'info') {
   const region = document.getElementById('toasts');
-  const note = h('div', { class: `toast toast-${kind}`, role: kind === 'error' ? 'alert' : 'status' }, message);
+  const note = h('div', { class: `toast toast-${kind}` }, message);
   region.append(note);
+  announce(note.textContent, { urgent: kind === 'error' });
   setTimeout(() => note.classList.add('leaving'), kind === 'error' ? 7000 : 3500);
   setTimeout(() => note.remove(), kind === 'error' ? 7600 : 4100);
 }

@@ -68,7 +68,8 @@ function reportView(report) {
     ? h('p', { class: 'report-ok', role: 'status' }, `✓ Every file fits. ${files.length} files, ${formatBytes(total)}${parts.length > 1 ? `, split into ${parts.length} packs (${parts.map((p) => p.name).join(', ')})` : ''}.`)
     : h('p', { class: 'report-problem', role: 'alert' }, icon('warning'), `${bad.length} file${bad.length === 1 ? '' : 's'} cannot fit the platform's limits: ${bad.map((f) => f.file).join(', ')}.`);
   const table = h('table', { class: 'report' },
-    h('thead', {}, h('tr', {}, ['File', 'Sticker', 'Pixels', 'Size', 'Limit', 'Encoding', ''].map((t) => h('th', { scope: 'col' }, t)))),
+    h('thead', {}, h('tr', {}, ['File', 'Sticker', 'Pixels', 'Size', 'Limit', 'Encoding'].map((t) => h('th', { scope: 'col' }, t)),
+      h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Fits')))),
     h('tbody', {}, files.map((file) => h('tr', { class: file.ok ? '' : 'bad' },
       h('td', {}, parts.length > 1 ? `${file.part}/${file.file}` : file.file),
       h('td', {}, file.id === null || file.id === undefined ? '—' : `#${file.id}`),
@@ -77,5 +78,6 @@ function reportView(report) {
       h('td', { class: 'num' }, file.limit ? formatBytes(file.limit) : '—'),
       h('td', {}, file.encoding || ''),
       h('td', { 'aria-label': file.ok ? 'fits' : 'too big' }, file.ok ? '✓' : '✗')))));
-  return h('div', {}, summary, h('div', { class: 'report-scroll' }, table));
+  // The list scrolls on its own: focusable, so the keyboard can scroll it too.
+  return h('div', {}, summary, h('div', { class: 'report-scroll', tabindex: '0', role: 'region', 'aria-label': 'Files and their limits' }, table));
 }

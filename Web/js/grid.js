@@ -24,6 +24,19 @@ function markFirstScreen(layer) {
     .then(() => requestAnimationFrame(() => { performance.mark('first-stickers-drawn'); firstScreenDone(); }));
 }
 
+/**
+ * How much of the window's bottom is covered by bars fixed there (the phone's tab bar, the picked
+ * stickers' bar): a tile moved to with the keyboard must not land under them.
+ */
+function coveredAtBottom() {
+  let covered = 0;
+  for (const bar of document.querySelectorAll('.tabs, #selection-bar')) {
+    if (bar.hidden || getComputedStyle(bar).position !== 'fixed') continue;
+    covered = Math.max(covered, window.innerHeight - bar.getBoundingClientRect().top);
+  }
+  return Math.max(0, covered);
+}
+
 /** Entries read from the server a page at a time, remembered up to `keepPages` pages. */
 export class PagedSource {
   constructor(fetchPage, pageSize = 120, keepPages = 60) {
@@ -244,7 +257,7 @@ export class VirtualGrid {
     return this.caption ? JSON.stringify([entry.color, entry.distance, entry.share]) : '';
   }
 
-  /** Scrolls tile `index` into view and focuses it. */
+  /** Scrolls tile `index` into view, clear of the bars over the page's edges, and focuses it. */
   focusTile(index, scroll = true) {
     const total = this.source.total;
     if (total === 0) return;
@@ -255,9 +268,10 @@ export class VirtualGrid {
       const gridTop = this.element.getBoundingClientRect().top + window.scrollY;
       const rowTop = gridTop + row * this.rowHeight;
       const header = document.querySelector('.app-header')?.offsetHeight ?? 0;
+      const footer = coveredAtBottom();
       if (rowTop < window.scrollY + header + 8) window.scrollTo({ top: rowTop - header - 8 });
-      else if (rowTop + this.rowHeight > window.scrollY + window.innerHeight) {
-        window.scrollTo({ top: rowTop + this.rowHeight - window.innerHeight + 8 });
+      else if (rowTop + this.rowHeight > window.scrollY + window.innerHeight - footer) {
+        window.scrollTo({ top: rowTop + this.rowHeight - window.innerHeight + footer + 8 });
       }
       this.range = null;
       this.draw();

@@ -7,7 +7,7 @@ import * as palettes from './palettes.js';
 import * as detail from './detail.js';
 import { ArraySource } from './grid.js';
 import { h, icon, replace, toast, formatCount } from './dom.js';
-import { paint } from './tile.js';
+import { paint, stickerAlt } from './tile.js';
 import { createPackDialog } from './packpicker.js';
 import { showExport, FORMATS } from './exporter.js';
 
@@ -37,6 +37,7 @@ function card(pack) {
   const covers = h('div', { class: 'pack-cover' });
   api.pack(pack.name).then((full) => {
     for (const item of full.items.slice(0, 4)) {
+      // A cover only: the card's link is named by the pack's title.
       const art = h('div', { class: 'tile-art' }, h('img', { src: api.stickerURL(item.id), alt: '', loading: 'lazy' }));
       palettes.load(item.id, (palette) => paint(art, palette));
       covers.append(art);
@@ -45,7 +46,7 @@ function card(pack) {
   return h('a', { class: 'pack-card', href: `#/packs/${encodeURIComponent(pack.name)}` },
     covers,
     h('div', { class: 'pack-card-text' },
-      h('strong', {}, pack.title || pack.name),
+      h('h2', { class: 'pack-card-title' }, pack.title || pack.name),
       h('span', { class: 'hint' }, `${formatCount(pack.count)} sticker${pack.count === 1 ? '' : 's'}${pack.author ? ` · by ${pack.author}` : ''}`)));
 }
 
@@ -68,6 +69,9 @@ export function renderPack(main, name) {
   }
 
   function draw() {
+    // The title is edited in place in a field; the view's heading says it too, for those who move
+    // by headings.
+    const heading = h('h1', { class: 'visually-hidden' }, pack.title || name);
     const title = h('input', { type: 'text', class: 'pack-title-input', value: pack.title, maxlength: '128', 'aria-label': 'Title' });
     const author = h('input', { type: 'text', class: 'pack-author-input', value: pack.author, maxlength: '128', placeholder: 'Author', 'aria-label': 'Author' });
     const save = async (field, input) => {
@@ -75,6 +79,7 @@ export function renderPack(main, name) {
       try {
         await api.updatePack(name, { [field]: input.value.trim() });
         pack[field] = input.value.trim();
+        heading.textContent = pack.title || name;
         packindex.refresh();
         toast(`${field === 'title' ? 'Title' : 'Author'} saved`);
       } catch (error) {
@@ -99,6 +104,8 @@ export function renderPack(main, name) {
 
     replace(view,
       h('nav', { class: 'crumbs', 'aria-label': 'Back' }, h('a', { href: '#/packs' }, icon('left'), 'Packs')),
+      heading,
+      h('p', { id: 'pack-keys', class: 'visually-hidden' }, 'Enter opens the sticker; Alt and the arrow keys move it.'),
       h('div', { class: 'pack-head' },
         h('div', { class: 'pack-fields' },
           h('label', { class: 'pack-title-label' }, h('span', { class: 'visually-hidden' }, 'Title'), title),
@@ -116,10 +123,11 @@ export function renderPack(main, name) {
   }
 
   function itemNode(item, index) {
-    const img = h('img', { src: api.stickerURL(item.id), alt: `Sticker ${item.id}`, draggable: 'false' });
-    const art = h('button', { type: 'button', class: 'pack-item-art tile-art', 'aria-label': `Sticker ${item.id}, place ${item.position}. Enter opens it; Alt + arrows move it.`,
-      onclick: () => detail.open(new ArraySource(pack.items), index) }, img);
-    palettes.load(item.id, (palette) => paint(art, palette));
+    const img = h('img', { src: api.stickerURL(item.id), alt: stickerAlt(item), draggable: 'false' });
+    // Named by its image and its place; the keys are said once for all (#pack-keys).
+    const art = h('button', { type: 'button', class: 'pack-item-art tile-art', 'aria-describedby': 'pack-keys',
+      onclick: () => detail.open(new ArraySource(pack.items), index) }, img, h('span', { class: 'visually-hidden' }, `, place ${item.position}`));
+    palettes.load(item.id, (palette) => paint(art, palette, item));
     const emoji = h('input', { type: 'text', class: 'emoji-input', value: item.emoji.join(''), 'aria-label': `Emoji of sticker ${item.id}`, maxlength: '40', spellcheck: 'false' });
     emoji.addEventListener('change', async () => {
       const text = emoji.value.trim();

@@ -16,7 +16,7 @@ export async function reprocessStale(onDone) {
       kind: 'reprocess',
       title: total ? `Reprocessing ${total} stale sticker${total === 1 ? '' : 's'}` : 'Reprocessing',
       start: () => api.reprocess(false),
-      describe: (done, all) => `${done} of ${all}`,
+      describe: (done, all) => `Making stickers again: ${done} of ${all}`,
       summarise: (s) => {
         const remade = s.reprocessed ?? 0, failed = s.failed ?? 0, missing = s.missing ?? 0;
         return {

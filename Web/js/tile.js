@@ -6,11 +6,24 @@ import * as palettes from './palettes.js';
 import * as selection from './selection.js';
 import { h, fileName } from './dom.js';
 import { gradient } from './gradient.js';
+import { colourWords } from './colors.js';
 
-/** Sets the tile art's background from a palette. */
-export function paint(art, palette) {
+/**
+ * A sticker image's text alternative: what a person would say of it, its photo's file name and
+ * its main colours ("pug.heic, sticker in beige and grey"); without a palette yet, the name alone.
+ */
+export function stickerAlt(entry, palette) {
+  const name = fileName(entry.path) || `#${entry.id}`;
+  const words = colourWords(palette);
+  return words ? `${name}, sticker in ${words}` : `${name}, sticker`;
+}
+
+/** Sets the tile art's background from a palette, and says its colours in the image's alternative. */
+export function paint(art, palette, entry) {
   art.style.setProperty('background-image', gradient(palette));
   art.classList.add('painted');
+  const img = art.querySelector('img');
+  if (img && entry) img.alt = stickerAlt(entry, palette);
 }
 
 /**
@@ -22,7 +35,7 @@ export function tile(entry, { caption, onOpen, selectable = true } = {}) {
   const name = fileName(entry.path);
   const img = h('img', {
     src: api.stickerURL(id),
-    alt: `Sticker ${id}${name ? `, ${name}` : ''}`,
+    alt: stickerAlt(entry),
     decoding: 'async',
     draggable: 'false',
   });
@@ -30,14 +43,15 @@ export function tile(entry, { caption, onOpen, selectable = true } = {}) {
   img.addEventListener('error', () => img.classList.add('broken'), { once: true });
   const art = h('div', { class: 'tile-art' }, img);
   const palette = entry.palette ?? palettes.cached(id);
-  if (palette) paint(art, palette);
-  else palettes.load(id, (loaded) => paint(art, loaded));
+  if (palette) paint(art, palette, entry);
+  else palettes.load(id, (loaded) => paint(art, loaded, entry));
 
+  // Named by its image; the keys are said once for every tile (index.html's #tile-keys).
   const open = h('button', {
     class: 'tile-open',
     type: 'button',
     tabindex: '-1',
-    'aria-label': `Sticker ${id}${name ? `, ${name}` : ''}. Enter opens it, space picks it.`,
+    'aria-describedby': 'tile-keys',
     onclick: () => onOpen && onOpen(id),
   }, art);
 
@@ -48,7 +62,7 @@ export function tile(entry, { caption, onOpen, selectable = true } = {}) {
     const box = h('input', {
       type: 'checkbox',
       tabindex: '-1',
-      'aria-label': `Pick sticker ${id}`,
+      'aria-label': `Pick ${name || `sticker ${id}`}`,
       onchange: (event) => selection.toggle(id, event.target.checked),
     });
     box.checked = selection.has(id);

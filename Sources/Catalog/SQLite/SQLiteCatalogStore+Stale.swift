@@ -14,8 +14,7 @@ extension SQLiteCatalogStore {
     ) throws(CatalogError) -> [ReprocessCandidate] {
         var candidates: [ReprocessCandidate] = []
         var after: Int64 = 0
-        // Test hook: seconds to pause before each page, so a test can signal `reprocess` mid-scan.
-        let pause = ProcessInfo.processInfo.environment["STICKER_TEST_SCAN_PAUSE"].flatMap(Double.init) ?? 0
+        let pause = TestHooks.scanPause ?? 0
         while true {
             if pause > 0 { Thread.sleep(forTimeInterval: pause) }
             let page = try read { db in

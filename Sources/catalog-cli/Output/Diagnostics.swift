@@ -11,7 +11,7 @@ enum Diagnostics {
 
     /// Reports a catalog failure and returns the exit code scripts rely on.
     static func exit(for error: CatalogError) -> ExitCode {
-        if case .busy = error, let signal = BusyWait.interruptingSignal {
+        if case .busy = error, let signal = LockWaits.interruptingSignal {
             // The wait for the lock was ended by the signal, not by the timeout: an interruption.
             report("interrupted by \(signal == SIGTERM ? "SIGTERM" : "SIGINT") while waiting for the catalog's lock; finished work is kept")
             return ExitCode(128 + signal)

@@ -1,3 +1,4 @@
+import Catalog
 import Foundation
 import Processing
 import Synchronization
@@ -14,7 +15,7 @@ final class LoadedModels: Sendable {
 
     /// `model`, loaded once; an error names what is missing or damaged, and where it looked.
     func predictor(_ model: CutoutModel) throws -> any MaskPredictor {
-        if environment["STICKER_TEST_PREDICTOR"] == "centre" { return CentredEllipsePredictor() }
+        if TestHooks.usesCentredPredictor { return CentredEllipsePredictor() }
         if let predictor = loaded.withLock({ $0[model] }) { return predictor }
         let installedFolder = SegmentationModel.installedFolder
         guard let predictor = try NetworkMaskPredictor.installed(model, environment: environment, installedFolder: installedFolder) else {

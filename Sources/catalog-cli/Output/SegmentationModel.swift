@@ -1,4 +1,5 @@
 import ArgumentParser
+import Catalog
 import Foundation
 import Processing
 
@@ -14,9 +15,7 @@ enum SegmentationModel {
     /// Missing or damaged: reports where it looked and how to install it, and throws exit 69. Another
     /// model is never taken in its place.
     static func required(_ model: CutoutModel, in folder: String? = nil) throws -> any MaskPredictor {
-        // Test hook: the conformance tests exercise the decoders over thousands of files; the network
-        // would add nothing there but minutes. Documented in the README's development section.
-        if ProcessInfo.processInfo.environment["STICKER_TEST_PREDICTOR"] == "centre" { return CentredEllipsePredictor() }
+        if TestHooks.usesCentredPredictor { return CentredEllipsePredictor() }
         let locations = folder.map { [URL(fileURLWithPath: $0)] } ?? defaultLocations
         do throws(ProcessingError) {
             guard let predictor = try NetworkMaskPredictor.installed(model, in: folder.map { URL(fileURLWithPath: $0) }, installedFolder: installedFolder) else {

@@ -24,7 +24,7 @@ final class SignalTrap {
             let (first, _) = signal.compareExchange(expected: 0, desired: signalNumber, ordering: .sequentiallyConsistent)
             guard first else { _exit(128 + signalNumber) }
             // A wait for another process's lock on the catalog ends now, too.
-            if interruptsLockWaits { BusyWait.interrupt(signal: signalNumber) }
+            if interruptsLockWaits { LockWaits.interrupt(signal: signalNumber) }
             cancel.withLock { $0 }?()
         }
     }

@@ -64,11 +64,7 @@ extension CatalogCommand {
             }
         }
 
-        /// Test hook (README, "Reliability tests"): $STICKER_TEST_COPY_BATCH_DELAY seconds after each step,
-        /// so a test can interrupt a small copy in the middle.
-        private static var testBatchDelay: Double? {
-            ProcessInfo.processInfo.environment["STICKER_TEST_COPY_BATCH_DELAY"].flatMap(Double.init).flatMap { $0 > 0 ? $0 : nil }
-        }
+        private static var testBatchDelay: Double? { TestHooks.copyBatchDelay }
 
         private static func report(_ event: CopyEvent, json: Bool, quiet: Bool) {
             if json { Terminal.standardOutput.write(JSONOutput.line(event)) }

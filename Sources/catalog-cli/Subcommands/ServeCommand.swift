@@ -15,7 +15,7 @@ extension CatalogCommand {
 
                 Stopping: on the first Ctrl-C or SIGTERM the server takes no new connections and answers changes with 503 (`stopping`); requests in flight get --shutdown-grace seconds to finish, then what is left is closed; a running import or reprocess keeps what it finished (the page is told it was interrupted); exit 0. A second Ctrl-C or SIGTERM exits at once (130 / 143).
 
-                Limits: a connection that takes longer than --header-timeout to send its request's head, pauses a body for longer than --body-timeout, or waits idle between requests for longer than --idle-timeout is closed. A JSON body is at most 1 MB and an upload's photo at most --max-upload; a request that declares more (Content-Length) is refused with 413 before its body is read. An upload is kept whole or not at all; pieces an interrupted run left in the uploads folder are removed at the next start, and whole uploads it had not imported are imported then.
+                Limits: a connection that takes longer than --header-timeout to send its request's head, pauses a body for longer than --body-timeout, or waits idle between requests for longer than --idle-timeout is closed. A JSON body is at most 1 MB and an upload's photo at most --max-upload; a request that declares more (Content-Length) is refused with 413 before its body is read. An upload is kept whole or not at all; pieces an interrupted run left in the uploads folder are removed at the next start, and uploads it accepted for this catalog but had not imported are imported then.
 
                 Security: it listens on loopback (127.0.0.1) unless --host names another address, and warns then: anyone who can reach that address can read the catalog. Every change needs the per-run token the page carries (header X-Catalog-Token); requests from other sites' pages (a foreign Origin) and requests naming another Host (DNS rebinding) are refused. Uploaded photos are kept in $XDG_DATA_HOME/sticker-catalog/uploads, named by their SHA-256.
                 """
@@ -81,13 +81,14 @@ extension CatalogCommand {
             )
             configuration.timeouts = ConnectionTimeouts(header: .seconds(headerTimeout), body: .seconds(bodyTimeout), idle: .seconds(idleTimeout))
             configuration.shutdownGrace = .seconds(shutdownGrace)
+            configuration.catalogIdentity = catalog.displayName
             let server = CatalogServer(repository: repository, configuration: configuration)
             let recovered = await server.recoverUploads()
             if !recovered.removed.isEmpty {
                 Diagnostics.report("note: removed \(recovered.removed.count) parts of uploads cut off in an earlier run: \(recovered.removed.joined(separator: ", "))")
             }
             if !recovered.importing.isEmpty {
-                Diagnostics.report("note: importing \(recovered.importing.count) uploaded photos an earlier run had not imported: \(recovered.importing.joined(separator: ", "))")
+                Diagnostics.report("note: importing \(recovered.importing.count) uploaded photos an earlier run accepted and had not imported: \(recovered.importing.joined(separator: ", "))")
             }
             if let problem = recovered.problem { Diagnostics.report("warning: " + problem) }
             let location = catalog.displayName

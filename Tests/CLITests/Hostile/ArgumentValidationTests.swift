@@ -3,7 +3,7 @@ import Testing
 
 /// Paths, option values and environment variables scripts get wrong: usage errors (64) that say what
 /// is accepted, raised before any catalog is opened (so a missing catalog does not change the answer).
-@Suite struct ArgumentValidationTests {
+@Suite(.timeLimit(.minutes(15))) struct ArgumentValidationTests {
     /// Every option that takes a date, a number or an enumeration, with a bad value each: the
     /// command, and a piece of the message. The catalog does not exist: 64 all the same.
     static let badValues: [([String], String)] = [

@@ -4,7 +4,7 @@ import Testing
 /// Inputs in hostile places: FIFOs, sockets, devices, empty files, a catalog inside the imported
 /// folder, files edited in place, files that failed before. No command blocks, every file a walk
 /// meets is accounted for, and nothing outside the catalog changes.
-@Suite struct HostileInputTests {
+@Suite(.timeLimit(.minutes(15))) struct HostileInputTests {
     private func importJSON(_ arguments: [String], in folder: TemporaryFolder) throws -> CLIResult {
         try CLI.run(["--catalog", "c.sqlite", "import", "--json"] + arguments, in: folder, environment: Hostile.fastImport)
     }

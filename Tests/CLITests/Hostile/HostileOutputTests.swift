@@ -3,7 +3,7 @@ import Testing
 
 /// Outputs in hostile places: existing files, folders, FIFOs, sockets, device nodes, a full disk
 /// (/dev/full) and closed pipes. Nothing is replaced that is not ours, and every failed write is reported.
-@Suite struct HostileOutputTests {
+@Suite(.timeLimit(.minutes(15))) struct HostileOutputTests {
     /// An input photo and an existing file where `cutout -o` would write.
     private func cutoutSetUp() throws -> (TemporaryFolder, String) {
         let folder = try TemporaryFolder()

@@ -3,7 +3,7 @@ import Testing
 
 /// Small things scripts and people trip over: aligned tables with colour swatches, `null` for absent
 /// values, "nothing found" naming its filters, and a long reprocess whose stdout closes.
-@Suite struct ScriptFacingOutputTests {
+@Suite(.timeLimit(.minutes(15))) struct ScriptFacingOutputTests {
     private func catalogWithStickers(_ count: Int, in folder: TemporaryFolder) throws {
         let photos = try Reliability.writeVariants(count, in: folder)
         let run = try CLI.run(["--catalog", "c.sqlite", "import", photos, "--pack", "p"], in: folder, environment: Hostile.fastImport)

@@ -4,7 +4,7 @@ import Testing
 /// The first SIGINT or SIGTERM ends whatever a command waits on within 2 seconds, finished work kept.
 /// Here: a busy catalog whose write lock another process holds (long imports and reprocesses are
 /// covered by InterruptTests and ReprocessInterruptTests).
-@Suite struct SignalWaitTests {
+@Suite(.timeLimit(.minutes(15))) struct SignalWaitTests {
     /// Another process holding the catalog's write lock until it is terminated.
     private func holdLock(on catalog: String) throws -> Process {
         let process = Process()

@@ -30,9 +30,7 @@ enum CatalogDatabase {
         configuration.prepareDatabase { db in
             if db.configuration.readonly { try db.execute(sql: "PRAGMA mmap_size = 2147418112") }
         }
-        // Test hook (README, "Reliability tests"): a database size limit in pages, so a test can fill
-        // "the disk" (SQLITE_FULL) at a chosen point without a small file system.
-        if let pages = ProcessInfo.processInfo.environment["STICKER_TEST_MAX_PAGE_COUNT"].flatMap(Int.init), pages > 0 {
+        if let pages = TestHooks.maxPageCount {
             configuration.prepareDatabase { db in
                 try db.execute(sql: "PRAGMA max_page_count = \(pages)")
             }
