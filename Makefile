@@ -98,8 +98,8 @@ test-browser:
 	$(SWIFT) build --product catalog && $(SWIFT) build --product sample-photos
 	STICKER_MODEL_DIR="$(TEST_MODEL)" CATALOG_BIN=.build/debug/catalog SAMPLES_BIN=.build/debug/sample-photos Tests/Browser/run.sh
 
-## test-readme: the README's "Scaling out" section run as it is written (a PostgreSQL server of its own, two
-## workers; debug build), in a temporary folder laid out like a source tree after `make demo` (Tests/Readme)
+## test-readme: the "Scaling out on one machine" section of CONTRIBUTING.md run as it is written (a PostgreSQL
+## server of its own, two workers; debug build), in a temporary folder laid out like a source tree after `make demo` (Tests/Readme)
 test-readme:
 	$(SWIFT) build --product catalog && $(SWIFT) build --product sample-photos
 	STICKER_MODEL_DIR="$(TEST_MODEL)" CATALOG_BIN=.build/debug/catalog SAMPLES_BIN=.build/debug/sample-photos Tests/Readme/scaling-out.sh

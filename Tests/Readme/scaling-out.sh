@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs the README's "Scaling out" section as it is written: every ```sh block of that section, in order, in
-# one bash (-e -u -o pipefail), in a new temporary folder laid out like a source tree after `make demo`:
+# Runs the "Scaling out on one machine" section of CONTRIBUTING.md (a walk-through of a shared catalog) as it
+# is written: every ```sh block of that section, in order, in one bash (-e -u -o pipefail), in a new temporary
+# folder laid out like a source tree after `make demo`:
 #
 #   .build/release/catalog, .build/release/sample-photos   the binaries under test (symlinks)
 #   scripts/local-postgres.sh                               the repository's script (a copy)
@@ -14,32 +15,34 @@
 # running when it fails is stopped on the way out. `make test-readme` (called by `make test`) runs it with
 # the debug build. Without PostgreSQL's server or the segmentation model it says so and skips.
 #
-# Settings: CATALOG_BIN, SAMPLES_BIN (default .build/debug/...), STICKER_MODEL_DIR (the model), README.
+# Settings: CATALOG_BIN, SAMPLES_BIN (default .build/debug/...), STICKER_MODEL_DIR (the model), README (the page
+# that holds the section, default CONTRIBUTING.md).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 catalog_bin=$(realpath "${CATALOG_BIN:-$root/.build/debug/catalog}")
 samples_bin=$(realpath "${SAMPLES_BIN:-$root/.build/debug/sample-photos}")
-readme=${README:-$root/README.md}
+readme=${README:-$root/CONTRIBUTING.md}
+section="## Scaling out on one machine"
 
 if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && ! command -v initdb >/dev/null; then
-  echo "note: PostgreSQL's server is not installed; the README's Scaling out section is not run (make test-deps installs it)"
+  echo "note: PostgreSQL's server is not installed; the section \"Scaling out on one machine\" of CONTRIBUTING.md is not run (make test-deps installs it)"
   exit 0
 fi
 model=${STICKER_MODEL_DIR:-}
 if [ -z "$model" ] || [ ! -s "$model/u2netp.bin" ]; then
-  echo "note: no segmentation model (STICKER_MODEL_DIR); the README's Scaling out section is not run"
+  echo "note: no segmentation model (STICKER_MODEL_DIR); the section \"Scaling out on one machine\" of CONTRIBUTING.md is not run"
   exit 0
 fi
 
 # The section: from its heading to the next heading of the same level; its ```sh blocks, in order.
-script=$(awk '
-  /^## / { inside = ($0 == "## Scaling out") }
+script=$(awk -v section="$section" '
+  /^## / { inside = ($0 == section) }
   inside && /^```/ { if (block) { block = 0; print "" } else if ($0 == "```sh") { block = 1 }; next }
   inside && block { print }
 ' "$readme")
 if [ -z "$script" ]; then
-  echo "error: README.md has no \"## Scaling out\" section with \`\`\`sh blocks" >&2
+  echo "error: $readme has no \"$section\" section with \`\`\`sh blocks" >&2
   exit 1
 fi
 
@@ -71,7 +74,7 @@ echo "== make demo's catalog (sample photos, imported, the pack demo)"
 "$catalog_bin" --catalog demo/catalog.sqlite import demo/photos --quiet
 "$catalog_bin" --catalog demo/catalog.sqlite import demo/photos --pack demo --quiet
 
-echo "== the README's Scaling out section"
+echo "== the section \"${section#'## '}\" of $readme"
 printf '%s\n' "$script" >section.sh
 start=$(date +%s)
 bash -euo pipefail -x section.sh
@@ -83,4 +86,4 @@ check 'grep -q "\"path\"" demo/search-postgres.json'
 check '[ "$(ls demo/export-postgres/demo/*.png | wc -l)" -ge 2 ]'
 check '[ "$(ls demo/export-postgres/new/*.png | wc -l)" -eq "$(find demo/new-photos -type f | wc -l)" ]'
 check '! ls tmp/*/data/postmaster.pid 2>/dev/null'
-echo "== the README's Scaling out section ran as written ($(( $(date +%s) - start )) s)"
+echo "== the section \"${section#'## '}\" of $readme ran as written ($(( $(date +%s) - start )) s)"
