@@ -24,23 +24,6 @@ public struct CatalogStats: Sendable, Equatable, Encodable {
     /// The shared work queue (`catalog work`); nil when not read.
     public var work: WorkStatus?
 
-    /// Statistics, as computed from the catalog.
-    public init(
-        total: Int, ok: Int, failed: Int, failuresByCode: [String: Int], stickersByPipelineVersion: [Int: Int],
-        stickerBytes: Int64, paletteColors: Int, packs: Int, fileSize: Int64, migrations: [String]
-    ) {
-        self.total = total
-        self.ok = ok
-        self.failed = failed
-        self.failuresByCode = failuresByCode
-        self.stickersByPipelineVersion = stickersByPipelineVersion
-        self.stickerBytes = stickerBytes
-        self.paletteColors = paletteColors
-        self.packs = packs
-        self.fileSize = fileSize
-        self.migrations = migrations
-    }
-
     private enum CodingKeys: String, CodingKey {
         case total, ok, failed, failuresByCode, stickersByPipelineVersion, stickerBytes, paletteColors, packs
         case fileSize, migrations, work

@@ -14,19 +14,6 @@ public struct EntrySummary: Sendable, Equatable, Encodable {
     /// The failure message when processing failed.
     public var failureMessage: String?
 
-    /// A summary, as read from the catalog.
-    public init(
-        id: Int64, sha256: String?, path: String, status: EntryStatus,
-        failureCode: String? = nil, failureMessage: String? = nil
-    ) {
-        self.id = id
-        self.sha256 = sha256
-        self.path = path
-        self.status = status
-        self.failureCode = failureCode
-        self.failureMessage = failureMessage
-    }
-
     private enum CodingKeys: String, CodingKey {
         case id, sha256, path, status, pathEscaped
     }

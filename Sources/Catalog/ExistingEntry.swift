@@ -11,12 +11,4 @@ public struct ExistingEntry: Sendable, Equatable {
     /// The file's modification time when recorded, in seconds since 1970.
     public var modificationTime: Double
 
-    /// An existing entry, as read from the catalog.
-    public init(id: Int64, path: String, status: EntryStatus, fileSize: Int64, modificationTime: Double) {
-        self.id = id
-        self.path = path
-        self.status = status
-        self.fileSize = fileSize
-        self.modificationTime = modificationTime
-    }
 }

@@ -14,15 +14,6 @@ public struct DecodedPhoto: Sendable {
     /// Problems that did not stop the decode (an unusable colour profile, taken as sRGB).
     public let warnings: [String]
 
-    public init(format: ImageFormat, width: Int, height: Int, image: RGBAImage, exif: ExifMetadata?, warnings: [String] = []) {
-        self.format = format
-        self.width = width
-        self.height = height
-        self.image = image
-        self.exif = exif
-        self.warnings = warnings
-    }
-
     /// What the catalog keeps about the photo whatever becomes of its sticker.
     public var facts: PhotoFacts {
         PhotoFacts(format: format, width: width, height: height, exif: exif)

@@ -10,11 +10,6 @@ public struct VerifyReport: Sendable, Equatable, Encodable {
         /// What is wrong, for people.
         public var message: String
 
-        public init(check: String, id: Int64? = nil, message: String) {
-            self.check = check
-            self.id = id
-            self.message = message
-        }
     }
 
     /// An entry whose source file is no longer where the catalog saw it (reported, not a fault of the catalog).
@@ -22,10 +17,6 @@ public struct VerifyReport: Sendable, Equatable, Encodable {
         public var id: Int64
         public var path: String
 
-        public init(id: Int64, path: String) {
-            self.id = id
-            self.path = path
-        }
     }
 
     /// True when no check found a problem (missing sources do not count).
@@ -42,16 +33,6 @@ public struct VerifyReport: Sendable, Equatable, Encodable {
     public var missingSources: [MissingSource]
     /// Counts and checksums of the content (equal on a catalog and its copy); nil when not computed.
     public var checksums: CatalogChecksums?
-
-    public init(
-        entries: Int, paletteColors: Int, paletteIndexChecked: Bool, problems: [Problem], missingSources: [MissingSource]
-    ) {
-        self.entries = entries
-        self.paletteColors = paletteColors
-        self.paletteIndexChecked = paletteIndexChecked
-        self.problems = problems
-        self.missingSources = missingSources
-    }
 
     private enum CodingKeys: String, CodingKey {
         case sound, entries, paletteColors, paletteIndexChecked, problems, missingSources, checksums
