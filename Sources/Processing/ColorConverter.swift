@@ -54,13 +54,7 @@ public enum ColorConverter {
 
         /// The space's ICC profile (version 4, made by lcms2).
         public var iccProfile: [UInt8]? {
-            guard let profile = makeProfile() else { return nil }
-            defer { cmsCloseProfile(profile) }
-            var size: UInt32 = 0
-            guard cmsSaveProfileToMem(profile, nil, &size) != 0, size > 0 else { return nil }
-            var bytes = [UInt8](repeating: 0, count: Int(size))
-            guard cmsSaveProfileToMem(profile, &bytes, &size) != 0 else { return nil }
-            return Array(bytes.prefix(Int(size)))
+            ColorConverter.iccBytes(of: makeProfile())
         }
 
         fileprivate func makeProfile() -> cmsHPROFILE? {
@@ -81,7 +75,12 @@ public enum ColorConverter {
 
     /// lcms2's sRGB profile as ICC bytes (what many cameras embed).
     public static var sRGBProfile: [UInt8]? {
-        guard let profile = cmsCreate_sRGBProfile() else { return nil }
+        iccBytes(of: cmsCreate_sRGBProfile())
+    }
+
+    /// A profile lcms2 made, saved as ICC bytes; the profile is closed.
+    fileprivate static func iccBytes(of made: cmsHPROFILE?) -> [UInt8]? {
+        guard let profile = made else { return nil }
         defer { cmsCloseProfile(profile) }
         var size: UInt32 = 0
         guard cmsSaveProfileToMem(profile, nil, &size) != 0, size > 0 else { return nil }

@@ -199,29 +199,25 @@ public enum ExifWriter {
             case .bytes(let bytes, let format):
                 return (format, bytes.count, bytes)
             case .shorts(let values):
-                var bytes = [UInt8](repeating: 0, count: values.count * 2)
-                bytes.withUnsafeMutableBufferPointer { buffer in
-                    guard let base = buffer.baseAddress else { return }
-                    for (index, value) in values.enumerated() { exif_set_short(base + 2 * index, order, value) }
-                }
-                return (EXIF_FORMAT_SHORT, values.count, bytes)
+                return (EXIF_FORMAT_SHORT, values.count, packed(values, size: 2) { exif_set_short($0, order, $1) })
             case .longs(let values):
-                var bytes = [UInt8](repeating: 0, count: values.count * 4)
-                bytes.withUnsafeMutableBufferPointer { buffer in
-                    guard let base = buffer.baseAddress else { return }
-                    for (index, value) in values.enumerated() { exif_set_long(base + 4 * index, order, value) }
-                }
-                return (EXIF_FORMAT_LONG, values.count, bytes)
+                return (EXIF_FORMAT_LONG, values.count, packed(values, size: 4) { exif_set_long($0, order, $1) })
             case .rationals(let values):
-                var bytes = [UInt8](repeating: 0, count: values.count * 8)
-                bytes.withUnsafeMutableBufferPointer { buffer in
-                    guard let base = buffer.baseAddress else { return }
-                    for (index, value) in values.enumerated() {
-                        exif_set_rational(base + 8 * index, order, ExifRational(numerator: value.0, denominator: value.1))
-                    }
-                }
-                return (EXIF_FORMAT_RATIONAL, values.count, bytes)
+                return (EXIF_FORMAT_RATIONAL, values.count, packed(values, size: 8) {
+                    exif_set_rational($0, order, ExifRational(numerator: $1.0, denominator: $1.1))
+                })
             }
+        }
+
+        /// Values of `size` bytes each, written one after the other by libexif's setter.
+        private func packed<Element>(_ values: [Element], size: Int,
+                                     set: (UnsafeMutablePointer<UInt8>, Element) -> Void) -> [UInt8] {
+            var bytes = [UInt8](repeating: 0, count: values.count * size)
+            bytes.withUnsafeMutableBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { return }
+                for (index, value) in values.enumerated() { set(base + size * index, value) }
+            }
+            return bytes
         }
     }
 }

@@ -100,23 +100,15 @@ enum DCT32 {
 
     /// Coefficients (u, v) for u, v < 8, at index 8 v + u.
     static func lowFrequencies(_ grid: [Double]) -> [Double] {
-        // Rows first: 32 rows x 8 frequencies, then the columns of those.
-        var rows = [Double](repeating: 0, count: n * kept)
-        for y in 0..<n {
-            for u in 0..<kept {
-                var sum = 0.0
-                for x in 0..<n { sum += grid[y * n + x] * basis[u * n + x] }
-                rows[y * kept + u] = sum
-            }
-        }
-        var out = [Double](repeating: 0, count: kept * kept)
-        for v in 0..<kept {
-            for u in 0..<kept {
-                var sum = 0.0
-                for y in 0..<n { sum += rows[y * kept + u] * basis[v * n + y] }
-                out[v * kept + u] = sum
-            }
-        }
-        return out
+        // Rows first (32 rows x 8 frequencies), then the columns of those.
+        let rows = (0..<n).flatMap { y in transform { grid[y * n + $0] } }
+        let columns = (0..<kept).map { u in transform { rows[$0 * kept + u] } }
+        return (0..<kept * kept).map { columns[$0 % kept][$0 / kept] }
+    }
+
+    /// The 8 lowest frequencies of the 32 samples `sample(0 ..< 32)`.
+    private static func transform(_ sample: (Int) -> Double) -> [Double] {
+        let samples = (0..<n).map(sample)
+        return (0..<kept).map { u in (0..<n).reduce(0) { $0 + samples[$1] * basis[u * n + $1] } }
     }
 }
