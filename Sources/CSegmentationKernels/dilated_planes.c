@@ -28,35 +28,37 @@ int sk_dilated_tall_size(int H, int W, int d, int *tallH, int *tallW) {
     return 0;
 }
 
-int sk_dilated_gather(const float *in, int C, int H, int W, int d, float *tall) {
-    int th, tw;
-    if (!in || !tall || C <= 0 || sk_dilated_tall_size(H, W, d, &th, &tw)) return -1;
+/* Copies between the planes (C of H x W) and the tall plane: into the tall plane when `gather`,
+ * back out of it otherwise. Sizes are checked by the callers. */
+static void dilated_copy(float *planes, float *tall, int C, int H, int W, int d, int th, int tw, int gather) {
     int block = th / (d * d);
     size_t plane = (size_t)H * W, tallPlane = (size_t)th * tw;
-    memset(tall, 0, sizeof(float) * tallPlane * (size_t)C);
     for (int c = 0; c < C; c++)
         for (int a = 0; a < d && a < H; a++)
             for (int b = 0; b < d && b < W; b++) {
-                float *dst = tall + (size_t)c * tallPlane + (size_t)(a * d + b) * block * tw;
-                const float *src = in + (size_t)c * plane;
+                float *sub = tall + (size_t)c * tallPlane + (size_t)(a * d + b) * block * tw;
+                float *whole = planes + (size_t)c * plane;
                 for (int y = a, i = 0; y < H; y += d, i++)
-                    for (int x = b, j = 0; x < W; x += d, j++) dst[(size_t)i * tw + j] = src[(size_t)y * W + x];
+                    for (int x = b, j = 0; x < W; x += d, j++) {
+                        if (gather) sub[(size_t)i * tw + j] = whole[(size_t)y * W + x];
+                        else whole[(size_t)y * W + x] = sub[(size_t)i * tw + j];
+                    }
             }
+}
+
+int sk_dilated_gather(const float *in, int C, int H, int W, int d, float *tall) {
+    int th, tw;
+    if (!in || !tall || C <= 0 || sk_dilated_tall_size(H, W, d, &th, &tw)) return -1;
+    memset(tall, 0, sizeof(float) * (size_t)th * tw * (size_t)C);
+    /* Only read through `planes` when gathering. */
+    dilated_copy((float *)in, tall, C, H, W, d, th, tw, 1);
     return 0;
 }
 
 int sk_dilated_scatter(const float *tall, int C, int H, int W, int d, float *out) {
     int th, tw;
     if (!tall || !out || C <= 0 || sk_dilated_tall_size(H, W, d, &th, &tw)) return -1;
-    int block = th / (d * d);
-    size_t plane = (size_t)H * W, tallPlane = (size_t)th * tw;
-    for (int c = 0; c < C; c++)
-        for (int a = 0; a < d && a < H; a++)
-            for (int b = 0; b < d && b < W; b++) {
-                const float *src = tall + (size_t)c * tallPlane + (size_t)(a * d + b) * block * tw;
-                float *dst = out + (size_t)c * plane;
-                for (int y = a, i = 0; y < H; y += d, i++)
-                    for (int x = b, j = 0; x < W; x += d, j++) dst[(size_t)y * W + x] = src[(size_t)i * tw + j];
-            }
+    /* Only read through `tall` when scattering. */
+    dilated_copy(out, (float *)tall, C, H, W, d, th, tw, 0);
     return 0;
 }
