@@ -16,7 +16,7 @@ public struct EntryDetail: Sendable, Equatable, Encodable {
         public var message: String
     }
 
-    /// The sticker's metadata (its PNG comes from `CatalogStore.stickerPNG(id:)`).
+    /// The sticker's metadata (its PNG comes from `EntryStore.stickerPNG(id:)`).
     public struct Sticker: Sendable, Equatable, Encodable {
         /// Width in pixels.
         public var width: Int

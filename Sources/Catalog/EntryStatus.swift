@@ -11,7 +11,7 @@ public enum EntryStatus: String, Sendable, Codable, Equatable {
     }
 }
 
-/// Which entries `CatalogStore.entries(_:)` lists.
+/// Which entries `EntryStore.entries(_:)` lists.
 public enum EntryFilter: Sendable, Equatable {
     /// Every entry.
     case all

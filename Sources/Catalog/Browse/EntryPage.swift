@@ -1,4 +1,4 @@
-/// Which page of entries `CatalogStore.entryPage(_:settings:)` reads: newest first.
+/// Which page of entries `EntryStore.entryPage(_:settings:)` reads: newest first.
 public struct EntryPageQuery: Sendable, Equatable {
     /// Largest page the repository serves.
     public static let maxLimit = 1000

@@ -1,4 +1,4 @@
-/// Copies a whole catalog into another one, written once over ``CatalogStore`` for every pair of back
+/// Copies a whole catalog into another one, written once over ``CopySource`` and ``CopyTarget`` for every pair of back
 /// ends: entries in id order by batches, each batch one transaction on the target (with the marker that
 /// says how far the copy got, so a re-run continues after it), then packs and settings, which complete it.
 ///
@@ -6,12 +6,12 @@
 /// The source is read batch by batch: entries added to it while the copy runs are copied when their ids
 /// come; changes to entries already copied are not (copy a catalog nobody writes, or `verify` both ends).
 public struct CatalogCopier: Sendable {
-    public let source: any CatalogStore
-    public let target: any CatalogStore
+    public let source: any CopySource & EntryStore
+    public let target: any CopyTarget
     /// Entries per transaction on the target.
     public var batchSize: Int
 
-    public init(source: any CatalogStore, target: any CatalogStore, batchSize: Int = 200) {
+    public init(source: any CopySource & EntryStore, target: any CopyTarget, batchSize: Int = 200) {
         self.source = source
         self.target = target
         self.batchSize = max(1, batchSize)

@@ -30,10 +30,10 @@ public struct ImportOptions: Sendable {
 /// and hands each finished result to the repository, which commits it in its own transaction.
 public struct Importer: Sendable {
     /// nil only for a dry run against a catalog that does not exist yet.
-    let repository: (any CatalogStore)?
+    let repository: (any EntryStore & ReprocessStore)?
     let options: ImportOptions
 
-    public init(repository: (any CatalogStore)?, options: ImportOptions) {
+    public init(repository: (any EntryStore & ReprocessStore)?, options: ImportOptions) {
         self.repository = repository
         self.options = options
     }
@@ -117,7 +117,7 @@ public struct Importer: Sendable {
 
     /// Reads, hashes and (for new bytes) processes one file. Runs in a child task, off every actor.
     /// A file edited in place is cut out with its entry's guidance, to replace that entry.
-    static func examine(path: String, repository: (any CatalogStore)?, processor: PhotoProcessor) async -> Examined {
+    static func examine(path: String, repository: (any EntryStore)?, processor: PhotoProcessor) async -> Examined {
         if Task.isCancelled { return .skipped }
         let read: SourceBytes
         switch StageClock.measure(.readAndHash, { SourceReader.read(path: path) }) {

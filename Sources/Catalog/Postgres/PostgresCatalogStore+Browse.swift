@@ -2,17 +2,10 @@ import Foundation
 import PostgresNIO
 import Processing
 
-/// Paging for the browser, as SQLiteCatalogStore+Paging does it.
+/// Paging for the browser: the SQL of ``EntryStore/entryPage(_:settings:)`` (bounds and items are ``EntryPageQuery``'s and ``EntryPage/Item``'s).
 extension PostgresCatalogStore {
     public func entryPage(_ query: EntryPageQuery, settings: StickerSettings) async throws(CatalogError) -> EntryPage {
-        let limit = min(max(query.limit, 1), EntryPageQuery.maxLimit)
-        let offset = max(query.offset, 0)
-        let settingsJSON: String
-        do {
-            settingsJSON = try CatalogJSON.string(settings)
-        } catch {
-            throw .database(path: displayName, message: "cannot encode the settings: \(error)")
-        }
+        let (limit, offset) = (query.boundedLimit, query.boundedOffset)
         var conditions: [String] = []
         var bindings = PostgresBindings()
         if let status = query.status {
@@ -22,7 +15,7 @@ extension PostgresCatalogStore {
         if query.staleOnly {
             let permanent = StaleReason.permanentFailureCodes.sorted().map { "'\($0)'" }.joined(separator: ",")
             bindings.append(PhotoProcessor.pipelineVersion)
-            bindings.append(settingsJSON)
+            bindings.append(try EntryPageQuery.storedJSON(of: settings, catalog: displayName))
             conditions.append("""
                 (CASE WHEN p.failure_code IS NOT NULL THEN p.failure_code NOT IN (\(permanent))
                       ELSE s.photo_id IS NULL OR s.pipeline_version < $\(bindings.count - 1) OR s.settings_json <> $\(bindings.count) END)
@@ -45,17 +38,11 @@ extension PostgresCatalogStore {
                 ORDER BY p.id DESC LIMIT $\(count - 1) OFFSET $\(count)
                 """, pageBindings)
             let items = try rows.map { row in
-                let failureCode: String? = try row.value("failure_code")
-                var sticker: (pipelineVersion: Int, settings: StickerSettings)?
-                if let version = try row.value("pipeline_version", as: Int?.self), let json = try row.value("settings_json", as: String?.self) {
-                    sticker = (version, try CatalogJSON.decode(StickerSettings.self, from: json))
-                }
-                return EntryPage.Item(
-                    id: try row.value("id"), sha256: try row.value("sha256"), path: try row.value("path"),
-                    status: EntryStatus(storedValue: try row.value("status")),
-                    failure: try failureCode.map { EntryDetail.Failure(code: $0, message: try row.value("failure_message", as: String?.self) ?? "") },
-                    reasons: StaleReason.recorded(
-                        sticker: sticker, failureCode: failureCode, current: settings, pipelineVersion: PhotoProcessor.pipelineVersion))
+                try EntryPage.Item(EntryPageRow(
+                    id: try row.value("id"), sha256: try row.value("sha256"), path: try row.value("path"), status: try row.value("status"),
+                    failureCode: try row.value("failure_code"), failureMessage: try row.value("failure_message"),
+                    pipelineVersion: try row.value("pipeline_version"), settingsJSON: try row.value("settings_json")
+                ), settings: settings)
             }
             return EntryPage(total: total, limit: limit, offset: offset, entries: items)
         }

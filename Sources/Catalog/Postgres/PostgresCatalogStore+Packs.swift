@@ -2,89 +2,54 @@ import Foundation
 import PostgresNIO
 import Processing
 
-/// Packs on PostgreSQL: the SQLite store's rules (SQLiteCatalogStore+Packs, +PackEdits), each write one
-/// transaction, checked in full before anything changes.
+/// Packs on PostgreSQL: the reads and writes of ``PackStore``, each write one transaction (the commands and
+/// their rules are `Packs/PackStore+Commands.swift`'s).
 extension PostgresCatalogStore {
-    public func createPack(name: String, title: String?, author: String) async throws(PackError) -> PackSummary {
-        try PackName.validate(name)
-        let title = title ?? name
-        try SQLiteCatalogStore.validateText(title, field: "title", allowEmpty: false)
-        try SQLiteCatalogStore.validateText(author, field: "author", allowEmpty: true)
-        let now = Timestamp.now()
-        return try await packWrite { connection in
+    public func insertPack(name: String, title: String, author: String, createdAt: String) async throws(PackError) -> PackSummary {
+        try await packWrite { connection in
             if try await Self.packRow(named: name, connection) != nil { return .failure(.alreadyExists(name: name)) }
             try await connection.run(
-                "INSERT INTO pack (name, title, author, created_at) VALUES ($1, $2, $3, $4)", binds(name, title, author, now))
-            return .success(PackSummary(name: name, title: title, author: author, count: 0, createdAt: now))
+                "INSERT INTO pack (name, title, author, created_at) VALUES ($1, $2, $3, $4)", binds(name, title, author, createdAt))
+            return .success(PackSummary(name: name, title: title, author: author, count: 0, createdAt: createdAt))
         }
     }
 
-    public func addToPack(
-        _ name: String, ids: [Int64], emoji: String?, createIfMissing: Bool, skipNonStickers: Bool
-    ) async throws(PackError) -> PackAddResult {
-        try PackName.validate(name)
-        let emojiText = try emoji.map { text throws(PackError) in try StickerEmoji.parse(text).joined() }
-        var seen = Set<Int64>()
-        let ids = ids.filter { seen.insert($0).inserted }
-        return try await packWrite { connection in
+    public func editPack<T: Sendable>(
+        _ name: String, creatingIfMissing: Bool, lookingUp ids: [Int64],
+        _ edit: @Sendable (inout PackContents) -> Result<T, PackError>
+    ) async throws(PackError) -> T {
+        try await packWrite { connection in
             var packId = try await Self.packRow(named: name, connection)?.id
-            if packId == nil, createIfMissing {
+            if packId == nil, creatingIfMissing {
                 packId = try await connection.row(
                     "INSERT INTO pack (name, title, author, created_at) VALUES ($1, $1, '', $2) RETURNING id", binds(name, Timestamp.now())
                 )?.value("id")
             }
             guard let packId else { return .failure(.notFound(name: name)) }
-            var known: [Int64: Bool] = [:]
-            for row in try await connection.rows("""
+            var stickers: [Int64: Bool] = [:]
+            for row in ids.isEmpty ? [] : try await connection.rows("""
                 SELECT photo.id, sticker.photo_id IS NOT NULL AND photo.status = 'ok' AS usable
                 FROM photo LEFT JOIN sticker ON sticker.photo_id = photo.id WHERE photo.id = ANY($1)
                 """, binds(ids)) {
-                known[try row.value("id")] = try row.value("usable")
+                stickers[try row.value("id")] = try row.value("usable")
             }
-            let unknown = ids.filter { known[$0] == nil }
-            if !unknown.isEmpty { return .failure(.unknownEntries(ids: unknown)) }
-            let failed = ids.filter { known[$0] == false }
-            if !failed.isEmpty && !skipNonStickers { return .failure(.notStickers(ids: failed)) }
-            var items = try await Self.items(packId: packId, connection)
-            let present = Set(items.map(\.photoId))
-            var result = PackAddResult(added: [], alreadyPresent: [], skipped: failed)
-            for id in ids where known[id] == true {
-                if present.contains(id) {
-                    result.alreadyPresent.append(id)
-                    if let emojiText, let index = items.firstIndex(where: { $0.photoId == id }) { items[index].emoji = emojiText }
-                } else {
-                    result.added.append(id)
-                    items.append(PackItemRecord(packId: packId, photoId: id, position: items.count, emoji: emojiText ?? StickerEmoji.defaultEmoji))
-                }
-            }
-            try await Self.replaceItems(packId: packId, with: items, connection)
-            return .success(result)
+            var contents = PackContents(members: try await Self.members(packId: packId, connection), stickers: stickers)
+            let result = edit(&contents)
+            if case .success = result { try await Self.replaceMembers(packId: packId, with: contents.members, connection) }
+            return result
         }
     }
 
-    public func removeFromPack(_ name: String, ids: [Int64]) async throws(PackError) -> Int {
+    public func updatePack(_ name: String, newName: String?, title: String?, author: String?) async throws(PackError) -> PackSummary {
         try await packWrite { connection in
-            guard let packId = try await Self.packRow(named: name, connection)?.id else { return .failure(.notFound(name: name)) }
-            let items = try await Self.items(packId: packId, connection)
-            let present = Set(items.map(\.photoId))
-            let missing = ids.filter { !present.contains($0) }
-            if !missing.isEmpty { return .failure(.notInPack(name: name, ids: missing)) }
-            let removing = Set(ids)
-            try await Self.replaceItems(packId: packId, with: items.filter { !removing.contains($0.photoId) }, connection)
-            return .success(removing.count)
-        }
-    }
-
-    public func movePackItem(_ name: String, id: Int64, to position: Int) async throws(PackError) {
-        try await packWrite { connection -> Result<Void, PackError> in
-            guard let packId = try await Self.packRow(named: name, connection)?.id else { return .failure(.notFound(name: name)) }
-            var items = try await Self.items(packId: packId, connection)
-            guard let from = items.firstIndex(where: { $0.photoId == id }) else { return .failure(.notInPack(name: name, ids: [id])) }
-            guard (1...items.count).contains(position) else { return .failure(.invalidPosition(position, count: items.count)) }
-            let item = items.remove(at: from)
-            items.insert(item, at: position - 1)
-            try await Self.replaceItems(packId: packId, with: items, connection)
-            return .success(())
+            guard let pack = try await Self.packRow(named: name, connection) else { return .failure(.notFound(name: name)) }
+            if let newName, newName != name, try await Self.packRow(named: newName, connection) != nil {
+                return .failure(.alreadyExists(name: newName))
+            }
+            try await connection.run(
+                "UPDATE pack SET name = coalesce($2, name), title = coalesce($3, title), author = coalesce($4, author) WHERE id = $1",
+                binds(pack.id, newName, title, author))
+            return .success(try await Self.summary(packId: pack.id, connection))
         }
     }
 
@@ -93,52 +58,6 @@ extension PostgresCatalogStore {
             guard let packId = try await Self.packRow(named: name, connection)?.id else { return .failure(.notFound(name: name)) }
             try await connection.run("DELETE FROM pack WHERE id = $1", binds(packId))
             return .success(())
-        }
-    }
-
-    public func renamePack(_ name: String, to newName: String) async throws(PackError) -> PackSummary {
-        try PackName.validate(newName)
-        return try await packWrite { connection in
-            guard let pack = try await Self.packRow(named: name, connection) else { return .failure(.notFound(name: name)) }
-            if newName != name, try await Self.packRow(named: newName, connection) != nil { return .failure(.alreadyExists(name: newName)) }
-            try await connection.run("UPDATE pack SET name = $2 WHERE id = $1", binds(pack.id, newName))
-            return .success(try await Self.summary(packId: pack.id, connection))
-        }
-    }
-
-    public func retitlePack(_ name: String, title: String?, author: String?) async throws(PackError) -> PackSummary {
-        if let title { try SQLiteCatalogStore.validateText(title, field: "title", allowEmpty: false) }
-        if let author { try SQLiteCatalogStore.validateText(author, field: "author", allowEmpty: true) }
-        return try await packWrite { connection in
-            guard let pack = try await Self.packRow(named: name, connection) else { return .failure(.notFound(name: name)) }
-            try await connection.run(
-                "UPDATE pack SET title = coalesce($2, title), author = coalesce($3, author) WHERE id = $1", binds(pack.id, title, author))
-            return .success(try await Self.summary(packId: pack.id, connection))
-        }
-    }
-
-    public func reorderPack(_ name: String, ids: [Int64]) async throws(PackError) {
-        try await packWrite { connection -> Result<Void, PackError> in
-            guard let packId = try await Self.packRow(named: name, connection)?.id else { return .failure(.notFound(name: name)) }
-            let items = try await Self.items(packId: packId, connection)
-            let byId = Dictionary(items.map { ($0.photoId, $0) }, uniquingKeysWith: { first, _ in first })
-            let strangers = ids.filter { byId[$0] == nil }
-            if !strangers.isEmpty { return .failure(.notInPack(name: name, ids: strangers)) }
-            guard ids.count == items.count, Set(ids).count == ids.count else {
-                return .failure(.invalidValue(field: "order", reason: "it must list each of the pack's \(items.count) stickers once"))
-            }
-            try await Self.replaceItems(packId: packId, with: ids.compactMap { byId[$0] }, connection)
-            return .success(())
-        }
-    }
-
-    public func setPackItemEmoji(_ name: String, id: Int64, emoji: String) async throws(PackError) {
-        let emojiText = try StickerEmoji.parse(emoji).joined()
-        try await packWrite { connection -> Result<Void, PackError> in
-            guard let packId = try await Self.packRow(named: name, connection)?.id else { return .failure(.notFound(name: name)) }
-            let rows = try await connection.rows(
-                "UPDATE pack_item SET emoji = $3 WHERE pack_id = $1 AND photo_id = $2 RETURNING photo_id", binds(packId, id, emojiText))
-            return rows.isEmpty ? .failure(.notInPack(name: name, ids: [id])) : .success(())
         }
     }
 
@@ -244,20 +163,22 @@ extension PostgresCatalogStore {
         var createdAt: String
     }
 
+    /// Runs `body` in one write transaction; a `.failure` is returned before anything was written.
     func packWrite<T>(_ body: (PostgresConnection) async throws -> Result<T, PackError>) async throws(PackError) -> T {
-        let result: Result<T, PackError>
-        do {
-            result = try await write(body)
-        } catch {
-            throw .catalog(error)
-        }
-        return try result.get()
+        try await packTransaction(writing: true, body)
     }
 
+    /// Runs `body` in one read-only snapshot.
     func packRead<T>(_ body: (PostgresConnection) async throws -> Result<T, PackError>) async throws(PackError) -> T {
+        try await packTransaction(writing: false, body)
+    }
+
+    private func packTransaction<T>(
+        writing: Bool, _ body: (PostgresConnection) async throws -> Result<T, PackError>
+    ) async throws(PackError) -> T {
         let result: Result<T, PackError>
         do {
-            result = try await readTransaction(body)
+            result = writing ? try await write(body) : try await readTransaction(body)
         } catch {
             throw .catalog(error)
         }
@@ -271,21 +192,19 @@ extension PostgresCatalogStore {
         }
     }
 
-    static func items(packId: Int64, _ connection: PostgresConnection) async throws -> [PackItemRecord] {
-        try await connection.rows(
-            "SELECT photo_id, position, emoji FROM pack_item WHERE pack_id = $1 ORDER BY position", binds(packId)
-        ).map { row in
-            PackItemRecord(packId: packId, photoId: try row.value("photo_id"), position: try row.value("position"), emoji: try row.value("emoji"))
+    static func members(packId: Int64, _ connection: PostgresConnection) async throws -> [PackMember] {
+        try await connection.rows("SELECT photo_id, emoji FROM pack_item WHERE pack_id = $1 ORDER BY position", binds(packId)).map { row in
+            PackMember(id: try row.value("photo_id"), emoji: try row.value("emoji"))
         }
     }
 
     /// Rewrites the pack's items with positions 0..<count in the given order.
-    static func replaceItems(packId: Int64, with items: [PackItemRecord], _ connection: PostgresConnection) async throws {
+    static func replaceMembers(packId: Int64, with members: [PackMember], _ connection: PostgresConnection) async throws {
         try await connection.run("DELETE FROM pack_item WHERE pack_id = $1", binds(packId))
-        for (position, item) in items.enumerated() {
+        for (position, member) in members.enumerated() {
             try await connection.run(
                 "INSERT INTO pack_item (pack_id, photo_id, position, emoji) VALUES ($1, $2, $3, $4)",
-                binds(packId, item.photoId, position, item.emoji))
+                binds(packId, member.id, position, member.emoji))
         }
     }
 

@@ -135,23 +135,13 @@ extension PostgresCatalogStore {
         }
     }
 
-    /// The catalog's sticker settings: the `setting` rows over the defaults (unknown keys ignored).
-    public func settings() async throws(CatalogError) -> StickerSettings {
-        let rows = try await read { connection in
+    /// The `setting` rows, by key.
+    public func storedSettingRows() async throws(CatalogError) -> [(key: String, value: String)] {
+        try await read { connection in
             try await connection.rows("SELECT key, value FROM setting ORDER BY key").map {
-                (try $0.value("key", as: String.self), try $0.value("value", as: String.self))
+                (key: try $0.value("key", as: String.self), value: try $0.value("value", as: String.self))
             }
         }
-        var settings = StickerSettings.default
-        for (key, value) in rows {
-            guard let setting = CatalogSetting(rawValue: key) else { continue }
-            do {
-                settings = try setting.applying(value, to: settings)
-            } catch {
-                throw .database(path: displayName, message: "\(error); fix it with `catalog config set \(key) VALUE`")
-            }
-        }
-        return settings
     }
 
     /// Stores one setting's value (already canonical).

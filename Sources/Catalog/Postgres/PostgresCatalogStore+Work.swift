@@ -178,8 +178,8 @@ extension PostgresCatalogStore {
         let resultID: Int64?
         switch result {
         case .reprocess(let step):
-            let (outcome, message) = try await Self.apply(step, now: now, connection)
-            (commit, failure, resultID) = (.reprocessed(outcome), message, step.entryID)
+            let outcome = try await Self.rewrite(step, now: now, connection)
+            (commit, failure, resultID) = (.reprocessed(outcome), step.queueMessage, step.entryID)
         case .processed(let photo, let sha256, let source):
             // The common case: the queue row is finished by the same statement as the entry's rows.
             let outcome = try await Self.insertProcessed(photo, sha256: sha256, source: source, now: now, finishing: claim.id, connection)
@@ -202,29 +202,6 @@ extension PostgresCatalogStore {
             RETURNING pg_notify('\(Self.workChannel)', '')
             """, binds(claim.id, failure == nil ? "done" : "failed", resultID, failure, now))
         return commit
-    }
-
-    /// Applies a stale entry's result as the reprocess methods do; the outcome and, for a failure, its message.
-    private static func apply(_ step: ReprocessStep, now: String, _ connection: PostgresConnection) async throws -> (ReprocessOutcome, String?) {
-        let (id, expected) = (step.entryID, step.expectedSHA256)
-        switch step.change {
-        case .replace(let photo, let sha256, let source):
-            let outcome = try await replace(
-                id: id, expectedSHA256: expected, expectedGuidance: step.expectedGuidance, with: photo, sha256: sha256, source: source,
-                guidance: nil, now: now, connection)
-            return (outcome, nil)
-        case .fail(let sha256, let source, let format, let facts, let code, let message):
-            let outcome = try await replaceWithFailure(
-                id: id, expectedSHA256: expected, expectedGuidance: step.expectedGuidance, sha256: sha256, source: source, format: format,
-                facts: facts, code: code, message: message, now: now, connection)
-            return (outcome, "\(message) [\(code)]")
-        case .refreshSource(let source):
-            return (try await refreshSource(id: id, expectedSHA256: expected, source: source, now: now, connection), nil)
-        case .resolveDuplicate(let sha256):
-            return (try await resolveDuplicate(id: id, expectedSHA256: expected, sha256: sha256, connection), nil)
-        case .keep(let message):
-            return (.failed, message)
-        }
     }
 
     public func workStatus() async throws(CatalogError) -> WorkStatus {
@@ -276,15 +253,7 @@ extension PostgresCatalogStore {
             throw .readOnly(path: displayName, reason: "the catalog was opened read-only")
         }
         return try await read { connection in
-            try await connection.run("BEGIN")
-            do {
-                let value = try await body(connection)
-                try await connection.run("COMMIT")
-                return value
-            } catch {
-                try? await connection.run("ROLLBACK")
-                throw error
-            }
+            try await connection.transaction("BEGIN") { connection in try await body(connection) }
         }
     }
 }

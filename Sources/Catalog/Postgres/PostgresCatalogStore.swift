@@ -72,15 +72,7 @@ public final class PostgresCatalogStore: Sendable {
     /// Runs `body` in a read-only repeatable-read transaction: every statement sees one snapshot.
     func readTransaction<T>(_ body: (PostgresConnection) async throws -> T) async throws(CatalogError) -> T {
         try await read { connection in
-            try await connection.run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-            do {
-                let value = try await body(connection)
-                try await connection.run("COMMIT")
-                return value
-            } catch {
-                try? await connection.run("ROLLBACK")
-                throw error
-            }
+            try await connection.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { connection in try await body(connection) }
         }
     }
 
@@ -97,15 +89,9 @@ public final class PostgresCatalogStore: Sendable {
         await gate.enter()
         do {
             let value = try await read { connection in
-                try await connection.run("BEGIN")
-                do {
+                try await connection.transaction("BEGIN") { connection in
                     if !lockTakenByBody { try await connection.run("SELECT pg_advisory_xact_lock(\(Self.writeLockKey))") }
-                    let value = try await body(connection)
-                    try await connection.run("COMMIT")
-                    return value
-                } catch {
-                    try? await connection.run("ROLLBACK")
-                    throw error
+                    return try await body(connection)
                 }
             }
             await gate.leave()
@@ -123,6 +109,19 @@ public final class PostgresCatalogStore: Sendable {
 }
 
 extension PostgresConnection {
+    /// Runs `body` between `begin` (a BEGIN statement) and COMMIT; ROLLBACK when it throws.
+    func transaction<T>(_ begin: String, _ body: (PostgresConnection) async throws -> T) async throws -> T {
+        try await run(begin)
+        do {
+            let value = try await body(self)
+            try await run("COMMIT")
+            return value
+        } catch {
+            try? await run("ROLLBACK")
+            throw error
+        }
+    }
+
     /// Runs one statement whose rows (if any) are not needed.
     func run(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) async throws {
         _ = try await rows(sql, binds)

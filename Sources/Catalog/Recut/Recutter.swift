@@ -6,7 +6,7 @@ import Processing
 /// hash and the guidance the entry had when it was read.
 /// The run's settings, not the catalog's alone, so that `serve --model` and `recut --model` make the sticker they name. Nothing is written unless the whole re-make succeeded.
 public struct Recutter: Sendable {
-    let repository: any CatalogStore
+    let repository: any EntryStore & ReprocessStore
     let settings: StickerSettings
     let predictor: (any MaskPredictor)?
     let maxPixels: Int
@@ -14,7 +14,7 @@ public struct Recutter: Sendable {
     /// `settings` are the run's (the catalog's, with a `--model` or `serve --model` applied); `predictor` finds
     /// the subject with `settings.model` (nil: only photos with their own transparency can be re-made).
     public init(
-        repository: any CatalogStore, settings: StickerSettings, predictor: (any MaskPredictor)?,
+        repository: any EntryStore & ReprocessStore, settings: StickerSettings, predictor: (any MaskPredictor)?,
         maxPixels: Int = DecodeOptions.defaultMaxPixels
     ) {
         self.repository = repository

@@ -1,7 +1,7 @@
 import Crypto
 
 /// Counts and SHA-256 checksums of a catalog's content, computed in Swift from the records every back
-/// end returns (``CatalogStore/storedEntries(after:limit:)``, ``CatalogStore/storedRest()``), so a catalog
+/// end returns (``CopySource/storedEntries(after:limit:)``, ``CopySource/storedRest()``), so a catalog
 /// and its copy on another back end report the same values. Part of `catalog verify`'s report.
 public struct CatalogChecksums: Sendable, Equatable, Encodable {
     public var entries: Int
@@ -17,7 +17,7 @@ public struct CatalogChecksums: Sendable, Equatable, Encodable {
     public var packsSHA256: String
 
     /// Reads the whole catalog, `batchSize` entries at a time, and computes its checksums.
-    public static func compute(of store: any CatalogStore, batchSize: Int = 200) async throws(CatalogError) -> CatalogChecksums {
+    public static func compute(of store: any CopySource, batchSize: Int = 200) async throws(CatalogError) -> CatalogChecksums {
         var hasher = SHA256()
         var counts = (entries: 0, stickers: 0, colors: 0)
         var after: Int64?

@@ -38,10 +38,10 @@ public struct ReprocessOptions: Sendable {
 /// entries in parallel, and the repository commits each finished entry in its own transaction, replacing
 /// the old one whole. Finished entries are no longer stale, so an interrupted run is continued by running again.
 public struct Reprocessor: Sendable {
-    let repository: any CatalogStore
+    let repository: any EntryStore & ReprocessStore
     let options: ReprocessOptions
 
-    public init(repository: any CatalogStore, options: ReprocessOptions) {
+    public init(repository: any EntryStore & ReprocessStore, options: ReprocessOptions) {
         self.repository = repository
         self.options = options
     }
@@ -100,7 +100,7 @@ public struct Reprocessor: Sendable {
 
     /// Reads and hashes one entry's source and, when it is still stale, processes it. Runs in a child task.
     static func examine(
-        _ candidate: ReprocessCandidate, repository: any CatalogStore, processor: PhotoProcessor, options: ReprocessOptions
+        _ candidate: ReprocessCandidate, repository: any EntryStore & ReprocessStore, processor: PhotoProcessor, options: ReprocessOptions
     ) async -> Examined {
         if Task.isCancelled { return .skipped }
         let read: SourceBytes

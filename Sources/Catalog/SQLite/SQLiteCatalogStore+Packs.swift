@@ -2,97 +2,37 @@ import Foundation
 import GRDB
 import Processing
 
-/// Packs: named, ordered lists of stickers, each with its emoji. Every write is one transaction on
-/// the actor, checked in full before anything changes, so a refused command leaves the pack as it was.
+/// Packs on SQLite: the reads and writes of ``PackStore``, each write one transaction on the actor (the
+/// commands and their rules are `Packs/PackStore+Commands.swift`'s).
 extension SQLiteCatalogStore {
-    /// Longest title and author accepted (WhatsApp's limit for both, the largest of the platforms').
-    public static let maxPackTextLength = 128
-
-    /// Creates an empty pack. The title defaults to the name.
-    public func createPack(name: String, title: String?, author: String) throws(PackError) -> PackSummary {
-        try PackName.validate(name)
-        let title = title ?? name
-        try Self.validateText(title, field: "title", allowEmpty: false)
-        try Self.validateText(author, field: "author", allowEmpty: true)
-        return try packWrite { db in
+    /// Inserts an empty pack, unless one has this name.
+    public func insertPack(name: String, title: String, author: String, createdAt: String) throws(PackError) -> PackSummary {
+        try packWrite { db in
             if try Self.packRecord(named: name, db) != nil { return .failure(.alreadyExists(name: name)) }
-            var record = PackRecord(id: nil, name: name, title: title, author: author, createdAt: Timestamp.now())
+            var record = PackRecord(id: nil, name: name, title: title, author: author, createdAt: createdAt)
             try record.insert(db)
-            return .success(PackSummary(name: name, title: title, author: author, count: 0, createdAt: record.createdAt))
+            return .success(PackSummary(name: name, title: title, author: author, count: 0, createdAt: createdAt))
         }
     }
 
-    /// Appends entries to the pack, in the order given (repeated ids count once). Ids already in the
-    /// pack stay where they are (their emoji changes when `emoji` is given). Unknown ids, and
-    /// entries without a sticker, refuse the whole call — unless `skipNonStickers`, which leaves
-    /// failed entries out (for `import --pack`). `createIfMissing` makes the pack first.
-    public func addToPack(
-        _ name: String, ids: [Int64], emoji: String?, createIfMissing: Bool, skipNonStickers: Bool
-    ) throws(PackError) -> PackAddResult {
-        try PackName.validate(name)
-        let emojiText = try emoji.map { text throws(PackError) in try StickerEmoji.parse(text).joined() }
-        var seen = Set<Int64>()
-        let ids = ids.filter { seen.insert($0).inserted }
-        return try packWrite { db in
+    /// Runs `edit` on the pack's items (and the stickers of `ids`) in one transaction; see ``PackStore``.
+    public func editPack<T: Sendable>(
+        _ name: String, creatingIfMissing: Bool, lookingUp ids: [Int64],
+        _ edit: @Sendable (inout PackContents) -> Result<T, PackError>
+    ) throws(PackError) -> T {
+        try packWrite { db in
             var pack = try Self.packRecord(named: name, db)
-            if pack == nil, createIfMissing {
+            if pack == nil, creatingIfMissing {
                 var record = PackRecord(id: nil, name: name, title: name, author: "", createdAt: Timestamp.now())
                 try record.insert(db)
                 pack = record
             }
-            guard let pack, let packId = pack.id else { return .failure(.notFound(name: name)) }
-            let known = try Self.stickerIds(among: ids, db)
-            let unknown = ids.filter { known[$0] == nil }
-            if !unknown.isEmpty { return .failure(.unknownEntries(ids: unknown)) }
-            let failed = ids.filter { known[$0] == false }
-            if !failed.isEmpty && !skipNonStickers { return .failure(.notStickers(ids: failed)) }
-
-            var items = try Self.items(packId: packId, db)
-            let present = Set(items.map(\.photoId))
-            var result = PackAddResult(added: [], alreadyPresent: [], skipped: failed)
-            for id in ids where known[id] == true {
-                if present.contains(id) {
-                    result.alreadyPresent.append(id)
-                    if let emojiText, let index = items.firstIndex(where: { $0.photoId == id }) { items[index].emoji = emojiText }
-                } else {
-                    result.added.append(id)
-                    items.append(PackItemRecord(packId: packId, photoId: id, position: items.count, emoji: emojiText ?? StickerEmoji.defaultEmoji))
-                }
-            }
-            try Self.replaceItems(packId: packId, with: items, db)
-            return .success(result)
-        }
-    }
-
-    /// Removes entries from the pack; the others close up, keeping their order. Returns how many
-    /// were removed. Ids not in the pack refuse the call.
-    @discardableResult
-    public func removeFromPack(_ name: String, ids: [Int64]) throws(PackError) -> Int {
-        try packWrite { db in
-            guard let packId = try Self.packRecord(named: name, db)?.id else { return .failure(.notFound(name: name)) }
-            let items = try Self.items(packId: packId, db)
-            let present = Set(items.map(\.photoId))
-            let missing = ids.filter { !present.contains($0) }
-            if !missing.isEmpty { return .failure(.notInPack(name: name, ids: missing)) }
-            let removing = Set(ids)
-            try Self.replaceItems(packId: packId, with: items.filter { !removing.contains($0.photoId) }, db)
-            return .success(removing.count)
-        }
-    }
-
-    /// Moves entry `id` to 1-based `position`; the others shift to make room.
-    public func movePackItem(_ name: String, id: Int64, to position: Int) throws(PackError) {
-        try packWrite { db -> Result<Void, PackError> in
-            guard let packId = try Self.packRecord(named: name, db)?.id else { return .failure(.notFound(name: name)) }
-            var items = try Self.items(packId: packId, db)
-            guard let from = items.firstIndex(where: { $0.photoId == id }) else {
-                return .failure(.notInPack(name: name, ids: [id]))
-            }
-            guard (1...items.count).contains(position) else { return .failure(.invalidPosition(position, count: items.count)) }
-            let item = items.remove(at: from)
-            items.insert(item, at: position - 1)
-            try Self.replaceItems(packId: packId, with: items, db)
-            return .success(())
+            guard let packId = pack?.id else { return .failure(.notFound(name: name)) }
+            let members = try Self.items(packId: packId, db).map { PackMember(id: $0.photoId, emoji: $0.emoji) }
+            var contents = PackContents(members: members, stickers: try Self.stickerIds(among: ids, db))
+            let result = edit(&contents)
+            if case .success = result { try Self.replaceItems(packId: packId, with: contents.members, db) }
+            return result
         }
     }
 
@@ -163,23 +103,12 @@ extension SQLiteCatalogStore {
 
     /// Runs `body` in one write transaction; a `.failure` is returned before anything was written.
     func packWrite<T>(_ body: (Database) throws -> Result<T, PackError>) throws(PackError) -> T {
-        let result: Result<T, PackError>
-        do {
-            result = try write(body)
-        } catch {
-            throw .catalog(error)
-        }
-        return try result.get()
+        try Result { () throws(CatalogError) in try write(body) }.mapError(PackError.catalog).get().get()
     }
 
+    /// Runs `body` on a reader connection.
     nonisolated func packRead<T>(_ body: (Database) throws -> Result<T, PackError>) throws(PackError) -> T {
-        let result: Result<T, PackError>
-        do {
-            result = try read(body)
-        } catch {
-            throw .catalog(error)
-        }
-        return try result.get()
+        try Result { () throws(CatalogError) in try read(body) }.mapError(PackError.catalog).get().get()
     }
 
     static func packRecord(named name: String, _ db: Database) throws -> PackRecord? {
@@ -206,21 +135,10 @@ extension SQLiteCatalogStore {
 
     /// Rewrites the pack's items with positions 0..<count in the given order. Deleting and
     /// re-inserting keeps `UNIQUE (pack_id, position)` satisfied at every statement.
-    static func replaceItems(packId: Int64, with items: [PackItemRecord], _ db: Database) throws {
+    static func replaceItems(packId: Int64, with members: [PackMember], _ db: Database) throws {
         try PackItemRecord.filter(PackItemRecord.Columns.packId == packId).deleteAll(db)
-        for (position, var item) in items.enumerated() {
-            item.position = position
-            try item.insert(db)
-        }
-    }
-
-    static func validateText(_ text: String, field: String, allowEmpty: Bool) throws(PackError) {
-        if text.isEmpty && !allowEmpty { throw .invalidValue(field: field, reason: "it is empty") }
-        if text.count > maxPackTextLength {
-            throw .invalidValue(field: field, reason: "it is \(text.count) characters long, the limit is \(maxPackTextLength)")
-        }
-        if text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-            throw .invalidValue(field: field, reason: "it contains a control character (a line break, a tab or NUL)")
+        for (position, member) in members.enumerated() {
+            try PackItemRecord(packId: packId, photoId: member.id, position: position, emoji: member.emoji).insert(db)
         }
     }
 }

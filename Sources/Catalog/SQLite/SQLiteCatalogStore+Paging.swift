@@ -6,14 +6,7 @@ extension SQLiteCatalogStore {
     /// transaction so the two agree. `settings` are the catalog's current ones (what `settings` staleness
     /// is measured against).
     public nonisolated func entryPage(_ query: EntryPageQuery, settings: StickerSettings) throws(CatalogError) -> EntryPage {
-        let limit = min(max(query.limit, 1), EntryPageQuery.maxLimit)
-        let offset = max(query.offset, 0)
-        let settingsJSON: String
-        do {
-            settingsJSON = try CatalogJSON.string(settings)
-        } catch {
-            throw .database(path: path, message: "cannot encode the settings: \(error)")
-        }
+        let (limit, offset) = (query.boundedLimit, query.boundedOffset)
         var conditions: [String] = []
         var arguments: [(any DatabaseValueConvertible)?] = []
         if let status = query.status {
@@ -29,7 +22,7 @@ extension SQLiteCatalogStore {
                       ELSE s.photo_id IS NULL OR s.pipeline_version < ? OR s.settings_json <> ? END)
                 """)
             arguments.append(PhotoProcessor.pipelineVersion)
-            arguments.append(settingsJSON)
+            arguments.append(try EntryPageQuery.storedJSON(of: settings, catalog: path))
         }
         let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         let join = query.staleOnly ? "LEFT JOIN sticker s ON s.photo_id = p.id" : ""
@@ -45,18 +38,10 @@ extension SQLiteCatalogStore {
                 ORDER BY p.id DESC LIMIT ? OFFSET ?
                 """, arguments: StatementArguments(arguments + [limit, offset]))
             let items = try rows.map { row in
-                let failureCode: String? = row["failure_code"]
-                var sticker: (pipelineVersion: Int, settings: StickerSettings)?
-                if let version = row["pipeline_version"] as Int?, let json = row["settings_json"] as String? {
-                    sticker = (version, try CatalogJSON.decode(StickerSettings.self, from: json))
-                }
-                return EntryPage.Item(
-                    id: row["id"], sha256: row["sha256"], path: row["path"], status: EntryStatus(storedValue: row["status"]),
-                    failure: failureCode.map { EntryDetail.Failure(code: $0, message: row["failure_message"] ?? "") },
-                    reasons: StaleReason.recorded(
-                        sticker: sticker, failureCode: failureCode, current: settings, pipelineVersion: PhotoProcessor.pipelineVersion
-                    )
-                )
+                try EntryPage.Item(EntryPageRow(
+                    id: row["id"], sha256: row["sha256"], path: row["path"], status: row["status"], failureCode: row["failure_code"],
+                    failureMessage: row["failure_message"], pipelineVersion: row["pipeline_version"], settingsJSON: row["settings_json"]
+                ), settings: settings)
             }
             return EntryPage(total: total, limit: limit, offset: offset, entries: items)
         }

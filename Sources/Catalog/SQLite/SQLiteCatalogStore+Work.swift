@@ -120,8 +120,8 @@ extension SQLiteCatalogStore {
                 if state == "done" || state == "failed" { return .committedEarlier(resultID: row["result_id"]) }
                 guard state == "claimed", row["holder"] == holder else { return .fenced }
                 if case .reprocess(let step) = result {
-                    let (outcome, failure) = try Self.apply(step, now: now, db)
-                    try Self.finish(claim, failure: failure, resultID: step.entryID, now: now, db)
+                    let outcome = try Self.rewrite(step, now: now, db)
+                    try Self.finish(claim, failure: step.queueMessage, resultID: step.entryID, now: now, db)
                     return .reprocessed(outcome)
                 }
                 let outcome: ImportOutcome?
@@ -157,29 +157,6 @@ extension SQLiteCatalogStore {
                 WHERE id = ?
                 """,
             arguments: [failure == nil ? "done" : "failed", resultID, failure, now, claim.id])
-    }
-
-    /// Applies a stale entry's result as the reprocess methods do; the outcome and, for a failure, its message.
-    private static func apply(_ step: ReprocessStep, now: String, _ db: Database) throws -> (ReprocessOutcome, String?) {
-        let (id, expected) = (step.entryID, step.expectedSHA256)
-        switch step.change {
-        case .replace(let photo, let sha256, let source):
-            let outcome = try replace(
-                id: id, expectedSHA256: expected, expectedGuidance: step.expectedGuidance, with: photo, sha256: sha256, source: source,
-                guidance: nil, now: now, db)
-            return (outcome, nil)
-        case .fail(let sha256, let source, let format, let facts, let code, let message):
-            let outcome = try replaceWithFailure(
-                id: id, expectedSHA256: expected, expectedGuidance: step.expectedGuidance, sha256: sha256, source: source, format: format,
-                facts: facts, code: code, message: message, now: now, db)
-            return (outcome, "\(message) [\(code)]")
-        case .refreshSource(let source):
-            return (try refreshSource(id: id, expectedSHA256: expected, source: source, now: now, db), nil)
-        case .resolveDuplicate(let sha256):
-            return (try resolveDuplicate(id: id, expectedSHA256: expected, sha256: sha256, db), nil)
-        case .keep(let message):
-            return (.failed, message)
-        }
     }
 
     public nonisolated func workStatus() throws(CatalogError) -> WorkStatus {

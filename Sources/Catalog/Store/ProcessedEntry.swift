@@ -1,6 +1,6 @@
 import Processing
 
-/// One processed photo for ``CatalogStore/recordProcessed(batch:)``.
+/// One processed photo for ``EntryStore/recordProcessed(batch:)``.
 public struct ProcessedEntry: Sendable {
     public var photo: ProcessedPhoto
     public var sha256: String

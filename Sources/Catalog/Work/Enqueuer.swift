@@ -4,11 +4,11 @@ import Foundation
 /// failures), and records every file as pending work with its size and modification time, without
 /// reading it. Files go to the catalog in batches, each one transaction, so 100,000 files take seconds.
 public struct Enqueuer: Sendable {
-    let repository: any CatalogStore
+    let repository: any WorkQueueStore
     /// Files per transaction.
     var batchSize: Int
 
-    public init(repository: any CatalogStore, batchSize: Int = 2000) {
+    public init(repository: any WorkQueueStore, batchSize: Int = 2000) {
         self.repository = repository
         self.batchSize = max(1, batchSize)
     }

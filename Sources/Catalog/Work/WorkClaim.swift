@@ -21,14 +21,14 @@ public struct WorkClaim: Sendable, Equatable {
     }
 }
 
-/// What a worker learnt of a claimed file, committed with ``CatalogStore/completeWork(_:holder:with:)``
+/// What a worker learnt of a claimed file, committed with ``WorkQueueStore/completeWork(_:holder:with:)``
 /// in one transaction with the check of its fencing token.
 public enum WorkResult: Sendable {
-    /// New bytes, processed: recorded as ``CatalogStore/recordProcessed(_:sha256:source:)`` does.
+    /// New bytes, processed: recorded as ``EntryStore/recordProcessed(_:sha256:source:)`` does.
     case processed(ProcessedPhoto, sha256: String, source: SourceFile)
-    /// Bytes the catalog has (entry `id`): recorded as ``CatalogStore/noteDuplicate(id:source:)`` does.
+    /// Bytes the catalog has (entry `id`): recorded as ``EntryStore/noteDuplicate(id:source:)`` does.
     case known(id: Int64, source: SourceFile)
-    /// Bytes that could not be processed: recorded as ``CatalogStore/recordFailure(sha256:source:format:facts:code:message:)``.
+    /// Bytes that could not be processed: recorded as ``EntryStore/recordFailure(sha256:source:format:facts:code:message:)``.
     case failed(sha256: String?, source: SourceFile, format: ImageFormat?, facts: PhotoFacts?, code: String, message: String)
     /// A stale entry re-made: committed as the matching reprocess method does, checked against the hash
     /// the entry had when it was read.
@@ -38,7 +38,7 @@ public enum WorkResult: Sendable {
     case unreadable(message: String)
 }
 
-/// How a ``CatalogStore/completeWork(_:holder:with:)`` ended.
+/// How a ``WorkQueueStore/completeWork(_:holder:with:)`` ended.
 public enum WorkCommit: Sendable, Equatable {
     /// The result is recorded (`outcome` nil for an unreadable file) and the queue row is done or failed.
     case committed(ImportOutcome?)
@@ -63,32 +63,5 @@ public struct EnqueueCount: Sendable, Equatable {
     public init(added: Int = 0, unchanged: Int = 0) {
         self.added = added
         self.unchanged = unchanged
-    }
-}
-
-/// What reprocessing one stale entry changes, as ``CatalogStore/replace(id:expectedSHA256:with:sha256:source:)`` and
-/// its siblings would, unless the entry's hash is no longer `expectedSHA256` (or its guidance `expectedGuidance`).
-public struct ReprocessStep: Sendable {
-    /// The change itself.
-    public enum Change: Sendable {
-        case replace(ProcessedPhoto, sha256: String, source: SourceFile)
-        case fail(sha256: String, source: SourceFile, format: ImageFormat?, facts: PhotoFacts?, code: String, message: String)
-        case refreshSource(SourceFile)
-        case resolveDuplicate(sha256: String)
-        /// Nothing to write on the entry (a failed re-run keeps the sticker it has): only the queue row, as failed.
-        case keep(message: String)
-    }
-
-    public var entryID: Int64
-    public var expectedSHA256: String?
-    /// The guidance the new content was made with: a `catalog recut` meanwhile is not overwritten. nil: not checked.
-    public var expectedGuidance: CutoutGuidance?
-    public var change: Change
-
-    public init(entryID: Int64, expectedSHA256: String?, expectedGuidance: CutoutGuidance? = nil, change: Change) {
-        self.entryID = entryID
-        self.expectedSHA256 = expectedSHA256
-        self.expectedGuidance = expectedGuidance
-        self.change = change
     }
 }

@@ -4,7 +4,7 @@ import Synchronization
 extension Worker {
     /// Reads and re-makes a claimed stale entry as `reprocess` does; nil when interrupted before a result.
     static func reexamine(
-        _ claim: WorkClaim, _ candidate: ReprocessCandidate?, host: String, repository: any CatalogStore, processor: PhotoProcessor,
+        _ claim: WorkClaim, _ candidate: ReprocessCandidate?, host: String, repository: any EntryStore & ReprocessStore, processor: PhotoProcessor,
         options: ReprocessOptions
     ) async -> WorkResult? {
         guard let candidate else {
@@ -63,14 +63,14 @@ final class StaleCandidates: Sendable {
     private let known = Mutex<[Int64: ReprocessCandidate]>([:])
 
     /// Enqueues the catalog's stale entries whose source is there; the number of rows made pending.
-    func enqueue(repository: any CatalogStore, settings: StickerSettings) async throws(CatalogError) -> Int {
+    func enqueue(repository: any WorkQueueStore & ReprocessStore, settings: StickerSettings) async throws(CatalogError) -> Int {
         let candidates = try await refresh(repository: repository, settings: settings).filter { $0.source != .missing }
         return try await repository.enqueueStale(candidates)
     }
 
     /// The candidate for entry `id`, looking at the catalog again when it is not known; nil when the
     /// entry is not stale (any more).
-    func candidate(_ id: Int64, repository: any CatalogStore, settings: StickerSettings) async throws(CatalogError) -> ReprocessCandidate? {
+    func candidate(_ id: Int64, repository: any ReprocessStore, settings: StickerSettings) async throws(CatalogError) -> ReprocessCandidate? {
         if let candidate = known.withLock({ $0[id] }) { return candidate }
         return try await refresh(repository: repository, settings: settings).first { $0.id == id }
     }
@@ -80,7 +80,7 @@ final class StaleCandidates: Sendable {
         return known.withLock { $0[id]?.reasons ?? [] }
     }
 
-    private func refresh(repository: any CatalogStore, settings: StickerSettings) async throws(CatalogError) -> [ReprocessCandidate] {
+    private func refresh(repository: any ReprocessStore, settings: StickerSettings) async throws(CatalogError) -> [ReprocessCandidate] {
         let candidates = try await repository.reprocessCandidates(settings: settings, all: false)
         known.withLock { known in
             for candidate in candidates { known[candidate.id] = candidate }

@@ -52,10 +52,10 @@ public struct WorkOptions: Sendable {
 /// token says so); otherwise its result is discarded (`lost`). Nothing is recorded as failed because
 /// the server was away: files are failed only for what their bytes or their reading did.
 public struct Worker: Sendable {
-    let repository: any CatalogStore
+    let repository: any WorkQueueStore & ReprocessStore & EntryStore
     let options: WorkOptions
 
-    public init(repository: any CatalogStore, options: WorkOptions) {
+    public init(repository: any WorkQueueStore & ReprocessStore & EntryStore, options: WorkOptions) {
         self.repository = repository
         self.options = options
     }
@@ -191,7 +191,7 @@ public struct Worker: Sendable {
     }
 
     /// Reads, hashes and processes a claimed file as an import does; nil when interrupted before a result.
-    static func examine(_ claim: WorkClaim, host: String, repository: any CatalogStore, processor: PhotoProcessor) async -> WorkResult? {
+    static func examine(_ claim: WorkClaim, host: String, repository: any EntryStore, processor: PhotoProcessor) async -> WorkResult? {
         switch await Importer.examine(path: claim.source.path, repository: repository, processor: processor) {
         case .skipped:
             return nil

@@ -105,126 +105,170 @@ struct PaletteCellSearch {
     /// best `limit`: every sticker that can be in them. `allowed` applies the EXIF filters to photo ids.
     /// Nil when the query needs more cells than ``maximumCells``.
     func search(allowed: ([Int64]) throws -> Set<Int64>) throws -> [Int64: [Hit]]? {
-        let colors = query.colors
         var streams: [[Cell]] = []
         var budget = Self.maximumCells
-        for color in colors {
+        for color in query.colors {
             guard let cells = cells(near: color, limit: budget) else { return nil }
             budget -= cells.count
             streams.append(cells)
         }
         let reader: any PaletteCellSource = try source == .packWhenCurrent && PalettePack.isCurrent(db)
             ? PalettePackReader(db: db) : PaletteCellReader(db: db)
-        let count = colors.count
-        let none = Hit(colorId: 0, distance: 0, share: 0, score: -1)
-        // Every sticker met has a slot: its best hit per query colour so far (score −1: not met in that
-        // colour yet) at `hits[slot × count + colour]`, flat, so meeting a sticker allocates nothing.
-        var slots: [Int64: Int] = [:]
-        var photos: [Int64] = []
-        var hits: [Hit] = []
-        var missing: [Int] = []
-        // Sized for a typical search (two colours at 1,000,000 stickers meet ~10,000): fewer regrowths.
-        slots.reserveCapacity(8192)
-        photos.reserveCapacity(8192)
-        hits.reserveCapacity(8192 * count)
-        missing.reserveCapacity(8192)
+        var tally = Tally(colors: query.colors.count)
         var buffer: [PaletteCellReader.Row] = []
         buffer.reserveCapacity(1024)
-        func weakest(_ slot: Int) -> Double {
-            var weakest = Double.infinity
-            for index in slot * count..<(slot + 1) * count { weakest = min(weakest, hits[index].score) }
-            return weakest
-        }
-        // Slots met in every colour and not final yet; stickers final, and how many of them pass the filters.
-        var waiting: [Int] = []
         var finals: [Int64: [Hit]] = [:]
         var passing = 0
-        // A row met before its score reaches the level (a band of `palette_pack` comes whole) waits here,
-        // per query colour, until a round's level falls to its score: a sticker gets a slot only for a
-        // colour that counts at the level, as when reading row by row.
-        struct Deferred {
-            var photo: Int64
-            var hit: Hit
-        }
-        var deferred: [[Deferred]] = Array(repeating: [], count: count)
-        func meet(_ photo: Int64, _ index: Int, _ hit: Hit) {
-            let slot: Int
-            if let known = slots[photo] {
-                slot = known
-            } else {
-                slot = photos.count
-                slots[photo] = slot
-                photos.append(photo)
-                for _ in 0..<count { hits.append(none) }
-                missing.append(count)
-            }
-            let at = slot * count + index
-            let best = hits[at]
-            // The lowest colour id among equal scores, as the full scan.
-            guard hit.score > best.score || (hit.score == best.score && hit.colorId < best.colorId) else { return }
-            hits[at] = hit
-            if best.score < 0 {
-                missing[slot] -= 1
-                if missing[slot] == 0 { waiting.append(slot) }
-            }
-        }
         var level = Self.firstLevel
         while true {
-            for index in 0..<count where !deferred[index].isEmpty {
-                deferred[index].removeAll { entry in
-                    guard entry.hit.score >= level else { return false }
-                    meet(entry.photo, index, entry.hit)
-                    return true
-                }
-            }
-            for (index, wanted) in colors.enumerated() {
-                for position in streams[index].indices {
-                    let cell = streams[index][position]
-                    let downTo = level > 0 ? level / cell.factor : 0
-                    // Shares are at most 1: a cell whose factor is below the level holds nothing to read yet.
-                    guard let next = cell.next, downTo <= 1, next >= downTo else { continue }
-                    buffer.removeAll(keepingCapacity: true)
-                    streams[index][position].next = try reader.read(cell: cell.id, atMost: min(next, 2), downTo: downTo, into: &buffer)
-                    for row in buffer {
-                        let distance = wanted.deltaE(row.color)
-                        let score = query.score(distance: distance, share: row.share)
-                        guard score >= 0 else { continue }
-                        let hit = Hit(colorId: row.id, distance: distance, share: row.share, score: score)
-                        if score < level {
-                            deferred[index].append(Deferred(photo: row.photo, hit: hit))
-                        } else {
-                            meet(row.photo, index, hit)
-                        }
-                    }
-                }
-            }
+            tally.meetDeferred(downTo: level)
+            try readRound(downTo: level, streams: &streams, reader: reader, buffer: &buffer, tally: &tally)
             // Every palette colour scoring `level` or more has been read: a sticker whose weakest best
             // colour scores that much is exact, and every other sticker scores less.
-            var fresh: [Int64] = []
-            waiting.removeAll { slot in
-                guard weakest(slot) >= level else { return false }
-                finals[photos[slot]] = Array(hits[slot * count..<(slot + 1) * count])
-                fresh.append(photos[slot])
-                return true
-            }
+            let fresh = tally.takeFinals(downTo: level)
+            for (photo, photoHits) in fresh { finals[photo] = photoHits }
             if query.hasExifFilter {
-                let kept = try allowed(fresh)
-                for photo in fresh where !kept.contains(photo) { finals[photo] = nil }
+                let kept = try allowed(fresh.map(\.photo))
+                for (photo, _) in fresh where !kept.contains(photo) { finals[photo] = nil }
                 passing += kept.count
             } else {
                 passing += fresh.count
             }
             if passing >= query.limit || level == 0 { return finals }
-            // Without filters, the stickers met in every colour already score at least their weakest best
-            // colour so far: if enough of them reach x, the results score x or more, and reading down to x
-            // is enough (it makes them final). Saves reading far below the last result's score.
-            var floor = 0.0
-            if !query.hasExifFilter, waiting.count >= query.limit - passing {
-                let lower = waiting.map(weakest).sorted(by: >)
-                floor = lower[query.limit - passing - 1]
-            }
-            if floor > level * Self.levelRatio { level = floor; continue }
-            level = level * Self.levelRatio < Self.lowestLevel ? 0 : level * Self.levelRatio
+            level = nextLevel(after: level, tally: tally, passing: passing)
         }
+    }
+
+    /// One round: for every query colour, the rows of its cells whose bound reaches `level` that earlier
+    /// rounds did not read; each cell's `next` moves down to where the read stopped.
+    private func readRound(
+        downTo level: Double, streams: inout [[Cell]], reader: any PaletteCellSource, buffer: inout [PaletteCellReader.Row],
+        tally: inout Tally
+    ) throws {
+        for (index, wanted) in query.colors.enumerated() {
+            for position in streams[index].indices {
+                let cell = streams[index][position]
+                let downTo = level > 0 ? level / cell.factor : 0
+                // Shares are at most 1: a cell whose factor is below the level holds nothing to read yet.
+                guard let next = cell.next, downTo <= 1, next >= downTo else { continue }
+                buffer.removeAll(keepingCapacity: true)
+                streams[index][position].next = try reader.read(cell: cell.id, atMost: min(next, 2), downTo: downTo, into: &buffer)
+                for row in buffer {
+                    let distance = wanted.deltaE(row.color)
+                    let score = query.score(distance: distance, share: row.share)
+                    guard score >= 0 else { continue }
+                    let hit = Hit(colorId: row.id, distance: distance, share: row.share, score: score)
+                    if score < level {
+                        tally.deferred[index].append(Tally.Deferred(photo: row.photo, hit: hit))
+                    } else {
+                        tally.meet(row.photo, index, hit)
+                    }
+                }
+            }
+        }
+    }
+
+    /// The next round's level: × ``levelRatio`` (0 below ``lowestLevel``), or at once the score that the
+    /// stickers still to find already reach. Without filters, the stickers met in every colour score at
+    /// least their weakest best colour so far: if enough of them reach x, the results score x or more, and
+    /// reading down to x is enough (it makes them final). Saves reading far below the last result's score.
+    private func nextLevel(after level: Double, tally: Tally, passing: Int) -> Double {
+        var floor = 0.0
+        if !query.hasExifFilter, tally.waiting.count >= query.limit - passing {
+            let lower = tally.waiting.map(tally.weakest).sorted(by: >)
+            floor = lower[query.limit - passing - 1]
+        }
+        if floor > level * Self.levelRatio { return floor }
+        return level * Self.levelRatio < Self.lowestLevel ? 0 : level * Self.levelRatio
+    }
+}
+
+/// The stickers a search met so far, and their best hit per query colour.
+private struct Tally {
+    /// A row met before its score reaches the level (a band of `palette_pack` comes whole): it waits,
+    /// per query colour, until a round's level falls to its score, so a sticker gets a slot only for a
+    /// colour that counts at the level, as when reading row by row.
+    struct Deferred {
+        var photo: Int64
+        var hit: PaletteCellSearch.Hit
+    }
+
+    /// Query colours.
+    let count: Int
+    // Every sticker met has a slot: its best hit per query colour so far (score −1: not met in that
+    // colour yet) at `hits[slot × count + colour]`, flat, so meeting a sticker allocates nothing.
+    var slots: [Int64: Int] = [:]
+    var photos: [Int64] = []
+    var hits: [PaletteCellSearch.Hit] = []
+    /// Per slot, the query colours it has not been met in yet.
+    var missing: [Int] = []
+    /// Slots met in every colour and not final yet.
+    var waiting: [Int] = []
+    var deferred: [[Deferred]]
+
+    init(colors count: Int) {
+        self.count = count
+        deferred = Array(repeating: [], count: count)
+        // Sized for a typical search (two colours at 1,000,000 stickers meet ~10,000): fewer regrowths.
+        slots.reserveCapacity(8192)
+        photos.reserveCapacity(8192)
+        hits.reserveCapacity(8192 * count)
+        missing.reserveCapacity(8192)
+    }
+
+    /// The score of the slot's weakest best colour so far.
+    func weakest(_ slot: Int) -> Double {
+        var weakest = Double.infinity
+        for index in slot * count..<(slot + 1) * count { weakest = min(weakest, hits[index].score) }
+        return weakest
+    }
+
+    /// Keeps `hit` for query colour `index` of `photo` when it beats the best so far.
+    mutating func meet(_ photo: Int64, _ index: Int, _ hit: PaletteCellSearch.Hit) {
+        let slot: Int
+        if let known = slots[photo] {
+            slot = known
+        } else {
+            slot = photos.count
+            slots[photo] = slot
+            photos.append(photo)
+            for _ in 0..<count { hits.append(PaletteCellSearch.Hit(colorId: 0, distance: 0, share: 0, score: -1)) }
+            missing.append(count)
+        }
+        let at = slot * count + index
+        let best = hits[at]
+        // The lowest colour id among equal scores, as the full scan.
+        guard hit.score > best.score || (hit.score == best.score && hit.colorId < best.colorId) else { return }
+        hits[at] = hit
+        if best.score < 0 {
+            missing[slot] -= 1
+            if missing[slot] == 0 { waiting.append(slot) }
+        }
+    }
+
+    /// Meets the deferred rows whose score reaches `level`.
+    mutating func meetDeferred(downTo level: Double) {
+        for index in 0..<count where !deferred[index].isEmpty {
+            var kept: [Deferred] = []
+            for entry in deferred[index] {
+                if entry.hit.score >= level { meet(entry.photo, index, entry.hit) } else { kept.append(entry) }
+            }
+            deferred[index] = kept
+        }
+    }
+
+    /// The waiting stickers whose weakest best colour reaches `level`, with their hits: final now.
+    mutating func takeFinals(downTo level: Double) -> [(photo: Int64, hits: [PaletteCellSearch.Hit])] {
+        var fresh: [(photo: Int64, hits: [PaletteCellSearch.Hit])] = []
+        var stillWaiting: [Int] = []
+        for slot in waiting {
+            if weakest(slot) >= level {
+                fresh.append((photos[slot], Array(hits[slot * count..<(slot + 1) * count])))
+            } else {
+                stillWaiting.append(slot)
+            }
+        }
+        waiting = stillWaiting
+        return fresh
     }
 }

@@ -1,11 +1,8 @@
-import GRDB
 import Processing
 
-/// A row of `photo`: one imported file, identified by the SHA-256 of its bytes
+/// A row of `photo`, on every back end: one imported file, identified by the SHA-256 of its bytes
 /// (or, for a file that could not be read at all, by its path).
-struct PhotoRecord: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
-    static let databaseTableName = "photo"
-
+struct PhotoRecord: Codable, Sendable, Equatable {
     var id: Int64?
     var sha256: String?
     var path: String
@@ -38,23 +35,8 @@ struct PhotoRecord: Codable, Sendable, Equatable, FetchableRecord, MutablePersis
         case guidanceJson = "guidance_json"
     }
 
-    enum Columns {
-        static let id = Column(CodingKeys.id)
-        static let sha256 = Column(CodingKeys.sha256)
-        static let path = Column(CodingKeys.path)
-        static let fileSize = Column(CodingKeys.fileSize)
-        static let fileMtime = Column(CodingKeys.fileMtime)
-        static let format = Column(CodingKeys.format)
-        static let status = Column(CodingKeys.status)
-        static let failureCode = Column(CodingKeys.failureCode)
-    }
-
     /// The guidance every cut-out of the entry applies (`.none` when it has none).
     func guidance() throws -> CutoutGuidance {
         try CutoutGuidance(storedJSON: guidanceJson)
-    }
-
-    mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
     }
 }
