@@ -3,7 +3,7 @@ import Hummingbird
 import Processing
 
 extension CatalogAPI {
-    func registerEntries(on router: Router<ServerRequestContext>) {
+    func registerEntries(on router: RecordingRouter) {
         // Entries, newest first, a page at a time, with the total.
         router.get("/api/entries") { request, _ in
             let limit = try request.integer("limit", in: 1...EntryPageQuery.maxLimit, default: 100)
