@@ -57,7 +57,7 @@ extension CatalogAPI {
             colors.append(color.oklab)
         }
         var within = ColorQuery.defaultWithin
-        if let text = request.query("within") {
+        if let text = request.given("within") {
             guard let value = Double(text), value > 0, value <= 100 else {
                 throw APIError.badRequest("bad-parameter", "within must be a ΔE above 0 and at most 100, not \(text)")
             }
@@ -66,7 +66,7 @@ extension CatalogAPI {
         let limit = try request.integer("limit", in: 1...100_000, default: ColorQuery.defaultLimit)
         var bounds: [String: String] = [:]
         for name in ["taken-after", "taken-before"] {
-            guard let text = request.query(name) else { continue }
+            guard let text = request.given(name) else { continue }
             guard let bound = ColorQuery.timeBound(text) else {
                 throw APIError.badRequest("bad-parameter", "\(name) '\(text)' is not a date: use \(ColorQuery.acceptedDates)")
             }
