@@ -9,7 +9,7 @@ extension CatalogAPI {
             let limit = try request.integer("limit", in: 1...EntryPageQuery.maxLimit, default: 100)
             let offset = try request.integer("offset", in: 0...Int(Int32.max), default: 0)
             var status: EntryStatus?
-            if let text = request.query("status") {
+            if let text = request.given("status") {
                 guard let value = EntryStatus(rawValue: text) else {
                     throw APIError.badRequest("bad-parameter", "status must be ok or failed, not \(text)")
                 }
