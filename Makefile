@@ -31,7 +31,7 @@ PKG_MODEL ?= $(TEST_MODEL)
 PKG_DEPS := dpkg-dev lintian
 DEB_DIR ?= .
 
-.PHONY: deps build demo test test-deps test-browser test-model test-package stage install uninstall deb package-model corpus model bench bench-stages bench-real bench-import bench-formats bench-reprocess bench-cutout bench-search bench-serve bench-page bench-palette bench-postgres test-readme fuzz reliability-long clean
+.PHONY: deps build demo test test-deps test-browser test-api test-model test-package stage install uninstall deb package-model corpus model bench bench-stages bench-real bench-import bench-formats bench-reprocess bench-cutout bench-search bench-serve bench-page bench-palette bench-postgres test-readme fuzz reliability-long clean
 
 ## deps: install the Debian packages the build needs (only those missing; idempotent)
 deps:
@@ -74,8 +74,8 @@ corpus:
 	else echo "note: $(FETCH) not found; the corpus conformance tests will be skipped"; fi
 
 ## test: build (no warnings allowed in our code), then every test; the corpus tests run when it is there;
-## then the page in a real browser (test-browser), then make install / uninstall and the Debian package,
-## from a static debug build of their own (test-package)
+## then the page in a real browser (test-browser), the API against its document (test-api), then make install /
+## uninstall and the Debian package, from a static debug build of their own (test-package)
 test: test-deps corpus test-model
 	@mkdir -p .build
 	$(SWIFT) build --build-tests 2>&1 | tee .build/test-build.log
@@ -85,6 +85,7 @@ test: test-deps corpus test-model
 	STICKER_CORPUS="$(abspath $(CORPUS))" STICKER_U2NETP_DIR="$(TEST_MODEL)" STICKER_U2NET_DIR="$(TEST_MODEL)" $(SWIFT) test 2>&1 | tee .build/test-run.log \
 	  || { echo "== failed tests, repeated from above:"; grep -E -A4 'recorded an issue|✘ Test .* failed' .build/test-run.log | tail -60; exit 1; }
 	$(MAKE) test-browser
+	$(MAKE) test-api
 	$(MAKE) test-readme
 	@if [ -s "$(PKG_MODEL)/u2netp.bin" ] && [ -s "$(PKG_MODEL)/u2net.bin" ]; then $(MAKE) test-package CONFIG=debug; \
 	else echo "note: no segmentation model to package; the install and package tests are skipped"; fi
@@ -97,6 +98,13 @@ test-deps:
 test-browser:
 	$(SWIFT) build --product catalog && $(SWIFT) build --product sample-photos
 	STICKER_MODEL_DIR="$(TEST_MODEL)" CATALOG_BIN=.build/debug/catalog SAMPLES_BIN=.build/debug/sample-photos Tests/Browser/run.sh
+
+## test-api: the HTTP API against its OpenAPI document (API/openapi.yaml) with schemathesis from PyPI (in a venv the
+## test makes): every check, the stateful phase included, reads and writes, on a served catalog of sample photos;
+## bounded to about two minutes (Tests/API/run.sh)
+test-api:
+	$(SWIFT) build --product catalog && $(SWIFT) build --product sample-photos
+	STICKER_MODEL_DIR="$(TEST_MODEL)" CATALOG_BIN=.build/debug/catalog SAMPLES_BIN=.build/debug/sample-photos Tests/API/run.sh
 
 ## test-readme: the "Scaling out on one machine" section of CONTRIBUTING.md run as it is written (a PostgreSQL
 ## server of its own, two workers; debug build), in a temporary folder laid out like a source tree after `make demo` (Tests/Readme)

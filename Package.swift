@@ -29,6 +29,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", exact: "2.37.6"),
         // PostgreSQL back end (a shared catalog): the wire protocol, TLS through swift-nio-ssl.
         .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
+        // The API tests read the OpenAPI document (API/openapi.yaml) with it; the product does not link it.
+        .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
     ],
     targets: [
         // System libraries (Debian -dev packages, found through pkg-config).
@@ -184,6 +186,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: strictSwift
         ),

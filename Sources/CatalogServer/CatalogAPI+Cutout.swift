@@ -3,7 +3,7 @@ import Hummingbird
 import Processing
 
 extension CatalogAPI {
-    func registerCutout(on router: Router<ServerRequestContext>) {
+    func registerCutout(on router: RecordingRouter) {
         // "Fix the cut-out": the sticker this guidance would make, not saved. A change (it runs the
         // network), so it takes the token like every other POST.
         router.post("/api/entries/{id}/cutout") { request, context in

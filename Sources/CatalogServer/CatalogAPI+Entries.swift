@@ -3,13 +3,13 @@ import Hummingbird
 import Processing
 
 extension CatalogAPI {
-    func registerEntries(on router: Router<ServerRequestContext>) {
+    func registerEntries(on router: RecordingRouter) {
         // Entries, newest first, a page at a time, with the total.
         router.get("/api/entries") { request, _ in
             let limit = try request.integer("limit", in: 1...EntryPageQuery.maxLimit, default: 100)
             let offset = try request.integer("offset", in: 0...Int(Int32.max), default: 0)
             var status: EntryStatus?
-            if let text = request.query("status") {
+            if let text = request.given("status") {
                 guard let value = EntryStatus(rawValue: text) else {
                     throw APIError.badRequest("bad-parameter", "status must be ok or failed, not \(text)")
                 }
@@ -57,7 +57,7 @@ extension CatalogAPI {
             colors.append(color.oklab)
         }
         var within = ColorQuery.defaultWithin
-        if let text = request.query("within") {
+        if let text = request.given("within") {
             guard let value = Double(text), value > 0, value <= 100 else {
                 throw APIError.badRequest("bad-parameter", "within must be a ΔE above 0 and at most 100, not \(text)")
             }
@@ -66,7 +66,7 @@ extension CatalogAPI {
         let limit = try request.integer("limit", in: 1...100_000, default: ColorQuery.defaultLimit)
         var bounds: [String: String] = [:]
         for name in ["taken-after", "taken-before"] {
-            guard let text = request.query(name) else { continue }
+            guard let text = request.given(name) else { continue }
             guard let bound = ColorQuery.timeBound(text) else {
                 throw APIError.badRequest("bad-parameter", "\(name) '\(text)' is not a date: use \(ColorQuery.acceptedDates)")
             }

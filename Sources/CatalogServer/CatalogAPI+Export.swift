@@ -5,7 +5,7 @@ import Hummingbird
 extension CatalogAPI {
     /// `GET /api/packs/{name}/export?format=F[&dry-run=1][&imessage-size=408]`: the export as a download
     /// (see ``ExportDownload``: one-file formats as they are, folder formats zipped), or the fit report.
-    func registerExport(on router: Router<ServerRequestContext>) {
+    func registerExport(on router: RecordingRouter) {
         router.get("/api/packs/{name}/export") { request, context in
             let name = try context.text("name")
             guard let formatText = request.query("format") else {

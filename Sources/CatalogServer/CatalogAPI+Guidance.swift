@@ -3,7 +3,7 @@ import Hummingbird
 import Processing
 
 extension CatalogAPI {
-    func registerGuidance(on router: Router<ServerRequestContext>) {
+    func registerGuidance(on router: RecordingRouter) {
         // "Fix the cut-out" saved: the guidance replaces the entry's and its sticker is made again,
         // as `catalog recut ID --reset --box … --include … --exclude …` does.
         router.put("/api/entries/{id}/guidance") { request, context in

@@ -16,7 +16,7 @@ extension CatalogAPI {
         let files: [UploadStore.SavedFile]?
     }
 
-    func registerJobs(on router: Router<ServerRequestContext>) {
+    func registerJobs(on router: RecordingRouter) {
         // Photos dropped on the page: saved under the uploads folder, then imported in the background.
         router.post("/api/import") { request, _ in
             if let job = await jobs.current {

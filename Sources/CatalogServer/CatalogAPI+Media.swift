@@ -7,7 +7,7 @@ extension CatalogAPI {
     /// Bytes written per chunk when a body is streamed.
     static let chunkSize = 64 * 1024
 
-    func registerMedia(on router: Router<ServerRequestContext>) {
+    func registerMedia(on router: RecordingRouter) {
         // The sticker PNG. Its ETag changes when the sticker is made again, so the browser may keep it
         // and ask again cheaply (`no-cache` + `If-None-Match` → 304).
         router.get("/api/stickers/{id}.png") { request, context in

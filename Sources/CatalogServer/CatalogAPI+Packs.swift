@@ -33,7 +33,7 @@ extension CatalogAPI {
         let position: Int?
     }
 
-    func registerPacks(on router: Router<ServerRequestContext>) {
+    func registerPacks(on router: RecordingRouter) {
         router.get("/api/packs") { _, _ in
             JSONBody.response(try await packs { () async throws(PackError) in try await repository.packs() })
         }

@@ -3,7 +3,7 @@ import Hummingbird
 import Processing
 
 extension CatalogAPI {
-    func registerSettings(on router: Router<ServerRequestContext>) {
+    func registerSettings(on router: RecordingRouter) {
         // `catalog config list --json`.
         router.get("/api/settings") { _, _ in
             JSONBody.response(SettingDescription.all(try await catalog { () async throws(CatalogError) in try await repository.settings() }))

@@ -42,7 +42,7 @@ struct CatalogAPI: Sendable {
     }
 
     /// Adds every route under `/api`.
-    func register(on router: Router<ServerRequestContext>) {
+    func register(on router: RecordingRouter) {
         registerEntries(on: router)
         registerMedia(on: router)
         registerCutout(on: router)
@@ -54,7 +54,7 @@ struct CatalogAPI: Sendable {
         router.get("/api/openapi.yaml") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "application/yaml; charset=utf-8", .cacheControl: "no-cache"],
-                body: ResponseBody(byteBuffer: ByteBuffer(string: OpenAPIDocument.yaml))
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: APIDocument.yaml))
             )
         }
     }

@@ -24,19 +24,31 @@ public struct CatalogServer: Sendable {
 
     /// The routes and the request guard, for running or for tests.
     public func router() -> Router<ServerRequestContext> {
+        router(recordingIn: RouteTable())
+    }
+
+    /// Every (method, path template) the API answers, as registered, for checking against its document.
+    public func routes() -> [APIRoute] {
+        let table = RouteTable()
+        _ = router(recordingIn: table)
+        return table.all
+    }
+
+    func router(recordingIn table: RouteTable) -> Router<ServerRequestContext> {
         let router = Router(context: ServerRequestContext.self, options: .autoGenerateHeadEndpoints)
         let uploads = configuration.uploadsDirectory
         router.add(middleware: RequestGuard(
             policy: AccessPolicy(host: configuration.host, token: configuration.token, port: port),
             assets: AssetServer(token: configuration.token),
             stopping: api.stopping,
+            routes: table,
             bodyLimit: { request in
                 // An upload is bounded per photo as it streams (--max-upload); as a whole, by what the disk can hold.
                 if request.method == .post && request.uri.path == "/api/import" { return UploadStore.freeSpace(at: uploads) }
                 return Int64(ServerRequestContext.maxBodySize)
             }
         ))
-        api.register(on: router)
+        api.register(on: RecordingRouter(router: router, table: table))
         return router
     }
 

@@ -8,27 +8,34 @@ extension Request {
         return value?.isEmpty == false ? value : nil
     }
 
-    /// Every value of a repeated query parameter (`color=red&color=blue`).
+    /// Every value of a repeated query parameter (`color=red&color=blue`), empty ones included.
     func queryAll(_ name: String) -> [String] {
-        uri.queryParameters.getAll(name).filter { !$0.isEmpty }
+        uri.queryParameters.getAll(name)
+    }
+
+    /// The query parameter `name` as given (the last one when repeated), empty text included: a number, a
+    /// flag or a date given as `name=` is refused rather than taken for its default.
+    func given(_ name: String) -> String? {
+        uri.queryParameters.getAll(name).last
     }
 
     /// An integer query parameter within `range`, `fallback` when absent.
     func integer(_ name: String, in range: ClosedRange<Int>, default fallback: Int) throws(APIError) -> Int {
-        guard let text = query(name) else { return fallback }
+        guard let text = given(name) else { return fallback }
         guard let value = Int(text), range.contains(value) else {
-            throw APIError.badRequest("bad-parameter", "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not \(text)")
+            throw APIError.badRequest(
+                "bad-parameter", "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not \(text.isEmpty ? "nothing" : text)")
         }
         return value
     }
 
     /// A yes/no query parameter: 1/true/yes or 0/false/no.
     func flag(_ name: String) throws(APIError) -> Bool {
-        guard let text = query(name)?.lowercased() else { return false }
+        guard let text = given(name)?.lowercased() else { return false }
         switch text {
         case "1", "true", "yes": return true
         case "0", "false", "no": return false
-        default: throw APIError.badRequest("bad-parameter", "\(name) must be 1 or 0, not \(text)")
+        default: throw APIError.badRequest("bad-parameter", "\(name) must be 1 or 0, not \(text.isEmpty ? "nothing" : text)")
         }
     }
 }

@@ -11,6 +11,8 @@ struct RequestGuard: RouterMiddleware {
     let policy: AccessPolicy
     let assets: AssetServer
     let stopping: StoppingFlag
+    /// The API's routes, for a 405 with `Allow` when a path is answered under other methods only.
+    let routes: RouteTable
     /// The most a request body may declare: the uploads folder's free space for an upload, 1 MB for the rest.
     let bodyLimit: @Sendable (Request) -> Int64
 
@@ -38,10 +40,7 @@ struct RequestGuard: RouterMiddleware {
         } catch let error as APIError {
             response = error.response()
         } catch let error as HTTPError {
-            // The router's own refusals: no such route (404), a body over the limit (413), ...
-            let code = error.status == .notFound ? "not-found" : error.status == .contentTooLarge ? "too-large" : "http-\(error.status.code)"
-            let message = error.status == .notFound ? "no API route \(request.method) \(request.uri.path)" : (error.body ?? error.status.reasonPhrase)
-            response = APIError(error.status, code, message).response()
+            response = refusal(error, for: request)
         } catch {
             context.logger.error("request failed", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
             response = APIError.unexpected(error).response()
@@ -55,5 +54,20 @@ struct RequestGuard: RouterMiddleware {
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         response.headers[HTTPField.Name("Server-Timing")!] = "app;dur=\((milliseconds * 1000).rounded() / 1000)"
         return response
+    }
+
+    /// The router's own refusals as JSON errors: a path answered under other methods only (405, with
+    /// `Allow`), no such route (404), a body over the limit (413), ...
+    func refusal(_ error: HTTPError, for request: Request) -> Response {
+        let allowed = routes.methods(for: request.uri.path)
+        if error.status == .notFound && !allowed.isEmpty && !allowed.contains(request.method) {
+            let methods = allowed.map(\.rawValue).joined(separator: ", ")
+            var response = APIError(.methodNotAllowed, "method-not-allowed", "\(request.uri.path) takes \(methods), not \(request.method)").response()
+            response.headers[.allow] = methods
+            return response
+        }
+        let code = error.status == .notFound ? "not-found" : error.status == .contentTooLarge ? "too-large" : "http-\(error.status.code)"
+        let message = error.status == .notFound ? "no API route \(request.method) \(request.uri.path)" : (error.body ?? error.status.reasonPhrase)
+        return APIError(error.status, code, message).response()
     }
 }

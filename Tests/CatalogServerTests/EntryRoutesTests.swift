@@ -35,7 +35,7 @@ struct EntryRoutesTests {
                 let page = try #require(response.json as? [String: Any])
                 #expect((page["total"] as? Int ?? 99) <= 1)
             }
-            for bad in ["limit=0", "limit=abc", "offset=-1", "status=maybe", "stale=perhaps", "limit=100000"] {
+            for bad in ["limit=0", "limit=abc", "limit=", "offset=-1", "offset=2147483648", "status=maybe", "status=", "stale=perhaps", "stale=", "limit=100000"] {
                 try await client.execute(uri: "/api/entries?\(bad)", method: .get) { response in
                     #expect(response.status == .badRequest, "\(bad)")
                     #expect(response.errorCode == "bad-parameter", "\(bad)")
@@ -84,7 +84,7 @@ struct EntryRoutesTests {
                 #expect(response.status == .ok)
                 #expect(response.text == none)
             }
-            for bad in ["color=notacolour", "", "color=red&within=0", "color=red&taken-after=yesterday", "color=red&limit=0"] {
+            for bad in ["color=notacolour", "", "color=red&within=0", "color=red&taken-after=yesterday", "color=red&limit=0", "color=red&color=", "color=red&within=", "color=red&taken-before="] {
                 try await client.execute(uri: "/api/search?\(bad)", method: .get) { response in
                     #expect(response.status == .badRequest, "\(bad)")
                 }

@@ -9,6 +9,7 @@ import Testing
 struct OpenAPIConformanceTests {
     /// A small JSON Schema (OpenAPI 3.0 subset) checker: type, nullable, properties, required,
     /// items, enum, additionalProperties, allOf, $ref. Returns the problems found, with their JSON path.
+    /// `resolve` also follows a response's `$ref` to `#/components/responses/...`.
     struct SchemaChecker {
         let document: [String: Any]
 
@@ -83,12 +84,7 @@ struct OpenAPIConformanceTests {
 
     @Test func everyAnswerMatchesTheDocument() async throws {
         try await withServer { fixture, client in
-            let yaml = try await client.execute(uri: "/api/openapi.yaml", method: .get) { response in
-                #expect(response.status == .ok)
-                #expect(response.headers[.contentType] == "application/yaml; charset=utf-8")
-                return response.text
-            }
-            let document = try #require(try JSONSerialization.jsonObject(with: Data(yaml.utf8)) as? [String: Any])
+            let document = try await servedDocument(client)
             #expect((document["openapi"] as? String)?.hasPrefix("3.") == true)
             let paths = try #require(document["paths"] as? [String: Any])
             let checker = SchemaChecker(document: document)
@@ -125,7 +121,7 @@ struct OpenAPIConformanceTests {
                     let template = try #require(Self.template(for: uri, in: paths), "\(where_): no path in the document")
                     let operation = try #require((paths[template] as? [String: Any])?[method.rawValue.lowercased()] as? [String: Any], "\(where_): no operation")
                     let responses = try #require(operation["responses"] as? [String: Any])
-                    let documented = try #require(responses[String(response.status.code)] as? [String: Any], "\(where_): status not documented")
+                    let documented = checker.resolve(try #require(responses[String(response.status.code)] as? [String: Any], "\(where_): status not documented"))
                     guard let content = documented["content"] as? [String: Any] else {
                         #expect(response.body.readableBytes == 0, "\(where_): a body where none is documented")
                         return
