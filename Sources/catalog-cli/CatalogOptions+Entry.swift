@@ -12,7 +12,7 @@ extension CatalogOptions {
         }
         guard let entry = found else {
             Diagnostics.report("error: no entry with id \(id) in \(displayName) (see `catalog list`)")
-            throw ExitStatus.dataError
+            throw ExitCode(.dataError)
         }
         return entry
     }

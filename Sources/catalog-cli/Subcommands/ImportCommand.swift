@@ -47,8 +47,7 @@ extension CatalogCommand {
         @Flag(help: "Record every file as pending work for `catalog work` (path, size, time), without reading it.")
         var enqueue = false
 
-        @Flag(help: "Print one JSON object per file, then a summary object.")
-        var json = false
+        @OptionGroup var output: OutputOptions
 
         @Flag(name: .shortAndLong, help: "No progress bar and no summary line; problems are still reported on stderr (--json output is unchanged).")
         var quiet = false
@@ -91,7 +90,7 @@ extension CatalogCommand {
             let progress = ProgressBar.forStandardError(
                 total: ProgressBar.wanted(quiet: quiet) ? Importer.countFiles(paths) : 0, label: "importing", quiet: quiet
             )
-            let json = self.json
+            let json = output.json
             let paths = self.paths
             let packIds = Mutex<[(path: String, id: Int64)]>([])
 
@@ -129,7 +128,7 @@ extension CatalogCommand {
                 Diagnostics.report("no files found in \(paths.joined(separator: ", "))")
             }
             if summary.failed > 0 {
-                throw summary.imported + summary.duplicates + summary.updated > 0 ? ExitStatus.someFailed : ExitStatus.dataError
+                throw ExitCode(summary.imported + summary.duplicates + summary.updated > 0 ? .someFailed : .dataError)
             }
         }
 
@@ -138,7 +137,7 @@ extension CatalogCommand {
             let trap = SignalTrap()
             let repository = try await catalog.open(.readWrite)
             let enqueuer = Enqueuer(repository: repository)
-            let json = self.json
+            let json = output.json
             let paths = self.paths
             let (summary, _) = try await InterruptibleWork.run(progress: nil, trap: trap) { () throws(CatalogError) in
                 try await enqueuer.run(paths) { event in Self.report(event, json: json, progress: nil) }
@@ -155,7 +154,7 @@ extension CatalogCommand {
                 Diagnostics.report("interrupted by \(trap.signalName): \(summary.enqueued) files enqueued; run the same command again to continue")
                 throw ExitCode(trap.exitCode)
             }
-            if summary.failed > 0 { throw summary.enqueued + summary.unchanged > 0 ? ExitStatus.someFailed : ExitStatus.dataError }
+            if summary.failed > 0 { throw ExitCode(summary.enqueued + summary.unchanged > 0 ? .someFailed : .dataError) }
         }
 
         /// The summary line: every file met is in one of its numbers.

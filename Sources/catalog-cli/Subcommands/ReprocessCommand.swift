@@ -30,8 +30,7 @@ extension CatalogCommand {
         @Flag(help: "Read the sources and report what would run, process and write nothing.")
         var dryRun = false
 
-        @Flag(help: "Print one JSON object per entry, then a summary object.")
-        var json = false
+        @OptionGroup var output: OutputOptions
 
         @Flag(name: .shortAndLong, help: "No progress bar and no summary line; problems are still reported on stderr (--json output is unchanged).")
         var quiet = false
@@ -53,7 +52,7 @@ extension CatalogCommand {
             settings.model = model
             let options = ReprocessOptions(jobs: jobs, all: all, dryRun: dryRun, settings: settings, predictor: predictor)
             let reprocessor = Reprocessor(repository: repository, options: options)
-            let json = self.json
+            let json = output.json
             let quiet = self.quiet
 
             // A signal before or during the scan for candidates lets the scan finish (it only reads the
@@ -78,7 +77,7 @@ extension CatalogCommand {
                 )
                 throw ExitCode(trap.exitCode)
             }
-            if summary.failed > 0 { throw ExitStatus.someFailed }
+            if summary.failed > 0 { throw ExitCode(.someFailed) }
         }
 
         private static func sentence(_ summary: ReprocessSummary, dryRun: Bool) -> String {

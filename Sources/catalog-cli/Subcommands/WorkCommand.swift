@@ -16,7 +16,7 @@ extension CatalogCommand {
 
                 If the catalog's PostgreSQL server goes away (a restart, a fail-over, the network), the worker says so once on stderr, keeps what it holds and retries with growing pauses (up to 5 s apart) on new connections, for up to --reconnect-for (default 5m); it says so again when the server is back, commits the results whose claims are still its own and goes on. Files are never recorded as failed because the server was away. When the server stays away longer, it exits 69; what it held goes back to the queue when the leases run out, as it does when the worker is signalled during the outage (it then stops at once, 130 / 143).
 
-                --status shows pending, claimed (by holder, with the lease), done and failed files, and exits.
+                --status shows pending, claimed (by holder, with the lease), done and failed files, and exits (with --json: the queue as one JSON object).
 
                 Exit: 0 done, 1 some files failed, 69 no segmentation model installed or the catalog's server unreachable (at the start, or for longer than --reconnect-for), 74/75 catalog not writable/busy, 130/143 interrupted. --json prints one JSON object per file, then a summary object.
                 """
@@ -40,8 +40,7 @@ extension CatalogCommand {
         @Flag(help: "Show the queue (pending, claimed by whom until when, done, failed) and exit.")
         var status = false
 
-        @Flag(help: "Print one JSON object per file, then a summary object (with --status: the queue as one JSON object).")
-        var json = false
+        @OptionGroup var output: OutputOptions
 
         @Flag(name: .shortAndLong, help: "No progress line and no summary; problems are still reported on stderr.")
         var quiet = false
@@ -59,7 +58,7 @@ extension CatalogCommand {
                 jobs: jobs, lease: lease, follow: follow, host: host, holder: "\(host):\(getpid())",
                 settings: settings, predictor: predictor, reconnectFor: reconnectFor)
             let worker = Worker(repository: repository, options: options)
-            let json = self.json
+            let json = output.json
             let quiet = self.quiet
             let (summary, _) = try await InterruptibleWork.run(progress: nil, trap: trap) { () throws(CatalogError) in
                 try await worker.run { event in Self.report(event, json: json, quiet: quiet) } onNotice: { notice in Self.report(notice) }
@@ -78,7 +77,7 @@ extension CatalogCommand {
                 Diagnostics.report("interrupted by \(trap.signalName): \(summary.released) unfinished files given back to the queue\(left)")
                 throw ExitCode(trap.exitCode)
             }
-            if summary.failed > 0 { throw ExitStatus.someFailed }
+            if summary.failed > 0 { throw ExitCode(.someFailed) }
         }
 
         private func showStatus() async throws {
@@ -89,7 +88,7 @@ extension CatalogCommand {
             } catch {
                 throw Diagnostics.exit(for: error)
             }
-            if json {
+            if output.json {
                 Terminal.standardOutput.write(JSONOutput.document(work))
             } else {
                 Terminal.standardOutput.write(Self.describe(work, label: "Work        ").joined(separator: "\n") + "\n")
