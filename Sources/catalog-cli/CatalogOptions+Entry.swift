@@ -1,3 +1,4 @@
+import ArgumentParser
 import Catalog
 
 extension CatalogOptions {

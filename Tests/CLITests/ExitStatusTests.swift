@@ -54,14 +54,15 @@ import Testing
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("docs/exit-codes.md")
         let text = try String(contentsOf: file, encoding: .utf8)
-        let (begin, end) = ("<!-- exit-codes:begin -->\n", "\n<!-- exit-codes:end -->")
+        let (begin, end) = ("<!-- exit-codes:begin -->", "<!-- exit-codes:end -->")
         guard let start = text.range(of: begin), let stop = text.range(of: end, range: start.upperBound..<text.endIndex) else {
-            Issue.record("docs/exit-codes.md has no \(begin.dropLast()) ... \(end.dropFirst()) markers")
+            Issue.record("docs/exit-codes.md has no \(begin) ... \(end) markers")
             return
         }
-        let documented = String(text[start.upperBound..<stop.lowerBound])
+        let documented = text[start.upperBound..<stop.lowerBound].trimmingCharacters(in: .newlines)
         if documented != ExitStatus.markdownTable, ProcessInfo.processInfo.environment["UPDATE_EXIT_CODES"] == "1" {
-            try (text.replacingCharacters(in: start.upperBound..<stop.lowerBound, with: ExitStatus.markdownTable)).write(to: file, atomically: true, encoding: .utf8)
+            let updated = text.replacingCharacters(in: start.upperBound..<stop.lowerBound, with: "\n" + ExitStatus.markdownTable + "\n")
+            try updated.write(to: file, atomically: true, encoding: .utf8)
             return
         }
         #expect(

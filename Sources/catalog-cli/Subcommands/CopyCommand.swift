@@ -51,16 +51,14 @@ extension CatalogCommand {
                     if let delay { Thread.sleep(forTimeInterval: delay) }
                 }
             }
-            if json { Terminal.standardOutput.write(JSONOutput.line(summary)) }
             let resume = "run `catalog copy --to \(targetOptions.displayName)` again to continue"
-            OutputFailure.exitIfFailed(done: "\(summary.copied) entries copied; \(resume)")
-            if summary.interrupted {
-                Diagnostics.report("interrupted by \(trap.signalName): \(summary.copied) entries copied, the copy is incomplete; \(resume)")
-                throw ExitCode(trap.exitCode)
-            }
-            if !quiet && !json {
-                Terminal.standardOutput.write("Copied \(summary.copied) entries to \(targetOptions.displayName); `catalog verify` on both reports the same checksums.\n")
-            }
+            try RunEnding(output: output, quiet: quiet, trap: trap).finish(
+                summary, interrupted: summary.interrupted,
+                .init(
+                    sentence: summary.interrupted
+                        ? nil : "Copied \(summary.copied) entries to \(targetOptions.displayName); `catalog verify` on both reports the same checksums.\n",
+                    kept: "\(summary.copied) entries copied; \(resume)",
+                    interrupted: "\(summary.copied) entries copied, the copy is incomplete; \(resume)"))
         }
 
         private static var testBatchDelay: Double? { TestHooks.copyBatchDelay }

@@ -114,21 +114,15 @@ extension CatalogCommand {
                     throw Diagnostics.exit(for: error)
                 }
             }
-            if json {
-                Terminal.standardOutput.write(JSONOutput.line(summary))
-            } else if !quiet {
-                Terminal.standardOutput.write(Self.sentence(summary, dryRun: dryRun))
-            }
-            OutputFailure.exitIfFailed(done: "\(summary.total) files done and kept; run the same import again to continue")
-            if summary.interrupted {
-                Diagnostics.report("interrupted by \(trap.signalName): \(summary.total) files done; run the same import again to continue")
-                throw ExitCode(trap.exitCode)
-            }
+            try RunEnding(output: output, quiet: quiet, trap: trap).finish(
+                summary, interrupted: summary.interrupted,
+                .init(
+                    sentence: Self.sentence(summary, dryRun: dryRun), kept: "\(summary.total) files done and kept; run the same import again to continue",
+                    interrupted: "\(summary.total) files done; run the same import again to continue"),
+                failure: summary.failed == 0 ? nil : summary.imported + summary.duplicates + summary.updated > 0 ? .someFailed : .dataError)
+            // Nothing failed, so nothing was met at all.
             if summary.total == 0 {
                 Diagnostics.report("no files found in \(paths.joined(separator: ", "))")
-            }
-            if summary.failed > 0 {
-                throw ExitCode(summary.imported + summary.duplicates + summary.updated > 0 ? .someFailed : .dataError)
             }
         }
 
@@ -142,19 +136,13 @@ extension CatalogCommand {
             let (summary, _) = try await InterruptibleWork.run(progress: nil, trap: trap) { () throws(CatalogError) in
                 try await enqueuer.run(paths) { event in Self.report(event, json: json, progress: nil) }
             }
-            if json {
-                Terminal.standardOutput.write(JSONOutput.line(summary))
-            } else if !quiet {
-                var text = "Enqueued \(summary.enqueued), \(summary.unchanged) already pending or imported, \(summary.failed) failed"
-                if summary.skipped > 0 { text += ", \(summary.skipped) skipped" }
-                Terminal.standardOutput.write(text + "; run `catalog work` to process them.\n")
-            }
-            OutputFailure.exitIfFailed(done: "\(summary.enqueued) files enqueued; run the same command again to continue")
-            if summary.interrupted {
-                Diagnostics.report("interrupted by \(trap.signalName): \(summary.enqueued) files enqueued; run the same command again to continue")
-                throw ExitCode(trap.exitCode)
-            }
-            if summary.failed > 0 { throw ExitCode(summary.enqueued + summary.unchanged > 0 ? .someFailed : .dataError) }
+            var sentence = "Enqueued \(summary.enqueued), \(summary.unchanged) already pending or imported, \(summary.failed) failed"
+            if summary.skipped > 0 { sentence += ", \(summary.skipped) skipped" }
+            let resume = "\(summary.enqueued) files enqueued; run the same command again to continue"
+            try RunEnding(output: output, quiet: quiet, trap: trap).finish(
+                summary, interrupted: summary.interrupted,
+                .init(sentence: sentence + "; run `catalog work` to process them.\n", kept: resume, interrupted: resume),
+                failure: summary.failed == 0 ? nil : summary.enqueued + summary.unchanged > 0 ? .someFailed : .dataError)
         }
 
         /// The summary line: every file met is in one of its numbers.

@@ -65,19 +65,13 @@ extension CatalogCommand {
                     Self.report(event, json: json, progress: progress)
                 }
             }
-            if json {
-                Terminal.standardOutput.write(JSONOutput.line(summary))
-            } else if !quiet {
-                Terminal.standardOutput.write(Self.sentence(summary, dryRun: dryRun))
-            }
-            OutputFailure.exitIfFailed(done: "\(summary.done) entries done and kept, \(summary.left) left; run catalog reprocess again to continue")
-            if summary.interrupted {
-                Diagnostics.report(
-                    "interrupted by \(trap.signalName): \(summary.done) entries done, \(summary.left) left; run catalog reprocess again to continue"
-                )
-                throw ExitCode(trap.exitCode)
-            }
-            if summary.failed > 0 { throw ExitCode(.someFailed) }
+            try RunEnding(output: output, quiet: quiet, trap: trap).finish(
+                summary, interrupted: summary.interrupted,
+                .init(
+                    sentence: Self.sentence(summary, dryRun: dryRun),
+                    kept: "\(summary.done) entries done and kept, \(summary.left) left; run catalog reprocess again to continue",
+                    interrupted: "\(summary.done) entries done, \(summary.left) left; run catalog reprocess again to continue"),
+                failure: summary.failed > 0 ? .someFailed : nil)
         }
 
         private static func sentence(_ summary: ReprocessSummary, dryRun: Bool) -> String {
@@ -102,14 +96,14 @@ extension CatalogCommand {
         /// The stderr line for an event people should see.
         private static func line(_ event: ReprocessEvent) -> String? {
             switch event {
-            case .failed(let id, let path, _, let code, let message):
-                "catalog: \(path) (entry \(id)): \(message) [\(code)]\n"
+            case .failed(let id, let path, _, let error):
+                "catalog: \(path) (entry \(id)): \(error.message) [\(error.code)]\n"
             case .missing(let id, let path, _):
                 "catalog: \(path) (entry \(id)): source missing, entry left as it is [source-missing]\n"
-            case .duplicate(let id, let path, _, let other, let removed):
-                removed
-                    ? "catalog: \(path) (entry \(id)): now readable, and its bytes are entry \(other)'s; the placeholder entry was removed\n"
-                    : "catalog: \(path) (entry \(id)): its bytes changed to those of entry \(other); entry \(id) was left as it is\n"
+            case .duplicate(let id, let path, _, let copy):
+                copy.removed
+                    ? "catalog: \(path) (entry \(id)): now readable, and its bytes are entry \(copy.entry)'s; the placeholder entry was removed\n"
+                    : "catalog: \(path) (entry \(id)): its bytes changed to those of entry \(copy.entry); entry \(id) was left as it is\n"
             case .reprocessed, .refreshed: nil
             }
         }

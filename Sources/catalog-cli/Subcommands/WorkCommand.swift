@@ -63,21 +63,16 @@ extension CatalogCommand {
             let (summary, _) = try await InterruptibleWork.run(progress: nil, trap: trap) { () throws(CatalogError) in
                 try await worker.run { event in Self.report(event, json: json, quiet: quiet) } onNotice: { notice in Self.report(notice) }
             }
-            if json {
-                Terminal.standardOutput.write(JSONOutput.line(summary))
-            } else if !quiet {
-                Terminal.standardOutput.write(
-                    "Imported \(summary.imported), \(summary.duplicates) already catalogued, \(summary.reprocessed) stale entries brought up to date, \(summary.failed) failed"
-                        + (summary.lost > 0 ? ", \(summary.lost) taken over by other workers" : "") + ".\n")
-            }
-            OutputFailure.exitIfFailed(done: "finished files are kept; unfinished ones were given back to the queue")
-            if summary.interrupted {
-                let left = summary.leftClaimed > 0
-                    ? "; \(summary.leftClaimed) left claimed until their leases run out (the catalog's server could not be reached)" : ""
-                Diagnostics.report("interrupted by \(trap.signalName): \(summary.released) unfinished files given back to the queue\(left)")
-                throw ExitCode(trap.exitCode)
-            }
-            if summary.failed > 0 { throw ExitCode(.someFailed) }
+            let sentence = "Imported \(summary.imported), \(summary.duplicates) already catalogued, \(summary.reprocessed) stale entries brought up to date, \(summary.failed) failed"
+                + (summary.lost > 0 ? ", \(summary.lost) taken over by other workers" : "") + ".\n"
+            let left = summary.leftClaimed > 0
+                ? "; \(summary.leftClaimed) left claimed until their leases run out (the catalog's server could not be reached)" : ""
+            try RunEnding(output: output, quiet: quiet, trap: trap).finish(
+                summary, interrupted: summary.interrupted,
+                .init(
+                    sentence: sentence, kept: "finished files are kept; unfinished ones were given back to the queue",
+                    interrupted: "\(summary.released) unfinished files given back to the queue\(left)"),
+                failure: summary.failed > 0 ? .someFailed : nil)
         }
 
         private func showStatus() async throws {
@@ -115,8 +110,8 @@ extension CatalogCommand {
             switch event {
             case .file(.failed(_, let path, let code, let message)):
                 Terminal.standardError.write("catalog: \(path): \(message) [\(code)]\n")
-            case .reprocess(.failed(let id, let path, _, let code, let message)):
-                Terminal.standardError.write("catalog: \(path) (entry \(id)): \(message) [\(code)]\n")
+            case .reprocess(.failed(let id, let path, _, let error)):
+                Terminal.standardError.write("catalog: \(path) (entry \(id)): \(error.message) [\(error.code)]\n")
             case .lost(let path):
                 Terminal.standardError.write("catalog: \(path): the claim was taken over by another worker (lease expired); result discarded\n")
             case .file(let event) where !quiet:
