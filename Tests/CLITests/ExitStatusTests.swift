@@ -7,7 +7,7 @@ import Testing
 
 /// The exit codes are defined once (`ExitStatus`): every library failure maps to the code scripts rely
 /// on, and `--help` and docs/exit-codes.md list the same codes.
-@Suite(.timeLimit(.minutes(1))) struct ExitStatusTests {
+@Suite(.timeLimit(.minutes(15))) struct ExitStatusTests {
     @Test func catalogFailuresHaveTheirCodes() {
         let expected: [(CatalogError, Int32)] = [
             (.busy(path: "c"), 75),

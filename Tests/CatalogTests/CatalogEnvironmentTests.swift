@@ -5,7 +5,7 @@ import Testing
 
 /// One home for the environment: the XDG rule for where the catalog, the models and uploads live, and
 /// the model folders.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(15)))
 struct CatalogEnvironmentTests {
     @Test(arguments: [
         (["XDG_DATA_HOME": "/data", "HOME": "/home/a"], "/data/sticker-catalog"),

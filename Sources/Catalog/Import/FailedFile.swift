@@ -16,4 +16,7 @@ struct FailedFile: Sendable {
     /// The entry recorded at the same path with other bytes (the file was edited in place), which the
     /// failure replaces.
     var replacing: PathClaim? = nil
+
+    /// What a failed entry records of it.
+    var failure: PhotoFailure { PhotoFailure(source: source, format: format, facts: facts, code: code, message: message) }
 }

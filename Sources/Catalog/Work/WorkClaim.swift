@@ -29,7 +29,7 @@ public enum WorkResult: Sendable {
     /// Bytes the catalog has (entry `id`): recorded as ``CatalogStore/noteDuplicate(id:source:)`` does.
     case known(id: Int64, source: SourceFile)
     /// Bytes that could not be processed: recorded as ``CatalogStore/recordFailure(sha256:source:format:facts:code:message:)``.
-    case failed(sha256: String?, source: SourceFile, format: ImageFormat?, facts: PhotoFacts?, code: String, message: String)
+    case failed(sha256: String?, PhotoFailure)
     /// A stale entry re-made: committed as the matching reprocess method does, checked against the hash
     /// the entry had when it was read.
     case reprocess(ReprocessStep)
@@ -72,7 +72,7 @@ public struct ReprocessStep: Sendable {
     /// The change itself.
     public enum Change: Sendable {
         case replace(ProcessedPhoto, sha256: String, source: SourceFile)
-        case fail(sha256: String, source: SourceFile, format: ImageFormat?, facts: PhotoFacts?, code: String, message: String)
+        case fail(sha256: String, PhotoFailure)
         case refreshSource(SourceFile)
         case resolveDuplicate(sha256: String)
         /// Nothing to write on the entry (a failed re-run keeps the sticker it has): only the queue row, as failed.
@@ -91,4 +91,26 @@ public struct ReprocessStep: Sendable {
         self.expectedGuidance = expectedGuidance
         self.change = change
     }
+}
+
+/// Why a photo could not be made into a sticker, with what its bytes told before the failure: what a
+/// failed entry records.
+public struct PhotoFailure: Sendable {
+    public var source: SourceFile
+    public var format: ImageFormat?
+    /// What the bytes told before the failure (nil when they did not decode).
+    public var facts: PhotoFacts?
+    public var code: String
+    public var message: String
+
+    public init(source: SourceFile, format: ImageFormat?, facts: PhotoFacts?, code: String, message: String) {
+        self.source = source
+        self.format = format
+        self.facts = facts
+        self.code = code
+        self.message = message
+    }
+
+    /// The message with its code, as the work queue's row keeps it.
+    var rowMessage: String { "\(message) [\(code)]" }
 }

@@ -31,7 +31,8 @@ extension Worker {
             let problem = EventProblem(error)
             // As `reprocess`: a sticker made from these very bytes stays when a re-run fails.
             if entry.keepsSticker { return step(.keep(message: "\(problem.message) [\(problem.code)]")) }
-            return step(.fail(sha256: entry.sha256, source: entry.source, format: format, facts: facts, code: problem.code, message: problem.message))
+            return step(.fail(
+                sha256: entry.sha256, PhotoFailure(source: entry.source, format: format, facts: facts, code: problem.code, message: problem.message)))
         }
     }
 
@@ -44,8 +45,8 @@ extension Worker {
             return .refreshed(id: id, path: path)
         case (.duplicate(let other, let removed), _):
             return .duplicate(id: id, path: path, reasons: reasons, of: .init(entry: other, removed: removed))
-        case (.failed, .fail(_, _, _, _, let code, let message)):
-            return .failed(id: id, path: path, reasons: reasons, error: EventProblem(code: code, message: message))
+        case (.failed, .fail(_, let problem)):
+            return .failed(id: id, path: path, reasons: reasons, error: EventProblem(code: problem.code, message: problem.message))
         case (.failed, .keep(let message)):
             return .failed(id: id, path: path, reasons: reasons, error: EventProblem(code: "failed", message: message))
         case (.failed, _):
@@ -99,8 +100,8 @@ extension Worker {
             return .file(.imported(id: id, path: path))
         case .known(let known, _):
             return .file(.duplicate(id: id ?? known, path: path, moved: false))
-        case .failed(_, _, _, _, let code, let message):
-            return .file(.failed(id: id, path: path, code: code, message: message))
+        case .failed(_, let problem):
+            return .file(.failed(id: id, path: path, code: problem.code, message: problem.message))
         case .unreadable(let message):
             return .file(.failed(id: id, path: path, code: "unreadable", message: message))
         case .reprocess(let step):

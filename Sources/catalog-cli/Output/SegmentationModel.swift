@@ -26,13 +26,19 @@ enum SegmentationModel {
     /// the first of the environment's model folders that holds it. Missing: `.segmentationUnavailable`
     /// naming every place it looked; damaged: `.invalidModel`.
     static func load(_ model: CutoutModel, in folder: String?, environment: CatalogEnvironment) throws(ProcessingError) -> any MaskPredictor {
-        if TestHooks.usesCentredPredictor { return CentredEllipsePredictor() }
-        if let folder { return try NetworkMaskPredictor.installed(model, in: URL(fileURLWithPath: folder)) }
-        let places = folders(nil, environment: environment)
-        guard let predictor = try NetworkMaskPredictor.installed(model, among: places) else {
-            throw .segmentationUnavailable("no segmentation model \(model.rawValue); looked in \(places.map(\.path).joined(separator: ", "))")
+        guard let predictor = try installed(model, in: folder, environment: environment) else {
+            let places = folders(folder, environment: environment).map(\.path).joined(separator: ", ")
+            throw .segmentationUnavailable("no segmentation model \(model.rawValue); looked in \(places)")
         }
         return predictor
+    }
+
+    /// As ``load(_:in:environment:)``, but nil when no folder of the environment holds the model (a
+    /// cut-out of a photo with its own transparency needs none); a `folder` named without it is an error.
+    static func installed(_ model: CutoutModel, in folder: String?, environment: CatalogEnvironment) throws(ProcessingError) -> (any MaskPredictor)? {
+        if TestHooks.usesCentredPredictor { return CentredEllipsePredictor() }
+        if let folder { return try NetworkMaskPredictor.installed(model, in: URL(fileURLWithPath: folder)) }
+        return try NetworkMaskPredictor.installed(model, among: folders(nil, environment: environment))
     }
 
     /// Where the model is looked for, in order: `folder` alone when given, else the environment's model

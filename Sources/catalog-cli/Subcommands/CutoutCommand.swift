@@ -134,7 +134,7 @@ extension CatalogCommand {
         private func makePNG(from bytes: [UInt8], model chosen: CutoutModel) throws(ProcessingError) -> [UInt8] {
             let job = CutoutJob(maxPixels: maxPixels, workingSize: Self.workingSize, guidance: CutoutGuidance(box: box, include: include, exclude: exclude))
             let decoded = try job.decode(bytes)
-            let predictor = try SegmentationModel.load(chosen, in: modelFolder, environment: .current)
+            let predictor = try SegmentationModel.installed(chosen, in: modelFolder, environment: .current)
             let output: CutoutJob.Output = switch (maskOnly, noCrop) {
             case (true, true): .mask
             case (true, false): .croppedMask

@@ -23,8 +23,7 @@ extension CatalogCommand {
         @Argument(help: ArgumentHelp("Photos and folders to import.", valueName: "path"))
         var paths: [String]
 
-        @Option(parsing: .unconditional, help: "How many photos to process at once, 1 to 256 (the default is the number of cores).", transform: OptionValue.whole("--jobs", 1...256))
-        var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+        @OptionGroup var parallel: JobsOptions
 
         @Option(
             name: .customLong("max-pixels"), parsing: .unconditional, help: "Refuse images with more pixels than this (decompression bombs).",
@@ -55,7 +54,6 @@ extension CatalogCommand {
         func validate() throws {
             if paths.isEmpty { throw ValidationError("name at least one file or folder to import") }
             if paths.contains("") { throw ValidationError("an empty path names no file (an unset variable?); name a file or folder, or . for the current folder") }
-            if !(1...256).contains(jobs) { throw ValidationError("--jobs must be between 1 and 256, not \(jobs)") }
             if let colors, !(1...PaletteExtractor.colorLimit).contains(colors) {
                 throw ValidationError("--colors must be between 1 and \(PaletteExtractor.colorLimit), not \(colors)")
             }
@@ -85,7 +83,7 @@ extension CatalogCommand {
             if let colors { settings.paletteColors = colors }
             let importer = Importer(
                 repository: repository,
-                options: ImportOptions(jobs: jobs, maxPixels: maxPixels, settings: settings, dryRun: dryRun, predictor: predictor)
+                options: ImportOptions(jobs: parallel.jobs, maxPixels: maxPixels, settings: settings, dryRun: dryRun, predictor: predictor)
             )
             let progress = ProgressBar.forStandardError(
                 total: ProgressBar.wanted(quiet: quiet) ? Importer.countFiles(paths) : 0, label: "importing", quiet: quiet

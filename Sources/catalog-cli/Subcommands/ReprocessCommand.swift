@@ -24,8 +24,7 @@ extension CatalogCommand {
         @Flag(help: "Re-run every entry, stale or not.")
         var all = false
 
-        @Option(parsing: .unconditional, help: "How many entries to process at once, 1 to 256 (the default is the number of cores).", transform: OptionValue.whole("--jobs", 1...256))
-        var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+        @OptionGroup var parallel: JobsOptions
 
         @Flag(help: "Read the sources and report what would run, process and write nothing.")
         var dryRun = false
@@ -34,10 +33,6 @@ extension CatalogCommand {
 
         @Flag(name: .shortAndLong, help: "No progress bar and no summary line; problems are still reported on stderr (--json output is unchanged).")
         var quiet = false
-
-        func validate() throws {
-            if !(1...256).contains(jobs) { throw ValidationError("--jobs must be between 1 and 256, not \(jobs)") }
-        }
 
         func run() async throws {
             // Trapped first: a signal at any moment from here on ends with the summary line and 130/143.
@@ -50,7 +45,7 @@ extension CatalogCommand {
             let repository = try await catalog.open(dryRun || !exists ? .readOnly : .readWrite)
             var settings = try await catalog.settings(of: repository)
             settings.model = model
-            let options = ReprocessOptions(jobs: jobs, all: all, dryRun: dryRun, settings: settings, predictor: predictor)
+            let options = ReprocessOptions(jobs: parallel.jobs, all: all, dryRun: dryRun, settings: settings, predictor: predictor)
             let reprocessor = Reprocessor(repository: repository, options: options)
             let json = output.json
             let quiet = self.quiet

@@ -25,8 +25,7 @@ extension CatalogCommand {
         @OptionGroup var catalog: CatalogOptions
         @OptionGroup var model: ModelOptions
 
-        @Option(parsing: .unconditional, help: "How many photos to process at once, 1 to 256 (the default is the number of cores).", transform: OptionValue.whole("--jobs", 1...256))
-        var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+        @OptionGroup var parallel: JobsOptions
 
         @Flag(help: "Wait for more work when the queue is drained, until interrupted.")
         var follow = false
@@ -55,7 +54,7 @@ extension CatalogCommand {
             settings.model = model
             let host = Self.hostName
             let options = WorkOptions(
-                jobs: jobs, lease: lease, follow: follow, host: host, holder: "\(host):\(getpid())",
+                jobs: parallel.jobs, lease: lease, follow: follow, host: host, holder: "\(host):\(getpid())",
                 settings: settings, predictor: predictor, reconnectFor: reconnectFor)
             let worker = Worker(repository: repository, options: options)
             let json = output.json
