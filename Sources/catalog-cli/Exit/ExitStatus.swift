@@ -52,13 +52,13 @@ enum ExitStatus: CaseIterable, Sendable {
         case .success: "all done"
         case .someFailed: "finished, but some items failed (each is named on stderr / in JSON; the rest was done)"
         case .usage:
-            "a bad option or argument, an empty path, `help UNKNOWN`, a malformed `$CATALOG_BUSY_TIMEOUT` or `postgres://` address (nothing was touched; checked before the catalog is opened)"
+            "usage error: a bad option or argument, an empty path, `help UNKNOWN`, a malformed `$CATALOG_BUSY_TIMEOUT` or `postgres://` address (nothing was touched; checked before the catalog is opened)"
         case .dataError:
             "bad input data: nothing usable (every file failed), an unknown id or pack, a pack too small/empty for the format or a sticker that cannot fit its limit, a file that is not a catalog, or a catalog made by a newer version (left untouched)"
         case .unavailable:
             "the segmentation model the run needs is not installed, or is damaged (nothing was written; the message names every place it looked); or the PostgreSQL server of a `postgres://` catalog cannot be reached, or goes away while a command runs"
         case .ioError:
-            "the catalog (or output) cannot be created, read or written; an export or preview that exists (without `--force`); a `postgres://` catalog whose database does not exist; a `catalog copy` target that is not new"
+            "I/O error: the catalog (or output) cannot be created, read or written; an export or preview that exists (without `--force`); a `postgres://` catalog whose database does not exist; a `catalog copy` target that is not new"
         case .busy: "the catalog is busy: another process held its lock past the timeout; retry later"
         case .accessDenied:
             "the PostgreSQL server refused the credentials of a `postgres://` catalog (give the password in `PGPASSWORD` or `~/.pgpass`), or its `pg_hba.conf` does not let the connection in"
