@@ -18,11 +18,11 @@ public enum CopyEvent: Sendable, Equatable, TaggedEvent {
     public var eventFields: [EventField] {
         switch self {
         case .started(let source, let target, let entries, let resumedAfter):
-            [.init("source", source), .init("target", target), .init("entries", entries), .init("resumedAfter", resumedAfter)]
+            [("source", source), ("target", target), ("entries", entries), ("resumedAfter", resumedAfter)]
         case .batch(let copied, let lastID):
-            [.init("copied", copied), .init("lastID", lastID)]
+            [("copied", copied), ("lastID", lastID)]
         case .finished(let copied, let packs, let settings):
-            [.init("copied", copied), .init("packs", packs), .init("settings", settings)]
+            [("copied", copied), ("packs", packs), ("settings", settings)]
         }
     }
 }

@@ -10,15 +10,7 @@ public protocol TaggedEvent: Encodable {
 }
 
 /// One key of a ``TaggedEvent`` and its value.
-public struct EventField {
-    let key: String
-    let value: any Encodable
-
-    public init(_ key: String, _ value: any Encodable) {
-        self.key = key
-        self.value = value
-    }
-}
+public typealias EventField = (key: String, value: any Encodable)
 
 /// The `error` or `reason` object of an event: `{"code": ..., "message": ...}`.
 public struct EventProblem: Encodable, Sendable, Equatable {

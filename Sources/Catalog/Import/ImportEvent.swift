@@ -37,18 +37,18 @@ public enum ImportEvent: Sendable, Equatable, TaggedEvent {
 
     public var eventFields: [EventField] {
         // A name that is not UTF-8 is shown escaped; this says so (README: `printf '%b'` gives the bytes back).
-        let escaped = EscapedPath.isEscaped(path) ? [EventField("pathEscaped", true)] : []
-        return escaped + [EventField("path", path)] + details
+        let escaped: [EventField] = EscapedPath.isEscaped(path) ? [("pathEscaped", true)] : []
+        return escaped + [("path", path)] + details
     }
 
     /// The fields besides the path.
     private var details: [EventField] {
         switch self {
-        case .imported(let id, _), .updated(let id, _): [EventField("id", id)]
-        case .duplicate(let id, _, let moved): [EventField("id", id), EventField("moved", moved)]
-        case .failed(let id, _, let code, let message): [EventField("id", id), EventField("error", EventProblem(code: code, message: message))]
-        case .skipped(_, let code, let message): [EventField("reason", EventProblem(code: code, message: message))]
-        case .warning(_, let message): [EventField("message", message)]
+        case .imported(let id, _), .updated(let id, _): [("id", id)]
+        case .duplicate(let id, _, let moved): [("id", id), ("moved", moved)]
+        case .failed(let id, _, let code, let message): [("id", id), ("error", EventProblem(code: code, message: message))]
+        case .skipped(_, let code, let message): [("reason", EventProblem(code: code, message: message))]
+        case .warning(_, let message): [("message", message)]
         }
     }
 }
@@ -84,7 +84,7 @@ public struct ImportSummary: Sendable, Equatable, TaggedEvent {
     public var eventName: String { "summary" }
 
     public var eventFields: [EventField] {
-        [.init("imported", imported), .init("duplicates", duplicates), .init("failed", failed), .init("updated", updated),
-         .init("skipped", skipped), .init("interrupted", interrupted)]
+        [("imported", imported), ("duplicates", duplicates), ("failed", failed), ("updated", updated),
+         ("skipped", skipped), ("interrupted", interrupted)]
     }
 }

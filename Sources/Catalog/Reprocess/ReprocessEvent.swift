@@ -49,14 +49,14 @@ public enum ReprocessEvent: Sendable, Equatable, TaggedEvent {
         case .refreshed(let id, let path):
             Self.fields(id, path, [])
         case .failed(let id, let path, let reasons, let error):
-            Self.fields(id, path, reasons) + [EventField("error", error)]
+            Self.fields(id, path, reasons) + [("error", error)]
         case .duplicate(let id, let path, let reasons, let copy):
-            Self.fields(id, path, reasons) + [EventField("duplicateOf", copy.entry), EventField("removed", copy.removed)]
+            Self.fields(id, path, reasons) + [("duplicateOf", copy.entry), ("removed", copy.removed)]
         }
     }
 
     private static func fields(_ id: Int64, _ path: String, _ reasons: [StaleReason]) -> [EventField] {
-        [EventField("id", id), EventField("path", path), EventField("reasons", reasons)]
+        [("id", id), ("path", path), ("reasons", reasons)]
     }
 }
 
@@ -90,7 +90,7 @@ public struct ReprocessSummary: Sendable, Equatable, TaggedEvent {
     public var eventName: String { "summary" }
 
     public var eventFields: [EventField] {
-        [.init("reprocessed", reprocessed), .init("refreshed", refreshed), .init("failed", failed), .init("missing", missing),
-         .init("duplicates", duplicates), .init("left", left), .init("interrupted", interrupted)]
+        [("reprocessed", reprocessed), ("refreshed", refreshed), ("failed", failed), ("missing", missing),
+         ("duplicates", duplicates), ("left", left), ("interrupted", interrupted)]
     }
 }

@@ -89,7 +89,7 @@ public struct EnqueueSummary: Sendable, Equatable, TaggedEvent {
     public var eventName: String { "summary" }
 
     public var eventFields: [EventField] {
-        [.init("enqueued", enqueued), .init("unchanged", unchanged), .init("skipped", skipped), .init("failed", failed),
-         .init("interrupted", interrupted)]
+        [("enqueued", enqueued), ("unchanged", unchanged), ("skipped", skipped), ("failed", failed),
+         ("interrupted", interrupted)]
     }
 }

@@ -20,7 +20,7 @@ public enum WorkEvent: Sendable, Equatable, TaggedEvent {
         switch self {
         case .file(let event): event.eventFields
         case .reprocess(let event): event.eventFields
-        case .lost(let path): [EventField("path", path)]
+        case .lost(let path): [("path", path)]
         }
     }
 }
@@ -56,7 +56,7 @@ public struct WorkSummary: Sendable, Equatable, TaggedEvent {
     public var eventName: String { "summary" }
 
     public var eventFields: [EventField] {
-        [.init("imported", imported), .init("duplicates", duplicates), .init("failed", failed), .init("reprocessed", reprocessed),
-         .init("lost", lost), .init("released", released), .init("leftClaimed", leftClaimed), .init("interrupted", interrupted)]
+        [("imported", imported), ("duplicates", duplicates), ("failed", failed), ("reprocessed", reprocessed),
+         ("lost", lost), ("released", released), ("leftClaimed", leftClaimed), ("interrupted", interrupted)]
     }
 }
