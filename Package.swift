@@ -147,7 +147,7 @@ let package = Package(
         .executableTarget(name: "palette-bench", dependencies: ["Processing"], path: "Benchmarks/Sources/palette-bench", swiftSettings: strictSwift),
         .target(name: "BenchSupport", path: "Benchmarks/Sources/BenchSupport", swiftSettings: strictSwift),
         .executableTarget(
-            name: "cutout-bench", dependencies: ["BenchSupport", "Processing"], path: "Benchmarks/Sources/cutout-bench", swiftSettings: strictSwift),
+            name: "cutout-bench", dependencies: ["BenchSupport", "Catalog", "Processing"], path: "Benchmarks/Sources/cutout-bench", swiftSettings: strictSwift),
 
         // Build-time: Migrations/*.sql become a Swift source inside the Catalog module.
         .executableTarget(name: "migration-embedder", swiftSettings: strictSwift),

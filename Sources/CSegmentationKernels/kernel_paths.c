@@ -1,8 +1,6 @@
 /* Which kernel path this CPU runs; see include/segmentation_kernels.h (sk_kernels_*). */
 #include "segmentation_kernels.h"
 
-#include <stdlib.h>
-#include <string.h>
 
 int sk_uses_avx2(void) {
 #if defined(__x86_64__) || defined(__i386__)
@@ -24,22 +22,22 @@ int sk_kernels_supported(int kernels) {
     }
 }
 
-/* The widest supported path, narrowed by STICKER_KERNELS. */
+/* The widest supported path. */
 static int choose_kernels(void) {
     int best = SK_KERNELS_AVX512;
     while (!sk_kernels_supported(best)) best--;
-    const char *name = getenv("STICKER_KERNELS");
-    if (!name) return best;
-    int wanted = !strcmp(name, "scalar") ? SK_KERNELS_SCALAR
-               : !strcmp(name, "avx2")   ? SK_KERNELS_AVX2
-               : !strcmp(name, "avx512") ? SK_KERNELS_AVX512
-                                         : best;
-    return sk_kernels_supported(wanted) ? wanted : best;
+    return best;
+}
+
+/* -1 until chosen (by sk_kernels_narrow or the first sk_kernels_default). */
+static int chosen = -1;
+
+void sk_kernels_narrow(int kernels) {
+    __atomic_store_n(&chosen, sk_kernels_supported(kernels) ? kernels : choose_kernels(), __ATOMIC_RELAXED);
 }
 
 int sk_kernels_default(void) {
-    /* -1 until chosen; every thread that races here computes the same value. */
-    static int chosen = -1;
+    /* Every thread that races here computes the same value. */
     int kernels = __atomic_load_n(&chosen, __ATOMIC_RELAXED);
     if (kernels < 0) {
         kernels = choose_kernels();

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Everything that can go wrong with the catalog (a SQLite file or a PostgreSQL database), with a message that names the file, the
-/// problem and what to do, and the exit code scripts rely on (see PRODUCT.md, "Exit codes").
+/// problem and what to do (the CLI maps each case to an exit code).
 public enum CatalogError: Error, LocalizedError, Sendable, Equatable {
     /// The catalog was migrated by a newer `catalog` (it records migrations this binary does not know).
     /// It was left untouched.
@@ -46,22 +46,6 @@ public enum CatalogError: Error, LocalizedError, Sendable, Equatable {
     /// Any other SQLite error (a constraint failed, a damaged file, ...): SQLite's message.
     case database(path: String, message: String)
 
-    /// The process exit code for this error: 75 busy, 69 unavailable, 74 I/O (including not writable, disk full,
-    /// cannot create, missing, other database errors, a missing PostgreSQL database), 65 bad data
-    /// (newer/older/not a catalog, unknown entry), 64 a malformed `postgres://` address, 69 a PostgreSQL
-    /// server that cannot be reached, 77 credentials it refused.
-    public var exitCode: Int32 {
-        switch self {
-        case .busy: 75
-        case .unavailable: 69
-        case .invalidAddress: 64
-        case .serverUnreachable: 69
-        case .accessDenied: 77
-        case .databaseMissing: 74
-        case .io, .readOnly, .diskFull, .cannotCreate, .missing, .database, .copyRefused: 74
-        case .newerCatalog, .needsMigration, .notACatalog, .entryNotFound: 65
-        }
-    }
 
     /// A message a user understands: the file, the problem, what to do.
     public var errorDescription: String? {

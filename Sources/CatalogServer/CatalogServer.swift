@@ -58,7 +58,7 @@ public struct CatalogServer: Sendable {
         let port = self.port
         let host = configuration.host
         var logger = Logger(label: "catalog-serve")
-        logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
+        logger.logLevel = configuration.logLevel.flatMap(Logger.Level.init(rawValue:)) ?? .warning
         let timeouts = configuration.timeouts
         return Application(
             router: router(),

@@ -27,6 +27,8 @@ public struct ServerConfiguration: Sendable {
     public var catalogIdentity = ""
     /// How long requests in flight get to finish after SIGINT or SIGTERM (`--shutdown-grace`).
     public var shutdownGrace: Duration = .seconds(10)
+    /// How much the HTTP layer logs (`trace` ... `critical`, as `$LOG_LEVEL` says); nil or unknown: warnings.
+    public var logLevel: String?
 
     public static let defaultMaxUploadBytes = 200 * 1024 * 1024
 
@@ -56,10 +58,5 @@ public struct ServerConfiguration: Sendable {
     public static func isLoopback(_ host: String) -> Bool {
         let name = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
         return name == "localhost" || name == "::1" || name.hasPrefix("127.")
-    }
-
-    /// The default uploads folder: `$XDG_DATA_HOME/sticker-catalog/uploads` (else `~/.local/share/...`).
-    public static func defaultUploadsDirectory(environment: [String: String]) -> URL {
-        DataHome.url("uploads", environment: environment)
     }
 }

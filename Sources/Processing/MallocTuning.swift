@@ -21,11 +21,11 @@ import Glibc
 /// 297 -> 234 MB with --jobs 1, about the same (450 MB) with --jobs 2. Outputs are unchanged.
 /// The same can be had without this code through MALLOC_ARENA_MAX=1 MALLOC_MMAP_THRESHOLD_=33554432
 /// MALLOC_TRIM_THRESHOLD_=1073741824 MALLOC_TOP_PAD_=67108864; environment settings still win, since
-/// they are read at start-up and this only runs when none is set.
+/// they are read at start-up and the caller applies this only when none is set
+/// (`CatalogEnvironment.configureProcessing()`).
 public enum MallocTuning {
-    public static func apply(environment: [String: String]) {
+    public static func apply() {
         #if canImport(Glibc)
-        guard !environment.keys.contains(where: { $0.hasPrefix("MALLOC_") }), environment["GLIBC_TUNABLES"] == nil else { return }
         _ = mallopt(M_ARENA_MAX, 1)
         _ = mallopt(M_MMAP_THRESHOLD, 32 << 20)
         _ = mallopt(M_TRIM_THRESHOLD, 1 << 30)

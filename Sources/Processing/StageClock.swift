@@ -3,7 +3,7 @@ import Synchronization
 
 /// An optional CPU clock for the import pipeline's stages, for the benchmarks' stage table.
 ///
-/// Off unless the environment names a report file (`STICKER_STAGE_TIMES=FILE`): then each stage adds
+/// Off unless started with a report file (the CLI does for `STICKER_STAGE_TIMES=FILE`): then each stage adds
 /// the CPU time of the thread that ran it (`CLOCK_THREAD_CPUTIME_ID`, so time spent waiting for a core
 /// or for the other job does not count), and the import writes the totals to FILE when it ends. Stages
 /// are synchronous stretches of code that never nest, so nothing is counted twice. Off, a stage costs
@@ -33,8 +33,19 @@ public enum StageClock {
     }
 
     /// Where the report goes; nil: the clock is off.
-    public static let reportPath: String? = getenv("STICKER_STAGE_TIMES").map { String(cString: $0) }
-    public static let isEnabled = reportPath != nil
+    public static var reportPath: String? { report.withLock { $0 } }
+    /// Whether the clock is on: one relaxed load per stage when it is off.
+    public static var isEnabled: Bool { enabled.load(ordering: .relaxed) }
+
+    private static let report = Mutex<String?>(nil)
+    private static let enabled = Atomic<Bool>(false)
+
+    /// Turns the clock on, for the whole process: the import writes its totals to `path` when it ends.
+    /// Called once, before any work starts.
+    public static func start(reportingTo path: String) {
+        report.withLock { $0 = path }
+        enabled.store(true, ordering: .relaxed)
+    }
 
     private static let totals = Mutex<[Double]>([Double](repeating: 0, count: Stage.allCases.count))
 

@@ -16,16 +16,7 @@ struct CatalogCommand: AsyncParsableCommand {
 
             Colour (palette swatches) is used only when standard output is a terminal and $NO_COLOR is not set.
 
-            Exit codes:
-              0   all done
-              1   finished, but some items failed (each is named; the rest was done)
-              64  usage error (bad option or argument, empty path, malformed $CATALOG_BUSY_TIMEOUT)
-              65  bad input data: nothing usable (or a catalog this version cannot read)
-              69  the segmentation model is not installed or is damaged (the error names every place looked in)
-              74  I/O error: the catalog or output cannot be written (disk full, an output that is a folder or special file)
-              75  the catalog is busy (another process held its lock): retry later
-              130 / 143  interrupted by SIGINT / SIGTERM (finished work is kept)
-              141 stdout was a closed pipe (finished work is kept)
+            \(ExitStatus.helpText)
             """,
         version: CatalogVersion.description,
         subcommands: [
@@ -38,12 +29,12 @@ struct CatalogCommand: AsyncParsableCommand {
     /// Accepts `--catalog PATH` before the subcommand too (`catalog --catalog c.sqlite import x`),
     /// by moving it behind the subcommand's name, where each subcommand declares it.
     static func main() async {
-        MallocTuning.apply(environment: ProcessInfo.processInfo.environment)
+        CatalogEnvironment.current.configureProcessing()
         OutputFailure.install()
         let arguments = rawArguments()
         if let unknown = unknownHelpTopic(arguments) {
             Diagnostics.report("error: no command '\(unknown)'; `catalog --help` lists the commands")
-            Foundation.exit(64)
+            Foundation.exit(ExitStatus.usage.code)
         }
         await main(GlobalOptionPlacement.movingCatalogOption(arguments))
     }

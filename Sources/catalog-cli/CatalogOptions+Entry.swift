@@ -1,3 +1,4 @@
+import ArgumentParser
 import Catalog
 
 extension CatalogOptions {
@@ -12,7 +13,7 @@ extension CatalogOptions {
         }
         guard let entry = found else {
             Diagnostics.report("error: no entry with id \(id) in \(displayName) (see `catalog list`)")
-            throw ExitStatus.dataError
+            throw ExitCode(.dataError)
         }
         return entry
     }

@@ -11,9 +11,7 @@ struct CatalogOptions: ParsableArguments {
     var path: String?
 
     /// The catalog these options name: a SQLite file, or a PostgreSQL URL.
-    var address: CatalogAddress {
-        CatalogLocation.resolve(explicitPath: path, environment: ProcessInfo.processInfo.environment)
-    }
+    var address: CatalogAddress { CatalogEnvironment.current.catalogAddress(explicitPath: path) }
 
     /// The catalog as messages name it (a path, or a URL without its password).
     var displayName: String { address.displayName }
@@ -25,42 +23,29 @@ struct CatalogOptions: ParsableArguments {
         return FileManager.default.fileExists(atPath: file.path)
     }
 
-    /// How the catalog is opened, per back end.
+    /// How the catalog is opened ($CATALOG_BUSY_TIMEOUT; a malformed value is refused by ``validate()``).
     var storeOptions: CatalogStoreOptions {
-        CatalogStoreOptions(sqlite: SQLiteStoreOptions(busyTimeout: busyTimeout))
-    }
-
-    /// How long a write waits for another process's lock: $CATALOG_BUSY_TIMEOUT seconds, else 10
-    /// (a malformed value is refused by ``validate()``).
-    var busyTimeout: Duration {
-        (try? Self.busyTimeout(ProcessInfo.processInfo.environment["CATALOG_BUSY_TIMEOUT"])) ?? .seconds(10)
-    }
-
-    /// $CATALOG_BUSY_TIMEOUT read strictly: unset means 10 s; anything but a number of seconds from 0
-    /// to 86400 is an error naming the variable.
-    static func busyTimeout(_ text: String?) throws -> Duration {
-        guard let text else { return .seconds(10) }
-        guard let seconds = Double(text.trimmingCharacters(in: .whitespaces)), seconds.isFinite, seconds >= 0, seconds <= 86_400 else {
-            throw ValidationError("CATALOG_BUSY_TIMEOUT='\(text)' is not a number of seconds from 0 to 86400 (fix or unset the variable)")
-        }
-        return .milliseconds(Int(seconds * 1000))
+        (try? CatalogEnvironment.current.storeOptions()) ?? CatalogStoreOptions()
     }
 
     /// Checked before anything is opened: an empty --catalog or $CATALOG_PATH (an unset script
     /// variable) is a usage error, never the default catalog; a malformed $CATALOG_BUSY_TIMEOUT too.
     func validate() throws {
         if path == "" { throw ValidationError("--catalog '' names no file (an unset variable?); name the catalog file, or leave --catalog out for the default") }
-        if ProcessInfo.processInfo.environment["CATALOG_PATH"] == "" {
+        if CatalogEnvironment.current.isSetButEmpty("CATALOG_PATH") {
             throw ValidationError("CATALOG_PATH is set but empty; name the catalog file, or unset the variable for the default")
         }
-        _ = try Self.busyTimeout(ProcessInfo.processInfo.environment["CATALOG_BUSY_TIMEOUT"])
+        do {
+            _ = try CatalogEnvironment.current.storeOptions()
+        } catch {
+            throw ValidationError(error.description)
+        }
     }
 
     /// A catalog the user named (--catalog or $CATALOG_PATH) must be in a folder that exists: a typo
     /// there is refused (74, naming the folder), never created. The default location is created as needed.
     func requireChosenFolder() throws {
-        let chosen = path ?? ProcessInfo.processInfo.environment["CATALOG_PATH"]
-        guard chosen != nil, let location = address.fileURL else { return }
+        guard CatalogEnvironment.current.chosenCatalog(explicitPath: path) != nil, let location = address.fileURL else { return }
         let folder = location.deletingLastPathComponent().path
         switch FileKind.of(folder) {
         case .folder: return
@@ -68,7 +53,7 @@ struct CatalogOptions: ParsableArguments {
         case .inaccessible(let reason): Diagnostics.report("error: the catalog \(location.path) cannot be opened: its folder \(folder): \(reason)")
         case .regular, .special: Diagnostics.report("error: the catalog \(location.path) cannot be opened: \(folder) is not a folder")
         }
-        throw ExitStatus.ioError
+        throw ExitCode(.ioError)
     }
 
     /// Opens the catalog, or prints why not and exits with the matching code. Says so when the open
@@ -87,8 +72,8 @@ struct CatalogOptions: ParsableArguments {
     }
 }
 
-/// The `--json` flag shared by commands that print data.
+/// The `--json` flag, the same for every command that has one.
 struct OutputOptions: ParsableArguments {
-    @Flag(help: "Print JSON instead of a table (see README: JSON contract).")
+    @Flag(help: "Print JSON instead of text (see README: JSON contract; the command's description says what it prints).")
     var json = false
 }

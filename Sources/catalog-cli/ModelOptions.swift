@@ -1,4 +1,5 @@
 import ArgumentParser
+import Catalog
 import Foundation
 import Processing
 
@@ -24,18 +25,14 @@ struct ModelOptions: ParsableArguments {
     var chosen: CutoutModel? { name.flatMap(CutoutModel.named) }
 }
 
-/// `$STICKER_MODEL`: the model every command uses in place of the catalog's `cutout.model` (a
-/// machine with little memory can keep to u2netp); `--model` still wins.
-enum ModelEnvironment {
-    static let variable = "STICKER_MODEL"
-
-    /// The model the variable names; nil when it is unset or empty; a usage error when it names none.
-    static func model(in environment: [String: String] = ProcessInfo.processInfo.environment) throws -> CutoutModel? {
-        guard let name = environment[variable], !name.isEmpty else { return nil }
-        guard let model = CutoutModel.named(name) else {
-            throw ValidationError("\(variable)='\(name)' names no segmentation model: expected \(CutoutModel.choices)")
+extension CatalogEnvironment {
+    /// `$STICKER_MODEL` (``CatalogEnvironment/chosenModel()``), a malformed value a usage error.
+    func modelOption() throws -> CutoutModel? {
+        do {
+            return try chosenModel()
+        } catch {
+            throw ValidationError(error.description)
         }
-        return model
     }
 }
 
@@ -45,7 +42,7 @@ extension CatalogOptions {
     /// anything is written).
     func model(_ options: ModelOptions) async throws -> CutoutModel {
         if let chosen = options.chosen { return chosen }
-        if let model = try ModelEnvironment.model() { return model }
+        if let model = try CatalogEnvironment.current.modelOption() { return model }
         return try await currentSettings().model
     }
 }

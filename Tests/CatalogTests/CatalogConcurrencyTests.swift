@@ -66,7 +66,6 @@ import Testing
             }
             let waited = clock.now - start
             #expect(error == .busy(path: url.path))
-            #expect(error?.exitCode == 75)
             #expect(error?.errorDescription == "The catalog \(url.path) is busy (locked by another process); retry later.")
             #expect(waited >= .milliseconds(150), "the busy timeout was not applied: \(waited)")
 

@@ -55,7 +55,7 @@ struct StoreRulesTests {
         let source = SourceFile(path: "/p/1.jpg", size: 20, modificationTime: 2)
         let failing = ReprocessStep(
             entryID: 1, expectedSHA256: "a",
-            change: .fail(sha256: "b", source: source, format: .jpeg, facts: nil, code: "decode", message: "broken"))
+            change: .fail(sha256: "b", PhotoFailure(source: source, format: .jpeg, facts: nil, code: "decode", message: "broken")))
 
         guard case .nothing(.changedMeanwhile) = try failing.plan(found: [record(id: 1, sha256: "z")], now: "now") else {
             Issue.record("a changed hash must stop the rewrite")

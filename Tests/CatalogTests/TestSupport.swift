@@ -97,3 +97,10 @@ let filePermissionsAreEnforced: Bool = {
     chmod(folder.path, 0o555)
     return !FileManager.default.createFile(atPath: folder.appending(path: "probe").path, contents: Data())
 }()
+
+extension CatalogError {
+    /// The case's name without its values (`serverUnreachable`), for a test that expects a kind of
+    /// failure whose details (a port, a reason from the server) vary. The exit code of each case is
+    /// the CLI's to give, and is checked in CLITests (ExitStatusTests).
+    var caseName: String { String(String(describing: self).prefix { $0 != "(" }) }
+}

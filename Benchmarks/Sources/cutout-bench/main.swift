@@ -1,4 +1,5 @@
 import BenchSupport
+import Catalog
 import Foundation
 import Processing
 
@@ -8,7 +9,8 @@ import Processing
 /// cut-out (`catalog cutout ... --box X,Y,W,H`: the box in pixels of the upright photo); for each
 /// writes the mask PNG and prints one JSON line {"cpu": s, "wall": s} (reading the file, decoding,
 /// cut-out, PNG, writing it), or {"error": "..."}. Used by Benchmarks/cutout/score.py (--server).
-MallocTuning.apply(environment: ProcessInfo.processInfo.environment)
+let environment = CatalogEnvironment()
+environment.configureProcessing()
 var arguments = CommandLine.arguments.dropFirst()
 var modelDirectory: URL?
 var model = CutoutModel.default
@@ -39,7 +41,12 @@ func reply(_ object: [String: Any]) {
 
 let segmenter: SubjectSegmenter
 do {
-    segmenter = SubjectSegmenter(predictor: try NetworkMaskPredictor.installed(model, in: modelDirectory))
+    let predictor: NetworkMaskPredictor? = if let modelDirectory {
+        try NetworkMaskPredictor.installed(model, in: modelDirectory)
+    } else {
+        try NetworkMaskPredictor.installed(model, among: environment.modelFolders(installedFolder: nil))
+    }
+    segmenter = SubjectSegmenter(predictor: predictor)
 } catch {
     try? FileHandle.standardError.write(contentsOf: Data("cutout-bench: \(error.errorDescription ?? error.code)\n".utf8))
     exit(69)

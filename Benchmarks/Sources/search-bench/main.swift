@@ -106,7 +106,7 @@ do {
     var report = Report()
     // A file is the SQLite back end (its R*Tree is what is measured); a postgres:// address the PostgreSQL one
     // (its cube GiST index), filled beforehand by Benchmarks/postgres/run.sh.
-    let location = CatalogLocation.resolve(explicitPath: path, environment: ProcessInfo.processInfo.environment)
+    let location = CatalogEnvironment(ProcessInfo.processInfo.environment).catalogAddress(explicitPath: path)
     let repository = try await CatalogStores.open(location, access: .readWrite)
     let present = try await repository.stats().ok
     if present != count {

@@ -74,7 +74,7 @@ struct Report: Encodable {
 }
 
 do {
-    let location = CatalogLocation.resolve(explicitPath: address, environment: ProcessInfo.processInfo.environment)
+    let location = CatalogEnvironment(ProcessInfo.processInfo.environment).catalogAddress(explicitPath: address)
     let repository = try await CatalogStores.open(location, access: .readWrite)
     var report = Report()
     if case .postgres = location { report.backend = "postgres" } else { report.backend = "sqlite" }

@@ -34,10 +34,13 @@ enum { SK_KERNELS_SCALAR = 0, SK_KERNELS_AVX2 = 1, SK_KERNELS_AVX512 = 2 };
  * AVX-512F besides), else 0. */
 int sk_kernels_supported(int kernels);
 
-/* The path the kernels without `_with` use: the widest this CPU supports, unless the environment
- * variable STICKER_KERNELS names a narrower one ("scalar", "avx2", "avx512"; a path the CPU lacks
- * is ignored). Read once per process. */
+/* The path the kernels without `_with` use: the widest this CPU supports, unless sk_kernels_narrow
+ * chose another (the CLI does for STICKER_KERNELS=scalar|avx2|avx512). Chosen once per process. */
 int sk_kernels_default(void);
+
+/* Makes `kernels` the default path when this CPU supports it (else the widest it does). Called once,
+ * before any kernel runs. */
+void sk_kernels_narrow(int kernels);
 
 /* 3x3 convolution, stride 1, zero padding = dilation on every side, so the output is H x W.
  * in [inC][H][W], weight [outC][inC][3][3], bias [outC] (may be NULL: zero), out [outC][H][W].

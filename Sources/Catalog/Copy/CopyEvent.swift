@@ -1,5 +1,5 @@
 /// What `catalog copy` reports as it goes (one JSON object each with `--json`).
-public enum CopyEvent: Sendable, Equatable, Encodable {
+public enum CopyEvent: Sendable, Equatable, TaggedEvent {
     /// The copy starts (`resumedAfter`: the last entry id a previous run copied; nil for a new copy).
     case started(source: String, target: String, entries: Int, resumedAfter: Int64?)
     /// A batch was committed on the target: `copied` entries so far in this run, up to entry `lastID`.
@@ -7,28 +7,22 @@ public enum CopyEvent: Sendable, Equatable, Encodable {
     /// Packs and settings were copied and the target marked complete.
     case finished(copied: Int, packs: Int, settings: Int)
 
-    private enum CodingKeys: String, CodingKey {
-        case event, source, target, entries, resumedAfter, copied, lastID, packs, settings
+    public var eventName: String {
+        switch self {
+        case .started: "started"
+        case .batch: "batch"
+        case .finished: "finished"
+        }
     }
 
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
+    public var eventFields: [EventField] {
         switch self {
         case .started(let source, let target, let entries, let resumedAfter):
-            try container.encode("started", forKey: .event)
-            try container.encode(source, forKey: .source)
-            try container.encode(target, forKey: .target)
-            try container.encode(entries, forKey: .entries)
-            try container.encode(resumedAfter, forKey: .resumedAfter)
+            [("source", source), ("target", target), ("entries", entries), ("resumedAfter", resumedAfter)]
         case .batch(let copied, let lastID):
-            try container.encode("batch", forKey: .event)
-            try container.encode(copied, forKey: .copied)
-            try container.encode(lastID, forKey: .lastID)
+            [("copied", copied), ("lastID", lastID)]
         case .finished(let copied, let packs, let settings):
-            try container.encode("finished", forKey: .event)
-            try container.encode(copied, forKey: .copied)
-            try container.encode(packs, forKey: .packs)
-            try container.encode(settings, forKey: .settings)
+            [("copied", copied), ("packs", packs), ("settings", settings)]
         }
     }
 }

@@ -34,14 +34,6 @@ public enum ExportError: Error, LocalizedError, Sendable, Equatable {
         public var format: ExportFormat
     }
 
-    public var exitCode: Int32 {
-        switch self {
-        case .pack(let error): error.exitCode
-        case .emptyPack, .tooFewStickers, .titleTooLong, .doesNotFit, .unreadableSticker: 65
-        case .outputExists, .unsafePath, .io: 74
-        case .cancelled: 130
-        }
-    }
 
     public var errorDescription: String? {
         switch self {

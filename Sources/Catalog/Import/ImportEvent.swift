@@ -1,5 +1,5 @@
 /// What happened to one file during an import: one JSON object a line in `--json` output.
-public enum ImportEvent: Sendable, Equatable, Encodable {
+public enum ImportEvent: Sendable, Equatable, TaggedEvent {
     /// A new entry was catalogued (id nil in a dry run).
     case imported(id: Int64?, path: String)
     /// The same bytes were already catalogued; `moved` when the entry's path was updated to this one.
@@ -16,9 +16,6 @@ public enum ImportEvent: Sendable, Equatable, Encodable {
     /// own event follows. Not counted in the summary.
     case warning(path: String, message: String)
 
-    private enum CodingKeys: String, CodingKey { case event, id, path, error, moved, reason, message, pathEscaped }
-    private enum ErrorKeys: String, CodingKey { case code, message }
-
     /// The event's path.
     public var path: String {
         switch self {
@@ -27,47 +24,37 @@ public enum ImportEvent: Sendable, Equatable, Encodable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        // A name that is not UTF-8 is shown escaped; this says so (README: `printf '%b'` gives the bytes back).
-        if EscapedPath.isEscaped(path) { try container.encode(true, forKey: .pathEscaped) }
+    public var eventName: String {
         switch self {
-        case .imported(let id, let path):
-            try container.encode("imported", forKey: .event)
-            try container.encode(id, forKey: .id)
-            try container.encode(path, forKey: .path)
-        case .duplicate(let id, let path, let moved):
-            try container.encode("duplicate", forKey: .event)
-            try container.encode(id, forKey: .id)
-            try container.encode(path, forKey: .path)
-            try container.encode(moved, forKey: .moved)
-        case .failed(let id, let path, let code, let message):
-            try container.encode("failed", forKey: .event)
-            try container.encode(id, forKey: .id)
-            try container.encode(path, forKey: .path)
-            var error = container.nestedContainer(keyedBy: ErrorKeys.self, forKey: .error)
-            try error.encode(code, forKey: .code)
-            try error.encode(message, forKey: .message)
-        case .updated(let id, let path):
-            try container.encode("updated", forKey: .event)
-            try container.encode(id, forKey: .id)
-            try container.encode(path, forKey: .path)
-        case .skipped(let path, let code, let message):
-            try container.encode("skipped", forKey: .event)
-            try container.encode(path, forKey: .path)
-            var reason = container.nestedContainer(keyedBy: ErrorKeys.self, forKey: .reason)
-            try reason.encode(code, forKey: .code)
-            try reason.encode(message, forKey: .message)
-        case .warning(let path, let message):
-            try container.encode("warning", forKey: .event)
-            try container.encode(path, forKey: .path)
-            try container.encode(message, forKey: .message)
+        case .imported: "imported"
+        case .duplicate: "duplicate"
+        case .failed: "failed"
+        case .updated: "updated"
+        case .skipped: "skipped"
+        case .warning: "warning"
+        }
+    }
+
+    public var eventFields: [EventField] {
+        // A name that is not UTF-8 is shown escaped; this says so (README: `printf '%b'` gives the bytes back).
+        let escaped: [EventField] = EscapedPath.isEscaped(path) ? [("pathEscaped", true)] : []
+        return escaped + [("path", path)] + details
+    }
+
+    /// The fields besides the path.
+    private var details: [EventField] {
+        switch self {
+        case .imported(let id, _), .updated(let id, _): [("id", id)]
+        case .duplicate(let id, _, let moved): [("id", id), ("moved", moved)]
+        case .failed(let id, _, let code, let message): [("id", id), ("error", EventProblem(code: code, message: message))]
+        case .skipped(_, let code, let message): [("reason", EventProblem(code: code, message: message))]
+        case .warning(_, let message): [("message", message)]
         }
     }
 }
 
 /// The totals of an import: the last JSON object of `--json` output.
-public struct ImportSummary: Sendable, Equatable, Encodable {
+public struct ImportSummary: Sendable, Equatable, TaggedEvent {
     public var imported = 0
     public var duplicates = 0
     public var failed = 0
@@ -94,16 +81,10 @@ public struct ImportSummary: Sendable, Equatable, Encodable {
         }
     }
 
-    private enum CodingKeys: String, CodingKey { case event, imported, duplicates, failed, updated, skipped, interrupted }
+    public var eventName: String { "summary" }
 
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("summary", forKey: .event)
-        try container.encode(imported, forKey: .imported)
-        try container.encode(duplicates, forKey: .duplicates)
-        try container.encode(failed, forKey: .failed)
-        try container.encode(updated, forKey: .updated)
-        try container.encode(skipped, forKey: .skipped)
-        try container.encode(interrupted, forKey: .interrupted)
+    public var eventFields: [EventField] {
+        [("imported", imported), ("duplicates", duplicates), ("failed", failed), ("updated", updated),
+         ("skipped", skipped), ("interrupted", interrupted)]
     }
 }

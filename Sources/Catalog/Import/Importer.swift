@@ -98,18 +98,14 @@ public struct Importer: Sendable {
     enum Examined: Sendable {
         case processed(ProcessedPhoto, sha256: String, source: SourceFile, replacing: PathClaim? = nil)
         case known(ExistingEntry, source: SourceFile)
-        /// `facts`: what the bytes told before the failure (nil when they did not decode).
-        case failed(
-            sha256: String?, source: SourceFile, format: ImageFormat?, facts: PhotoFacts? = nil, warnings: [String] = [], code: String,
-            message: String, replacing: PathClaim? = nil
-        )
+        case failed(FailedFile)
         case skipped
 
         /// Problems that did not stop the work, with the file they are about.
         var warnings: [(path: String, message: String)] {
             switch self {
             case .processed(let photo, _, let source, _): photo.warnings.map { (source.path, $0) }
-            case .failed(_, let source, _, _, let warnings, _, _, _): warnings.map { (source.path, $0) }
+            case .failed(let file): file.warnings.map { (file.source.path, $0) }
             case .known, .skipped: []
             }
         }
@@ -123,7 +119,7 @@ public struct Importer: Sendable {
         switch StageClock.measure(.readAndHash, { SourceReader.read(path: path) }) {
         case .success(let bytes): read = bytes
         case .failure(let problem):
-            return .failed(sha256: nil, source: SourceFile(path: path, size: 0, modificationTime: 0), format: nil, code: problem.code, message: problem.message)
+            return .failed(FailedFile(source: SourceFile(path: path, size: 0, modificationTime: 0), code: problem.code, message: problem.message))
         }
         let sha256 = StageClock.measure(.readAndHash) { hexDigest(read.bytes) }
         // Not on the stage clock: it measures one thread's CPU time, and an async lookup may resume on another.
@@ -142,9 +138,9 @@ public struct Importer: Sendable {
         case .success(let processed):
             return .processed(processed, sha256: sha256, source: read.source, replacing: edited)
         case .failure(let error):
-            return .failed(
+            return .failed(FailedFile(
                 sha256: sha256, source: read.source, format: ImageFormat.detect(Array(read.bytes.prefix(64))), facts: attempt.facts,
-                warnings: attempt.warnings, code: error.code, message: error.errorDescription ?? error.code, replacing: edited)
+                warnings: attempt.warnings, code: error.code, message: error.errorDescription ?? error.code, replacing: edited))
         }
     }
 
@@ -169,22 +165,20 @@ public struct Importer: Sendable {
                 return .failed(id: existing.id, path: source.path, code: failure.code, message: failure.message)
             }
             return Self.event(outcome, path: source.path, failure: nil)
-        case .failed(let sha256?, let source, let format, let facts, _, let code, let message, let claim?):
-            let outcome = try await repository.replaceWithFailure(
-                id: claim.id, expectedSHA256: claim.sha256, expectedGuidance: claim.guidance, sha256: sha256, source: source, format: format,
-                facts: facts, code: code, message: message
-            )
-            if case .failed = outcome { return .failed(id: claim.id, path: source.path, code: code, message: message) }
-            let recorded = try await repository.recordFailure(sha256: sha256, source: source, format: format, facts: facts, code: code, message: message)
-            return Self.event(recorded, path: source.path, failure: (code, message))
-        case .failed(let sha256, let source, let format, let facts, _, let code, let message, _):
-            // A file that cannot even be opened has no bytes to identify it: recorded by path only if it exists.
-            if sha256 == nil && !EscapedPath.exists(source.path) {
-                return .failed(id: nil, path: source.path, code: code, message: message)
+        case .failed(let file):
+            if let claim = file.replacing, let sha256 = file.sha256 {
+                let outcome = try await repository.replaceWithFailure(
+                    id: claim.id, expectedSHA256: claim.sha256, expectedGuidance: claim.guidance, sha256: sha256, source: file.source,
+                    format: file.format, facts: file.facts, code: file.code, message: file.message
+                )
+                if case .failed = outcome { return .failed(id: claim.id, path: file.source.path, code: file.code, message: file.message) }
+            } else if file.sha256 == nil && !EscapedPath.exists(file.source.path) {
+                // A file that cannot even be opened has no bytes to identify it: recorded by path only if it exists.
+                return .failed(id: nil, path: file.source.path, code: file.code, message: file.message)
             }
             let outcome = try await repository.recordFailure(
-                sha256: sha256, source: source, format: format, facts: facts, code: code, message: message)
-            return Self.event(outcome, path: source.path, failure: (code, message))
+                sha256: file.sha256, source: file.source, format: file.format, facts: file.facts, code: file.code, message: file.message)
+            return Self.event(outcome, path: file.source.path, failure: (file.code, file.message))
         }
     }
 
@@ -213,7 +207,7 @@ public struct Importer: Sendable {
         case .processed(_, _, let source, nil): .imported(id: nil, path: source.path)
         case .known(let existing, let source) where existing.status != .ok: .failed(id: existing.id, path: source.path, code: "failed", message: "failed before (see `catalog list --failed`)")
         case .known(let existing, let source): .duplicate(id: existing.id, path: source.path, moved: existing.path != source.path)
-        case .failed(_, let source, _, _, _, let code, let message, _): .failed(id: nil, path: source.path, code: code, message: message)
+        case .failed(let file): .failed(id: nil, path: file.source.path, code: file.code, message: file.message)
         }
     }
 

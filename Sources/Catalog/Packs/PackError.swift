@@ -1,8 +1,7 @@
 import Foundation
 
-/// What can go wrong with a pack command, with a message naming the pack, the ids or the rule,
-/// and the exit code scripts rely on: 64 for a bad argument, 65 for data that is not there or not
-/// usable, the catalog's own code for catalog failures.
+/// What can go wrong with a pack command, with a message naming the pack, the ids or the rule
+/// (the CLI maps each case to an exit code).
 public enum PackError: Error, LocalizedError, Sendable, Equatable {
     /// The pack name breaks the naming rule (see `PackName`).
     case invalidName(String, reason: String)
@@ -25,13 +24,6 @@ public enum PackError: Error, LocalizedError, Sendable, Equatable {
     /// The catalog failed.
     case catalog(CatalogError)
 
-    public var exitCode: Int32 {
-        switch self {
-        case .invalidName, .invalidValue, .invalidPosition: 64
-        case .notFound, .alreadyExists, .unknownEntries, .notStickers, .notInPack, .missingStickers: 65
-        case .catalog(let error): error.exitCode
-        }
-    }
 
     public var errorDescription: String? {
         switch self {

@@ -187,10 +187,11 @@ extension PostgresCatalogStore {
         case .known(let id, let source):
             let outcome = try await Self.noteDuplicate(id: id, source: source, now: now, connection)
             (commit, failure, resultID) = (.committed(outcome), nil, outcome.id)
-        case .failed(let sha256, let source, let format, let facts, let code, let message):
+        case .failed(let sha256, let problem):
             let outcome = try await Self.insertFailure(
-                sha256: sha256, source: source, format: format, facts: facts, code: code, message: message, now: now, connection)
-            let failed: String? = if case .failed = outcome { "\(message) [\(code)]" } else { nil }
+                sha256: sha256, source: problem.source, format: problem.format, facts: problem.facts, code: problem.code,
+                message: problem.message, now: now, connection)
+            let failed: String? = if case .failed = outcome { problem.rowMessage } else { nil }
             (commit, failure, resultID) = (.committed(outcome), failed, outcome.id)
         case .unreadable(let message):
             (commit, failure, resultID) = (.committed(nil), message, nil)

@@ -22,18 +22,6 @@ public enum RecutError: Error, Sendable, Equatable {
     /// The catalog failed (busy, disk full, ...).
     case catalog(CatalogError)
 
-    /// The exit code scripts rely on (README "Exit codes").
-    public var exitCode: Int32 {
-        switch self {
-        case .invalidGuidance: 64
-        case .entryNotFound, .noPhoto, .sourceChanged: 65
-        case .processingFailed(_, .segmentationUnavailable), .processingFailed(_, .invalidModel): 69
-        case .processingFailed: 65
-        case .sourceMissing, .sourceUnreadable: 74
-        case .changedMeanwhile: 75
-        case .catalog(let error): error.exitCode
-        }
-    }
 
     /// A message a user understands: the entry, the problem, what to do.
     public var description: String {

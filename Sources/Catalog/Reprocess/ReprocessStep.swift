@@ -8,7 +8,7 @@ public struct ReprocessStep: Sendable {
     /// The change itself.
     public enum Change: Sendable {
         case replace(ProcessedPhoto, sha256: String, source: SourceFile)
-        case fail(sha256: String, source: SourceFile, format: ImageFormat?, facts: PhotoFacts?, code: String, message: String)
+        case fail(sha256: String, PhotoFailure)
         case refreshSource(SourceFile)
         case resolveDuplicate(sha256: String)
         /// Nothing to write on the entry (a failed re-run keeps the sticker it has): only the queue row, as failed.
@@ -37,7 +37,7 @@ public struct ReprocessStep: Sendable {
     /// and any entry with these bytes (`WHERE id = ? OR sha256 = ?`) for ``plan(found:now:)``.
     public var newSHA256: String? {
         switch change {
-        case .replace(_, let sha256, _), .fail(let sha256, _, _, _, _, _), .resolveDuplicate(let sha256): sha256
+        case .replace(_, let sha256, _), .fail(let sha256, _), .resolveDuplicate(let sha256): sha256
         case .refreshSource, .keep: nil
         }
     }
@@ -45,7 +45,7 @@ public struct ReprocessStep: Sendable {
     /// The message a worker leaves on the queue row when it commits this step (nil: the row is done).
     var queueMessage: String? {
         switch change {
-        case .fail(_, _, _, _, let code, let message): "\(message) [\(code)]"
+        case .fail(_, let problem): problem.rowMessage
         case .keep(let message): message
         case .replace, .refreshSource, .resolveDuplicate: nil
         }
@@ -104,7 +104,8 @@ extension ReprocessStep {
             record.failureCode = nil
             record.failureMessage = nil
             return .replaceContent(record, content: photo, exif: nil, outcome: .replaced)
-        case .fail(let sha256, let source, let format, let facts, let code, let message):
+        case .fail(let sha256, let problem):
+            let (source, format, facts, code, message) = (problem.source, problem.format, problem.facts, problem.code, problem.message)
             guard try expectedGuidance.map({ try record.guidance() == $0 }) ?? true else { return .nothing(.changedMeanwhile) }
             if let duplicate { return duplicate }
             record.holdBytes(sha256, from: source, now: now)

@@ -84,10 +84,9 @@ public struct Reprocessor: Sendable {
 
     /// The outcome of examining one entry, before anything is written.
     enum Examined: Sendable {
-        case processed(ReprocessCandidate, ProcessedPhoto, sha256: String, source: SourceFile, reasons: [StaleReason])
-        case processingFailed(
-            ReprocessCandidate, sha256: String, source: SourceFile, format: ImageFormat?, facts: PhotoFacts?, reasons: [StaleReason],
-            code: String, message: String)
+        case processed(ReadEntry, ProcessedPhoto)
+        /// `facts`: what the bytes told before the failure (nil when they did not decode).
+        case processingFailed(ReadEntry, format: ImageFormat?, facts: PhotoFacts?, error: ProcessingError)
         case readFailed(ReprocessCandidate, code: String, message: String)
         case missing(ReprocessCandidate)
         /// The same bytes as recorded and nothing else to do: only the size and mtime are new.
@@ -124,14 +123,12 @@ public struct Reprocessor: Sendable {
         if options.dryRun { return .wouldProcess(candidate, reasons: reasons) }
         if Task.isCancelled { return .skipped }
         let attempt = await GuidedAttempt.attempt(processor, bytes: read.bytes, guidance: candidate.guidance, id: candidate.id)
+        let entry = ReadEntry(candidate: candidate, sha256: sha256, source: read.source, reasons: reasons)
         switch attempt.result {
         case .success(let processed):
-            return .processed(candidate, processed, sha256: sha256, source: read.source, reasons: reasons)
+            return .processed(entry, processed)
         case .failure(let error):
-            return .processingFailed(
-                candidate, sha256: sha256, source: read.source, format: ImageFormat.detect(Array(read.bytes.prefix(64))),
-                facts: attempt.facts, reasons: reasons, code: error.code, message: error.errorDescription ?? error.code
-            )
+            return .processingFailed(entry, format: ImageFormat.detect(Array(read.bytes.prefix(64))), facts: attempt.facts, error: error)
         }
     }
 
@@ -144,7 +141,7 @@ public struct Reprocessor: Sendable {
         case .missing(let candidate):
             return .missing(id: candidate.id, path: candidate.path, reasons: candidate.reasons + [.sourceMissing])
         case .readFailed(let candidate, let code, let message):
-            return .failed(id: candidate.id, path: candidate.path, reasons: candidate.reasons, code: code, message: message)
+            return .failed(id: candidate.id, path: candidate.path, reasons: candidate.reasons, error: EventProblem(code: code, message: message))
         case .wouldProcess(let candidate, let reasons):
             return .reprocessed(id: candidate.id, path: candidate.path, reasons: reasons)
         case .touched(let candidate, let source):
@@ -160,47 +157,49 @@ public struct Reprocessor: Sendable {
             )
         case .duplicate(let candidate, let sha256, let other, let reasons):
             if dryRun {
-                return .duplicate(id: candidate.id, path: candidate.path, reasons: reasons, duplicateOf: other, removed: candidate.sha256 == nil)
+                return .duplicate(id: candidate.id, path: candidate.path, reasons: reasons, of: .init(entry: other, removed: candidate.sha256 == nil))
             }
             return Self.event(
                 try await repository.resolveDuplicate(id: candidate.id, expectedSHA256: candidate.sha256, sha256: sha256), candidate, reasons: reasons
             )
-        case .processed(let candidate, let photo, let sha256, let source, let reasons):
+        case .processed(let entry, let photo):
+            let candidate = entry.candidate
             return Self.event(
                 try await repository.replace(
-                    id: candidate.id, expectedSHA256: candidate.sha256, expectedGuidance: candidate.guidance, with: photo, sha256: sha256,
-                    source: source, guidance: nil),
-                candidate, reasons: reasons
+                    id: candidate.id, expectedSHA256: candidate.sha256, expectedGuidance: candidate.guidance, with: photo, sha256: entry.sha256,
+                    source: entry.source, guidance: nil),
+                candidate, reasons: entry.reasons
             )
-        case .processingFailed(let candidate, let sha256, let source, let format, let facts, let reasons, let code, let message):
+        case .processingFailed(let entry, let format, let facts, let error):
+            let (candidate, problem) = (entry.candidate, EventProblem(error))
             // A sticker made from these very bytes stays: a failed re-run (a missing model, a new pipeline
             // that finds no subject) must not lose it. New bytes, or a failure retried, are recorded.
-            if candidate.hasSticker && sha256 == candidate.sha256 {
-                return .failed(id: candidate.id, path: candidate.path, reasons: reasons, code: code, message: message)
+            if entry.keepsSticker {
+                return .failed(id: candidate.id, path: candidate.path, reasons: entry.reasons, error: problem)
             }
             let outcome = try await repository.replaceWithFailure(
-                id: candidate.id, expectedSHA256: candidate.sha256, expectedGuidance: candidate.guidance, sha256: sha256, source: source,
-                format: format, facts: facts, code: code, message: message
+                id: candidate.id, expectedSHA256: candidate.sha256, expectedGuidance: candidate.guidance, sha256: entry.sha256,
+                source: entry.source, format: format, facts: facts, code: problem.code, message: problem.message
             )
-            return Self.event(outcome, candidate, reasons: reasons, failure: (code, message))
+            return Self.event(outcome, candidate, reasons: entry.reasons, failure: problem)
         }
     }
 
     private static func event(
-        _ outcome: ReprocessOutcome, _ candidate: ReprocessCandidate, reasons: [StaleReason], failure: (code: String, message: String)? = nil
+        _ outcome: ReprocessOutcome, _ candidate: ReprocessCandidate, reasons: [StaleReason], failure: EventProblem? = nil
     ) -> ReprocessEvent {
         let (id, path) = (candidate.id, candidate.path)
         switch outcome {
         case .replaced: return .reprocessed(id: id, path: path, reasons: reasons)
         case .sourceRefreshed: return .refreshed(id: id, path: path)
         case .failed:
-            return .failed(id: id, path: path, reasons: reasons, code: failure?.code ?? "failed", message: failure?.message ?? "")
+            return .failed(id: id, path: path, reasons: reasons, error: failure ?? EventProblem(code: "failed", message: ""))
         case .duplicate(let other, let removed):
-            return .duplicate(id: id, path: path, reasons: reasons, duplicateOf: other, removed: removed)
+            return .duplicate(id: id, path: path, reasons: reasons, of: .init(entry: other, removed: removed))
         case .changedMeanwhile:
             return .failed(
-                id: id, path: path, reasons: reasons, code: "changed-meanwhile",
-                message: "another process changed this entry during the run; run reprocess again"
+                id: id, path: path, reasons: reasons,
+                error: EventProblem(code: "changed-meanwhile", message: "another process changed this entry during the run; run reprocess again")
             )
         }
     }

@@ -133,10 +133,11 @@ extension SQLiteCatalogStore {
                 case .known(let id, let source):
                     outcome = try Self.noteDuplicate(id: id, source: source, now: now, db)
                     failure = nil
-                case .failed(let sha256, let source, let format, let facts, let code, let message):
+                case .failed(let sha256, let problem):
                     outcome = try Self.insertFailure(
-                        sha256: sha256, source: source, format: format, facts: facts, code: code, message: message, now: now, db)
-                    failure = if case .failed = outcome { "\(message) [\(code)]" } else { nil }
+                        sha256: sha256, source: problem.source, format: problem.format, facts: problem.facts, code: problem.code,
+                        message: problem.message, now: now, db)
+                    failure = if case .failed = outcome { problem.rowMessage } else { nil }
                 case .unreadable(let message):
                     outcome = nil
                     failure = message

@@ -36,7 +36,7 @@ extension ReprocessStore {
     ) async throws(CatalogError) -> ReprocessOutcome {
         try await rewrite(ReprocessStep(
             entryID: id, expectedSHA256: expectedSHA256, expectedGuidance: expectedGuidance,
-            change: .fail(sha256: sha256, source: source, format: format, facts: facts, code: code, message: message)))
+            change: .fail(sha256: sha256, PhotoFailure(source: source, format: format, facts: facts, code: code, message: message))))
     }
 
     /// Records the size and modification time of entry `id`'s source, whose bytes were found unchanged,

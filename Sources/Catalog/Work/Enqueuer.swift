@@ -66,7 +66,7 @@ public struct Enqueuer: Sendable {
 }
 
 /// What `catalog import --enqueue` did. JSON keys are the property names, with `"event": "summary"`.
-public struct EnqueueSummary: Sendable, Equatable, Encodable {
+public struct EnqueueSummary: Sendable, Equatable, TaggedEvent {
     /// Files now pending.
     public var enqueued = 0
     /// Files already pending, or already imported unchanged.
@@ -86,15 +86,10 @@ public struct EnqueueSummary: Sendable, Equatable, Encodable {
         onEvent(event)
     }
 
-    private enum CodingKeys: String, CodingKey { case event, enqueued, unchanged, skipped, failed, interrupted }
+    public var eventName: String { "summary" }
 
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("summary", forKey: .event)
-        try container.encode(enqueued, forKey: .enqueued)
-        try container.encode(unchanged, forKey: .unchanged)
-        try container.encode(skipped, forKey: .skipped)
-        try container.encode(failed, forKey: .failed)
-        try container.encode(interrupted, forKey: .interrupted)
+    public var eventFields: [EventField] {
+        [("enqueued", enqueued), ("unchanged", unchanged), ("skipped", skipped), ("failed", failed),
+         ("interrupted", interrupted)]
     }
 }

@@ -29,7 +29,7 @@ public enum WorkResult: Sendable {
     /// Bytes the catalog has (entry `id`): recorded as ``EntryStore/noteDuplicate(id:source:)`` does.
     case known(id: Int64, source: SourceFile)
     /// Bytes that could not be processed: recorded as ``EntryStore/recordFailure(sha256:source:format:facts:code:message:)``.
-    case failed(sha256: String?, source: SourceFile, format: ImageFormat?, facts: PhotoFacts?, code: String, message: String)
+    case failed(sha256: String?, PhotoFailure)
     /// A stale entry re-made: committed as the matching reprocess method does, checked against the hash
     /// the entry had when it was read.
     case reprocess(ReprocessStep)

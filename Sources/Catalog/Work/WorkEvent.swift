@@ -1,5 +1,5 @@
 /// What a worker reports: one JSON object a line in `catalog work --json`.
-public enum WorkEvent: Sendable, Equatable, Encodable {
+public enum WorkEvent: Sendable, Equatable, TaggedEvent {
     /// A claimed file was committed: the import event it made (`imported`, `duplicate`, `failed`).
     case file(ImportEvent)
     /// A stale entry was re-made (or found touched, a copy, failed): the reprocess event it made.
@@ -8,24 +8,25 @@ public enum WorkEvent: Sendable, Equatable, Encodable {
     /// the file): its result was discarded.
     case lost(path: String)
 
-    private enum CodingKeys: String, CodingKey { case event, path }
-
-    public func encode(to encoder: any Encoder) throws {
+    public var eventName: String {
         switch self {
-        case .file(let event):
-            try event.encode(to: encoder)
-        case .reprocess(let event):
-            try event.encode(to: encoder)
-        case .lost(let path):
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode("lost", forKey: .event)
-            try container.encode(path, forKey: .path)
+        case .file(let event): event.eventName
+        case .reprocess(let event): event.eventName
+        case .lost: "lost"
+        }
+    }
+
+    public var eventFields: [EventField] {
+        switch self {
+        case .file(let event): event.eventFields
+        case .reprocess(let event): event.eventFields
+        case .lost(let path): [("path", path)]
         }
     }
 }
 
 /// How a worker's run ended. JSON keys are the property names, with `"event": "summary"`.
-public struct WorkSummary: Sendable, Equatable, Encodable {
+public struct WorkSummary: Sendable, Equatable, TaggedEvent {
     public var imported = 0
     public var duplicates = 0
     public var failed = 0
@@ -52,18 +53,10 @@ public struct WorkSummary: Sendable, Equatable, Encodable {
         }
     }
 
-    private enum CodingKeys: String, CodingKey { case event, imported, duplicates, failed, reprocessed, lost, released, leftClaimed, interrupted }
+    public var eventName: String { "summary" }
 
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("summary", forKey: .event)
-        try container.encode(imported, forKey: .imported)
-        try container.encode(duplicates, forKey: .duplicates)
-        try container.encode(failed, forKey: .failed)
-        try container.encode(reprocessed, forKey: .reprocessed)
-        try container.encode(lost, forKey: .lost)
-        try container.encode(released, forKey: .released)
-        try container.encode(leftClaimed, forKey: .leftClaimed)
-        try container.encode(interrupted, forKey: .interrupted)
+    public var eventFields: [EventField] {
+        [("imported", imported), ("duplicates", duplicates), ("failed", failed), ("reprocessed", reprocessed),
+         ("lost", lost), ("released", released), ("leftClaimed", leftClaimed), ("interrupted", interrupted)]
     }
 }

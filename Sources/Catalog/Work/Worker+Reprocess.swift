@@ -25,12 +25,14 @@ extension Worker {
             return step(.refreshSource(source))
         case .duplicate(_, let sha256, _, _):
             return step(.resolveDuplicate(sha256: sha256))
-        case .processed(_, let photo, let sha256, let source, _):
-            return step(.replace(photo, sha256: sha256, source: source))
-        case .processingFailed(_, let sha256, let source, let format, let facts, _, let code, let message):
+        case .processed(let entry, let photo):
+            return step(.replace(photo, sha256: entry.sha256, source: entry.source))
+        case .processingFailed(let entry, let format, let facts, let error):
+            let problem = EventProblem(error)
             // As `reprocess`: a sticker made from these very bytes stays when a re-run fails.
-            if candidate.hasSticker && sha256 == candidate.sha256 { return step(.keep(message: "\(message) [\(code)]")) }
-            return step(.fail(sha256: sha256, source: source, format: format, facts: facts, code: code, message: message))
+            if entry.keepsSticker { return step(.keep(message: "\(problem.message) [\(problem.code)]")) }
+            return step(.fail(
+                sha256: entry.sha256, PhotoFailure(source: entry.source, format: format, facts: facts, code: problem.code, message: problem.message)))
         }
     }
 
@@ -42,17 +44,17 @@ extension Worker {
         case (.sourceRefreshed, _):
             return .refreshed(id: id, path: path)
         case (.duplicate(let other, let removed), _):
-            return .duplicate(id: id, path: path, reasons: reasons, duplicateOf: other, removed: removed)
-        case (.failed, .fail(_, _, _, _, let code, let message)):
-            return .failed(id: id, path: path, reasons: reasons, code: code, message: message)
+            return .duplicate(id: id, path: path, reasons: reasons, of: .init(entry: other, removed: removed))
+        case (.failed, .fail(_, let problem)):
+            return .failed(id: id, path: path, reasons: reasons, error: EventProblem(code: problem.code, message: problem.message))
         case (.failed, .keep(let message)):
-            return .failed(id: id, path: path, reasons: reasons, code: "failed", message: message)
+            return .failed(id: id, path: path, reasons: reasons, error: EventProblem(code: "failed", message: message))
         case (.failed, _):
-            return .failed(id: id, path: path, reasons: reasons, code: "failed", message: "not reprocessed")
+            return .failed(id: id, path: path, reasons: reasons, error: EventProblem(code: "failed", message: "not reprocessed"))
         case (.changedMeanwhile, _):
             return .failed(
-                id: id, path: path, reasons: reasons, code: "changed-meanwhile",
-                message: "another process changed this entry during the run; it is looked at again next time")
+                id: id, path: path, reasons: reasons,
+                error: EventProblem(code: "changed-meanwhile", message: "another process changed this entry during the run; it is looked at again next time"))
         }
     }
 }
@@ -98,8 +100,8 @@ extension Worker {
             return .file(.imported(id: id, path: path))
         case .known(let known, _):
             return .file(.duplicate(id: id ?? known, path: path, moved: false))
-        case .failed(_, _, _, _, let code, let message):
-            return .file(.failed(id: id, path: path, code: code, message: message))
+        case .failed(_, let problem):
+            return .file(.failed(id: id, path: path, code: problem.code, message: problem.message))
         case .unreadable(let message):
             return .file(.failed(id: id, path: path, code: "unreadable", message: message))
         case .reprocess(let step):

@@ -204,18 +204,20 @@ public struct Worker: Sendable {
             return .processed(photo, sha256: sha256, source: source)
         case .known(let existing, let source):
             return .known(id: existing.id, source: source)
-        case .failed(nil, let source, let format, _, _, let code, let message, _):
-            // Not read at all: the file may be there for other machines (a mount missing here).
-            let text = "cannot be read on host \(host): \(message)"
-            if !EscapedPath.exists(source.path) { return .unreadable(message: "\(text) [\(code)]") }
-            return .failed(sha256: nil, source: source, format: format, facts: nil, code: code, message: text)
-        case .failed(let sha256?, let source, let format, let facts, _, let code, let message, let edited?):
-            // The edited file fails (it no longer fits its guidance, say): its entry records why.
-            return .reprocess(ReprocessStep(
-                entryID: edited.id, expectedSHA256: edited.sha256, expectedGuidance: edited.guidance,
-                change: .fail(sha256: sha256, source: source, format: format, facts: facts, code: code, message: message)))
-        case .failed(let sha256, let source, let format, let facts, _, let code, let message, _):
-            return .failed(sha256: sha256, source: source, format: format, facts: facts, code: code, message: message)
+        case .failed(let file):
+            guard let sha256 = file.sha256 else {
+                // Not read at all: the file may be there for other machines (a mount missing here).
+                let text = "cannot be read on host \(host): \(file.message)"
+                if !EscapedPath.exists(file.source.path) { return .unreadable(message: "\(text) [\(file.code)]") }
+                return .failed(sha256: nil, PhotoFailure(source: file.source, format: file.format, facts: nil, code: file.code, message: text))
+            }
+            if let edited = file.replacing {
+                // The edited file fails (it no longer fits its guidance, say): its entry records why.
+                return .reprocess(ReprocessStep(
+                    entryID: edited.id, expectedSHA256: edited.sha256, expectedGuidance: edited.guidance,
+                    change: .fail(sha256: sha256, file.failure)))
+            }
+            return .failed(sha256: sha256, file.failure)
         }
     }
 
@@ -237,8 +239,8 @@ public struct Worker: Sendable {
             return .file(.imported(id: id, path: path))
         case (.committed(.duplicate(let id, let moved)), _):
             return .file(.duplicate(id: id, path: path, moved: moved))
-        case (.committed(.failed(let id)), .failed(_, _, _, _, let code, let message)):
-            return .file(.failed(id: id, path: path, code: code, message: message))
+        case (.committed(.failed(let id)), .failed(_, let problem)):
+            return .file(.failed(id: id, path: path, code: problem.code, message: problem.message))
         case (.committed(let outcome), .unreadable(let message)):
             return .file(.failed(id: outcome?.id, path: path, code: "unreadable", message: message))
         case (.committed(let outcome), _):

@@ -16,16 +16,18 @@ enum Diagnostics {
             report("interrupted by \(signal == SIGTERM ? "SIGTERM" : "SIGINT") while waiting for the catalog's lock; finished work is kept")
             return ExitCode(128 + signal)
         }
-        report("error: " + (error.errorDescription ?? "\(error)"))
-        return ExitCode(error.exitCode)
+        return exit(reporting: error)
     }
-}
 
-/// Exit codes of PRODUCT.md that commands raise themselves (64 comes from ArgumentParser, 75 from CatalogError).
-enum ExitStatus {
-    static let someFailed = ExitCode(1)
-    static let dataError = ExitCode(65)
-    static let ioError = ExitCode(74)
-    /// EX_UNAVAILABLE: the segmentation model is not installed or is damaged.
-    static let unavailable = ExitCode(69)
+    /// Reports a pack failure and returns its exit code.
+    static func exit(for error: PackError) -> ExitCode { exit(reporting: error) }
+
+    /// Reports an export failure and returns its exit code.
+    static func exit(for error: ExportError) -> ExitCode { exit(reporting: error) }
+
+    /// Writes the error's message and returns the exit ``ExitStatus/of(_:)`` gives it.
+    private static func exit(reporting error: any LocalizedError) -> ExitCode {
+        report("error: " + (error.errorDescription ?? "\(error)"))
+        return ExitCode(.of(error))
+    }
 }

@@ -14,7 +14,7 @@ enum OutputFailure {
         var isClosedPipe: Bool { code == EPIPE }
         var streamName: String { descriptor == STDOUT_FILENO ? "standard output" : "standard error" }
         /// 141 (128 + SIGPIPE) for a closed pipe, as the shell reports a tool SIGPIPE ended; else 74.
-        var exitCode: Int32 { isClosedPipe ? 128 + SIGPIPE : 74 }
+        var exitCode: Int32 { (isClosedPipe ? ExitStatus.closedPipe : .ioError).code }
 
         /// "disk full" rather than "No space left on device": the plain words the README promises.
         var reason: String {

@@ -11,20 +11,40 @@ enum SegmentationModel {
         The segmentation models (u2net, the default, and u2netp, the fast one; `catalog config set cutout.model`, $STICKER_MODEL or --model choose) are looked for in $STICKER_MODEL_DIR when it is set (only there); else in $XDG_DATA_HOME/sticker-catalog/models (~/.local/share/sticker-catalog/models), then in share/sticker-catalog/models beside the folder of the catalog program (/usr/share/sticker-catalog/models for /usr/bin/catalog, /usr/local/share/... for /usr/local/bin/catalog).
         """
 
-    /// `model` in `folder` (else in the first of `defaultLocations` that holds it).
+    /// `model` in `folder` (else in the first of ``folders(_:environment:)`` that holds it).
     /// Missing or damaged: reports where it looked and how to install it, and throws exit 69. Another
     /// model is never taken in its place.
-    static func required(_ model: CutoutModel, in folder: String? = nil) throws -> any MaskPredictor {
-        if TestHooks.usesCentredPredictor { return CentredEllipsePredictor() }
-        let locations = folder.map { [URL(fileURLWithPath: $0)] } ?? defaultLocations
+    static func required(_ model: CutoutModel, in folder: String? = nil, environment: CatalogEnvironment = .current) throws -> any MaskPredictor {
         do throws(ProcessingError) {
-            guard let predictor = try NetworkMaskPredictor.installed(model, in: folder.map { URL(fileURLWithPath: $0) }, installedFolder: installedFolder) else {
-                throw ProcessingError.segmentationUnavailable("no segmentation model \(model.rawValue) installed")
-            }
-            return predictor
+            return try load(model, in: folder, environment: environment)
         } catch {
-            throw unavailable(error, model: model, looked: locations)
+            throw unavailable(error, model: model, looked: folders(folder, environment: environment))
         }
+    }
+
+    /// The one model lookup, for every command and `serve`: `model` from `folder` when given, else from
+    /// the first of the environment's model folders that holds it. Missing: `.segmentationUnavailable`
+    /// naming every place it looked; damaged: `.invalidModel`.
+    static func load(_ model: CutoutModel, in folder: String?, environment: CatalogEnvironment) throws(ProcessingError) -> any MaskPredictor {
+        guard let predictor = try installed(model, in: folder, environment: environment) else {
+            let places = folders(folder, environment: environment).map(\.path).joined(separator: ", ")
+            throw .segmentationUnavailable("no segmentation model \(model.rawValue); looked in \(places)")
+        }
+        return predictor
+    }
+
+    /// As ``load(_:in:environment:)``, but nil when no folder of the environment holds the model (a
+    /// cut-out of a photo with its own transparency needs none); a `folder` named without it is an error.
+    static func installed(_ model: CutoutModel, in folder: String?, environment: CatalogEnvironment) throws(ProcessingError) -> (any MaskPredictor)? {
+        if TestHooks.usesCentredPredictor { return CentredEllipsePredictor() }
+        if let folder { return try NetworkMaskPredictor.installed(model, in: URL(fileURLWithPath: folder)) }
+        return try NetworkMaskPredictor.installed(model, among: folders(nil, environment: environment))
+    }
+
+    /// Where the model is looked for, in order: `folder` alone when given, else the environment's model
+    /// folders, then the models installed with this program.
+    static func folders(_ folder: String?, environment: CatalogEnvironment) -> [URL] {
+        folder.map { [URL(fileURLWithPath: $0)] } ?? environment.modelFolders(installedFolder: installedFolder)
     }
 
     /// Reports a missing or damaged model (every place it looked, how to install it) and returns exit 69.
@@ -40,12 +60,7 @@ enum SegmentationModel {
             let hint = other.isEmpty ? "" : "; \(other.map(\.rawValue).joined(separator: ", ")) is installed: choose it with --model \(other[0].rawValue) or `catalog config set cutout.model \(other[0].rawValue)`"
             Diagnostics.report("error: no segmentation model \(model.rawValue) (\(model.graphFile) and \(model.weightsFile)); looked in \(places); install it with `make model` or `make install` in the source tree (the sticker-catalog package carries it too), or with `scripts/install-model.sh DIR` and set STICKER_MODEL_DIR=DIR\(hint)")
         }
-        return ExitStatus.unavailable
-    }
-
-    /// Where the model is looked for when no folder is given, in order.
-    static var defaultLocations: [URL] {
-        NetworkMaskPredictor.modelDirectories(environment: ProcessInfo.processInfo.environment, installedFolder: installedFolder)
+        return ExitCode(.unavailable)
     }
 
     /// The model installed with this program: `PREFIX/share/sticker-catalog/models` for `PREFIX/bin/catalog`

@@ -73,7 +73,7 @@ final class SignalTrap {
     }
 
     /// 130 for SIGINT, 143 for SIGTERM.
-    var exitCode: Int32 { 128 + (signalNumber ?? SIGINT) }
+    var exitCode: Int32 { signalNumber == SIGTERM ? ExitStatus.interruptedBySIGTERM : ExitStatus.interrupted.code }
 
     /// The signal's name, for messages.
     var signalName: String { signalNumber == SIGTERM ? "SIGTERM" : "SIGINT" }

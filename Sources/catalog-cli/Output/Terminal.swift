@@ -1,3 +1,4 @@
+import Catalog
 import Foundation
 
 /// Where output goes, and whether a person is watching it.
@@ -12,13 +13,10 @@ struct Terminal: Sendable {
 
     /// True when colour may be written here: a terminal that understands escapes (TERM is not `dumb`),
     /// and no `NO_COLOR` set to a non-empty value (https://no-color.org).
-    var allowsColor: Bool {
-        let environment = ProcessInfo.processInfo.environment
-        return isInteractive && environment["NO_COLOR", default: ""].isEmpty && environment["TERM"] != "dumb"
-    }
+    var allowsColor: Bool { allowsProgress && !CatalogEnvironment.current.forbidsColor }
 
     /// True when a progress bar may be drawn here: a terminal that understands escapes (TERM is not `dumb`).
-    var allowsProgress: Bool { isInteractive && ProcessInfo.processInfo.environment["TERM"] != "dumb" }
+    var allowsProgress: Bool { isInteractive && !CatalogEnvironment.current.isDumbTerminal }
 
     /// Columns of the terminal, or 80.
     var width: Int {

@@ -32,7 +32,7 @@ extension CatalogCommand {
             let target = URL(fileURLWithPath: destination).standardizedFileURL
             if let problem = Self.refusal(target, catalog: catalog.address.fileURL?.standardizedFileURL, force: force) {
                 Diagnostics.report("error: \(target.path): \(problem); nothing was written")
-                throw ExitStatus.ioError
+                throw ExitCode(.ioError)
             }
             let trap = SignalTrap { repository.interrupt() }
             do {

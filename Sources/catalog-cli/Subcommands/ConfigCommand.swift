@@ -130,7 +130,7 @@ extension CatalogOptions {
     /// without a catalog), with the model `$STICKER_MODEL` names in place of `cutout.model`.
     func settings(of repository: (any CatalogStore)?) async throws -> StickerSettings {
         var settings = try await storedSettings(of: repository)
-        if let model = try ModelEnvironment.model() { settings.model = model }
+        if let model = try CatalogEnvironment.current.modelOption() { settings.model = model }
         return settings
     }
 

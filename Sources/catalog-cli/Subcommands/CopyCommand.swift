@@ -13,7 +13,7 @@ extension CatalogCommand {
 
                 The target must be new: a file that does not exist yet, or a PostgreSQL database with no catalog content. Entries go in batches in id order, each batch one transaction; the target remembers which catalog it is a copy of and how far it got, and stays marked incomplete until packs and settings are copied last. Ctrl-C / SIGTERM stop after the batch under way (exit 130 / 143); run the same command again to continue. Any other non-empty target is refused (74) and its content left as it was.
 
-                Then `catalog verify` on both catalogs reports the same counts and checksums. Progress goes to stderr; --json prints one JSON object per step on stdout.
+                Then `catalog verify` on both catalogs reports the same counts and checksums. Progress goes to stderr; --json prints one JSON object per step (started, batch, finished) on stdout, then a summary object.
 
                 Exit: 0 copied, 74 the target is not empty (or cannot be written), 65 the source is not a catalog this version reads, 69 a server cannot be reached, 75 busy, 130/143 interrupted.
                 """
@@ -27,8 +27,7 @@ extension CatalogCommand {
         @Option(help: "Entries per transaction on the target, 1 to 10000.", transform: OptionValue.whole("--batch-size", 1...10_000))
         var batchSize: Int = 200
 
-        @Flag(help: "Print one JSON object per step (started, batch, finished), then a summary object.")
-        var json = false
+        @OptionGroup var output: OutputOptions
 
         @Flag(name: .shortAndLong, help: "No progress on stderr (problems are still reported).")
         var quiet = false
@@ -43,7 +42,7 @@ extension CatalogCommand {
             let targetOptions = CatalogOptions.parseOrExit(["--catalog", target])
             let destination = try await targetOptions.open(.readWrite)
             let copier = CatalogCopier(source: source, target: destination, batchSize: batchSize)
-            let json = self.json
+            let json = output.json
             let quiet = self.quiet
             let delay = Self.testBatchDelay
             let (summary, _) = try await InterruptibleWork.run(progress: nil, trap: trap) { () throws(CatalogError) in
@@ -52,16 +51,14 @@ extension CatalogCommand {
                     if let delay { Thread.sleep(forTimeInterval: delay) }
                 }
             }
-            if json { Terminal.standardOutput.write(JSONOutput.line(summary)) }
             let resume = "run `catalog copy --to \(targetOptions.displayName)` again to continue"
-            OutputFailure.exitIfFailed(done: "\(summary.copied) entries copied; \(resume)")
-            if summary.interrupted {
-                Diagnostics.report("interrupted by \(trap.signalName): \(summary.copied) entries copied, the copy is incomplete; \(resume)")
-                throw ExitCode(trap.exitCode)
-            }
-            if !quiet && !json {
-                Terminal.standardOutput.write("Copied \(summary.copied) entries to \(targetOptions.displayName); `catalog verify` on both reports the same checksums.\n")
-            }
+            try RunEnding(output: output, quiet: quiet, trap: trap).finish(
+                summary, interrupted: summary.interrupted,
+                .init(
+                    sentence: summary.interrupted
+                        ? nil : "Copied \(summary.copied) entries to \(targetOptions.displayName); `catalog verify` on both reports the same checksums.\n",
+                    kept: "\(summary.copied) entries copied; \(resume)",
+                    interrupted: "\(summary.copied) entries copied, the copy is incomplete; \(resume)"))
         }
 
         private static var testBatchDelay: Double? { TestHooks.copyBatchDelay }

@@ -65,7 +65,7 @@ extension CatalogCommand {
         /// The model named by `--model`, else `$STICKER_MODEL`, else the default.
         private func chosenModel() throws -> CutoutModel {
             if let model, let named = CutoutModel.named(model) { return named }
-            return try ModelEnvironment.model() ?? .default
+            return try CatalogEnvironment.current.modelOption() ?? .default
         }
 
         @Option(name: .customLong("max-pixels"), parsing: .unconditional, help: "Refuse images with more pixels than this.", transform: OptionValue.whole("--max-pixels", 1...Int.max))
@@ -96,14 +96,14 @@ extension CatalogCommand {
             // Refused before the slow work: an output that may not be written is known at once.
             if output != "-", let refusal = OutputFile.refusal(output, force: force) {
                 Diagnostics.report("error: " + (refusal.errorDescription ?? refusal.reason))
-                throw ExitStatus.ioError
+                throw ExitCode(.ioError)
             }
             let bytes: [UInt8]
             switch input == "-" ? InputFile.readStandardInput() : InputFile.read(input) {
             case .success(let read): bytes = read
             case .failure(let problem):
                 Diagnostics.report("error: \(name): cannot read: \(problem.reason)")
-                throw ExitStatus.ioError
+                throw ExitCode(.ioError)
             }
             let png: [UInt8]
             do {
@@ -114,9 +114,9 @@ extension CatalogCommand {
                 switch error {
                 case .segmentationUnavailable, .invalidModel:
                     throw SegmentationModel.unavailable(
-                        error, model: chosen, looked: modelFolder.map { [URL(fileURLWithPath: $0)] } ?? SegmentationModel.defaultLocations
+                        error, model: chosen, looked: SegmentationModel.folders(modelFolder, environment: .current)
                     )
-                default: throw ExitStatus.dataError
+                default: throw ExitCode(.dataError)
                 }
             }
             if output == "-" {
@@ -127,16 +127,14 @@ extension CatalogCommand {
                 try OutputFile.write(png, to: output, force: force)
             } catch {
                 Diagnostics.report("error: " + (error.errorDescription ?? error.reason))
-                throw ExitStatus.ioError
+                throw ExitCode(.ioError)
             }
         }
 
         private func makePNG(from bytes: [UInt8], model chosen: CutoutModel) throws(ProcessingError) -> [UInt8] {
             let job = CutoutJob(maxPixels: maxPixels, workingSize: Self.workingSize, guidance: CutoutGuidance(box: box, include: include, exclude: exclude))
             let decoded = try job.decode(bytes)
-            let predictor = try NetworkMaskPredictor.installed(
-                chosen, in: modelFolder.map { URL(fileURLWithPath: $0) }, installedFolder: SegmentationModel.installedFolder
-            )
+            let predictor = try SegmentationModel.installed(chosen, in: modelFolder, environment: .current)
             let output: CutoutJob.Output = switch (maskOnly, noCrop) {
             case (true, true): .mask
             case (true, false): .croppedMask

@@ -13,7 +13,7 @@ extension CatalogCommand {
             discussion: """
                 Writes into --output (a folder, default the current one): png → NAME/, zip → NAME.zip, telegram → NAME.telegram/, whatsapp → NAME.wastickers, signal → NAME.signal/, imessage → NAME.imessage/Stickers.xcstickers/. Every export holds manifest.json (ids, emoji, palettes, source EXIF summary, SHA-256 of every file). Stickers are fitted to the platform's canvas and byte limit (PNG, smaller PNG, fewer colours, lossy WebP); a sticker smaller than sticker.size (from a small photo) is padded at the scale of its full-size neighbours, not enlarged; a pack over the platform's maximum is split into NAME-1, NAME-2, ...
 
-                Exit: 0 written, 64 bad option, 65 unknown/empty pack, too few stickers or a sticker that cannot fit (nothing written; --dry-run prints the fit report first), 74 output exists (use --force) or cannot be written, 130/143 interrupted (nothing written).
+                Exit: 0 written, 64 bad option, 65 unknown/empty pack, too few stickers or a sticker that cannot fit (nothing written; --dry-run prints the fit report first; --json prints it as JSON), 74 output exists (use --force) or cannot be written, 130/143 interrupted (nothing written).
                 """
         )
 
@@ -27,7 +27,7 @@ extension CatalogCommand {
         ) var iMessageSize = 408
         @Flag(help: "Replace an export that exists.") var force = false
         @Flag(help: "Fit every sticker and print the report; write nothing.") var dryRun = false
-        @Flag(help: "Print the report as JSON.") var json = false
+        @OptionGroup var printing: OutputOptions
 
         func validate() throws {
             try validatePackName(pack)
@@ -70,10 +70,10 @@ extension CatalogCommand {
             case .failure(let error):
                 throw Diagnostics.exit(for: error)
             }
-            Terminal.standardOutput.write(json ? JSONOutput.document(report) : Self.describe(report))
+            Terminal.standardOutput.write(printing.json ? JSONOutput.document(report) : Self.describe(report))
             if !report.ok {
                 Diagnostics.report("error: some files do not fit their limit (see the report); nothing was written")
-                throw ExitStatus.dataError
+                throw ExitCode(.dataError)
             }
         }
 

@@ -23,8 +23,7 @@ extension CatalogCommand {
         @Argument(help: ArgumentHelp("Photos and folders to import.", valueName: "path"))
         var paths: [String]
 
-        @Option(parsing: .unconditional, help: "How many photos to process at once, 1 to 256 (the default is the number of cores).", transform: OptionValue.whole("--jobs", 1...256))
-        var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+        @OptionGroup var parallel: JobsOptions
 
         @Option(
             name: .customLong("max-pixels"), parsing: .unconditional, help: "Refuse images with more pixels than this (decompression bombs).",
@@ -47,8 +46,7 @@ extension CatalogCommand {
         @Flag(help: "Record every file as pending work for `catalog work` (path, size, time), without reading it.")
         var enqueue = false
 
-        @Flag(help: "Print one JSON object per file, then a summary object.")
-        var json = false
+        @OptionGroup var output: OutputOptions
 
         @Flag(name: .shortAndLong, help: "No progress bar and no summary line; problems are still reported on stderr (--json output is unchanged).")
         var quiet = false
@@ -56,7 +54,6 @@ extension CatalogCommand {
         func validate() throws {
             if paths.isEmpty { throw ValidationError("name at least one file or folder to import") }
             if paths.contains("") { throw ValidationError("an empty path names no file (an unset variable?); name a file or folder, or . for the current folder") }
-            if !(1...256).contains(jobs) { throw ValidationError("--jobs must be between 1 and 256, not \(jobs)") }
             if let colors, !(1...PaletteExtractor.colorLimit).contains(colors) {
                 throw ValidationError("--colors must be between 1 and \(PaletteExtractor.colorLimit), not \(colors)")
             }
@@ -86,12 +83,12 @@ extension CatalogCommand {
             if let colors { settings.paletteColors = colors }
             let importer = Importer(
                 repository: repository,
-                options: ImportOptions(jobs: jobs, maxPixels: maxPixels, settings: settings, dryRun: dryRun, predictor: predictor)
+                options: ImportOptions(jobs: parallel.jobs, maxPixels: maxPixels, settings: settings, dryRun: dryRun, predictor: predictor)
             )
             let progress = ProgressBar.forStandardError(
                 total: ProgressBar.wanted(quiet: quiet) ? Importer.countFiles(paths) : 0, label: "importing", quiet: quiet
             )
-            let json = self.json
+            let json = output.json
             let paths = self.paths
             let packIds = Mutex<[(path: String, id: Int64)]>([])
 
@@ -115,21 +112,15 @@ extension CatalogCommand {
                     throw Diagnostics.exit(for: error)
                 }
             }
-            if json {
-                Terminal.standardOutput.write(JSONOutput.line(summary))
-            } else if !quiet {
-                Terminal.standardOutput.write(Self.sentence(summary, dryRun: dryRun))
-            }
-            OutputFailure.exitIfFailed(done: "\(summary.total) files done and kept; run the same import again to continue")
-            if summary.interrupted {
-                Diagnostics.report("interrupted by \(trap.signalName): \(summary.total) files done; run the same import again to continue")
-                throw ExitCode(trap.exitCode)
-            }
+            try RunEnding(output: output, quiet: quiet, trap: trap).finish(
+                summary, interrupted: summary.interrupted,
+                .init(
+                    sentence: Self.sentence(summary, dryRun: dryRun), kept: "\(summary.total) files done and kept; run the same import again to continue",
+                    interrupted: "\(summary.total) files done; run the same import again to continue"),
+                failure: summary.failed == 0 ? nil : summary.imported + summary.duplicates + summary.updated > 0 ? .someFailed : .dataError)
+            // Nothing failed, so nothing was met at all.
             if summary.total == 0 {
                 Diagnostics.report("no files found in \(paths.joined(separator: ", "))")
-            }
-            if summary.failed > 0 {
-                throw summary.imported + summary.duplicates + summary.updated > 0 ? ExitStatus.someFailed : ExitStatus.dataError
             }
         }
 
@@ -138,24 +129,18 @@ extension CatalogCommand {
             let trap = SignalTrap()
             let repository = try await catalog.open(.readWrite)
             let enqueuer = Enqueuer(repository: repository)
-            let json = self.json
+            let json = output.json
             let paths = self.paths
             let (summary, _) = try await InterruptibleWork.run(progress: nil, trap: trap) { () throws(CatalogError) in
                 try await enqueuer.run(paths) { event in Self.report(event, json: json, progress: nil) }
             }
-            if json {
-                Terminal.standardOutput.write(JSONOutput.line(summary))
-            } else if !quiet {
-                var text = "Enqueued \(summary.enqueued), \(summary.unchanged) already pending or imported, \(summary.failed) failed"
-                if summary.skipped > 0 { text += ", \(summary.skipped) skipped" }
-                Terminal.standardOutput.write(text + "; run `catalog work` to process them.\n")
-            }
-            OutputFailure.exitIfFailed(done: "\(summary.enqueued) files enqueued; run the same command again to continue")
-            if summary.interrupted {
-                Diagnostics.report("interrupted by \(trap.signalName): \(summary.enqueued) files enqueued; run the same command again to continue")
-                throw ExitCode(trap.exitCode)
-            }
-            if summary.failed > 0 { throw summary.enqueued + summary.unchanged > 0 ? ExitStatus.someFailed : ExitStatus.dataError }
+            var sentence = "Enqueued \(summary.enqueued), \(summary.unchanged) already pending or imported, \(summary.failed) failed"
+            if summary.skipped > 0 { sentence += ", \(summary.skipped) skipped" }
+            let resume = "\(summary.enqueued) files enqueued; run the same command again to continue"
+            try RunEnding(output: output, quiet: quiet, trap: trap).finish(
+                summary, interrupted: summary.interrupted,
+                .init(sentence: sentence + "; run `catalog work` to process them.\n", kept: resume, interrupted: resume),
+                failure: summary.failed == 0 ? nil : summary.enqueued + summary.unchanged > 0 ? .someFailed : .dataError)
         }
 
         /// The summary line: every file met is in one of its numbers.

@@ -24,8 +24,8 @@ extension CatalogCommand.ListCommand {
         let found = Found()
         _ = try await reprocessor.run(try await reprocessor.candidates()) { event in
             switch event {
-            case .reprocessed(let id, let path, let reasons), .failed(let id, let path, let reasons, _, _),
-                .missing(let id, let path, let reasons), .duplicate(let id, let path, let reasons, _, _):
+            case .reprocessed(let id, let path, let reasons), .failed(let id, let path, let reasons, _),
+                .missing(let id, let path, let reasons), .duplicate(let id, let path, let reasons, _):
                 if !reasons.isEmpty { found.append(StaleEntry(id: id, path: path, reasons: reasons)) }
             case .refreshed: break
             }

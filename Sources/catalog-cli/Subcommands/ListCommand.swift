@@ -35,7 +35,7 @@ extension CatalogCommand {
                 // writable catalog then takes the new times of touched-but-unchanged files (see staleEntries),
                 // without waiting for a lock: a busy catalog only means those files are hashed again next time.
                 var immediate = catalog.storeOptions
-                immediate.sqlite.busyTimeout = .zero
+                immediate.lockWait = .zero
                 let writable = try? await CatalogStores.open(catalog.address, access: .readWrite, options: immediate)
                 return try await listStale(writable ?? repository)
             }

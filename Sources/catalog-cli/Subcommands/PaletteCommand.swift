@@ -34,7 +34,7 @@ extension CatalogCommand {
             let entry = try await catalog.requiredEntry(id)
             guard !entry.palette.isEmpty else {
                 Diagnostics.report("error: entry \(id) (\(entry.path)) has no palette: \(entry.sticker == nil ? "it has no sticker" : "it was made before palettes were computed")")
-                throw ExitStatus.dataError
+                throw ExitCode(.dataError)
             }
             Terminal.standardOutput.write(PaletteExport.render(entry, as: format))
         }

@@ -58,7 +58,7 @@ extension CatalogCommand {
             } catch {
                 if case .catalog(let failure) = error { throw Diagnostics.exit(for: failure) }
                 Diagnostics.report("error: " + error.description)
-                throw ExitCode(error.exitCode)
+                throw ExitCode(.of(error))
             }
             if output.json {
                 Terminal.standardOutput.write(JSONOutput.document(entry))

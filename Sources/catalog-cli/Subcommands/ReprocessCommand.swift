@@ -24,21 +24,15 @@ extension CatalogCommand {
         @Flag(help: "Re-run every entry, stale or not.")
         var all = false
 
-        @Option(parsing: .unconditional, help: "How many entries to process at once, 1 to 256 (the default is the number of cores).", transform: OptionValue.whole("--jobs", 1...256))
-        var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+        @OptionGroup var parallel: JobsOptions
 
         @Flag(help: "Read the sources and report what would run, process and write nothing.")
         var dryRun = false
 
-        @Flag(help: "Print one JSON object per entry, then a summary object.")
-        var json = false
+        @OptionGroup var output: OutputOptions
 
         @Flag(name: .shortAndLong, help: "No progress bar and no summary line; problems are still reported on stderr (--json output is unchanged).")
         var quiet = false
-
-        func validate() throws {
-            if !(1...256).contains(jobs) { throw ValidationError("--jobs must be between 1 and 256, not \(jobs)") }
-        }
 
         func run() async throws {
             // Trapped first: a signal at any moment from here on ends with the summary line and 130/143.
@@ -51,9 +45,9 @@ extension CatalogCommand {
             let repository = try await catalog.open(dryRun || !exists ? .readOnly : .readWrite)
             var settings = try await catalog.settings(of: repository)
             settings.model = model
-            let options = ReprocessOptions(jobs: jobs, all: all, dryRun: dryRun, settings: settings, predictor: predictor)
+            let options = ReprocessOptions(jobs: parallel.jobs, all: all, dryRun: dryRun, settings: settings, predictor: predictor)
             let reprocessor = Reprocessor(repository: repository, options: options)
-            let json = self.json
+            let json = output.json
             let quiet = self.quiet
 
             // A signal before or during the scan for candidates lets the scan finish (it only reads the
@@ -66,19 +60,13 @@ extension CatalogCommand {
                     Self.report(event, json: json, progress: progress)
                 }
             }
-            if json {
-                Terminal.standardOutput.write(JSONOutput.line(summary))
-            } else if !quiet {
-                Terminal.standardOutput.write(Self.sentence(summary, dryRun: dryRun))
-            }
-            OutputFailure.exitIfFailed(done: "\(summary.done) entries done and kept, \(summary.left) left; run catalog reprocess again to continue")
-            if summary.interrupted {
-                Diagnostics.report(
-                    "interrupted by \(trap.signalName): \(summary.done) entries done, \(summary.left) left; run catalog reprocess again to continue"
-                )
-                throw ExitCode(trap.exitCode)
-            }
-            if summary.failed > 0 { throw ExitStatus.someFailed }
+            try RunEnding(output: output, quiet: quiet, trap: trap).finish(
+                summary, interrupted: summary.interrupted,
+                .init(
+                    sentence: Self.sentence(summary, dryRun: dryRun),
+                    kept: "\(summary.done) entries done and kept, \(summary.left) left; run catalog reprocess again to continue",
+                    interrupted: "\(summary.done) entries done, \(summary.left) left; run catalog reprocess again to continue"),
+                failure: summary.failed > 0 ? .someFailed : nil)
         }
 
         private static func sentence(_ summary: ReprocessSummary, dryRun: Bool) -> String {
@@ -103,14 +91,14 @@ extension CatalogCommand {
         /// The stderr line for an event people should see.
         private static func line(_ event: ReprocessEvent) -> String? {
             switch event {
-            case .failed(let id, let path, _, let code, let message):
-                "catalog: \(path) (entry \(id)): \(message) [\(code)]\n"
+            case .failed(let id, let path, _, let error):
+                "catalog: \(path) (entry \(id)): \(error.message) [\(error.code)]\n"
             case .missing(let id, let path, _):
                 "catalog: \(path) (entry \(id)): source missing, entry left as it is [source-missing]\n"
-            case .duplicate(let id, let path, _, let other, let removed):
-                removed
-                    ? "catalog: \(path) (entry \(id)): now readable, and its bytes are entry \(other)'s; the placeholder entry was removed\n"
-                    : "catalog: \(path) (entry \(id)): its bytes changed to those of entry \(other); entry \(id) was left as it is\n"
+            case .duplicate(let id, let path, _, let copy):
+                copy.removed
+                    ? "catalog: \(path) (entry \(id)): now readable, and its bytes are entry \(copy.entry)'s; the placeholder entry was removed\n"
+                    : "catalog: \(path) (entry \(id)): its bytes changed to those of entry \(copy.entry); entry \(id) was left as it is\n"
             case .reprocessed, .refreshed: nil
             }
         }

@@ -47,8 +47,7 @@ extension CatalogCommand {
         )
         var takenBefore: String?
 
-        @Flag(help: "Print a JSON array instead of a table.")
-        var json = false
+        @OptionGroup var output: OutputOptions
 
         @Flag(help: "Print only the ids, one a line.")
         var ids = false
@@ -60,7 +59,7 @@ extension CatalogCommand {
             }
             if !(within > 0 && within <= 100) { throw ValidationError("--within must be a ΔE above 0 and at most 100, not \(within)") }
             if !(1...100_000).contains(limit) { throw ValidationError("--limit must be between 1 and 100000, not \(limit)") }
-            if json && ids { throw ValidationError("--json and --ids exclude each other") }
+            if output.json && ids { throw ValidationError("--json and --ids exclude each other") }
         }
 
         func run() async throws {
@@ -75,7 +74,7 @@ extension CatalogCommand {
             } catch {
                 throw Diagnostics.exit(for: error)
             }
-            if json {
+            if output.json {
                 Terminal.standardOutput.write(JSONOutput.document(results.map(ColorSearchHit.init)))
             } else if ids {
                 Terminal.standardOutput.write(results.map { "\($0.id)\n" }.joined())

@@ -33,8 +33,7 @@ extension CatalogCommand {
         @Flag(help: "Open the page in the default browser.")
         var open = false
 
-        @Flag(help: "Print the address as a JSON object (url, catalog, host, port, token).")
-        var json = false
+        @OptionGroup var output: OutputOptions
 
         @Option(name: .customLong("max-upload"), help: ArgumentHelp("The largest photo an upload may hold, in MB.", valueName: "MB"))
         var maxUploadMB = ServerConfiguration.defaultMaxUploadBytes / (1024 * 1024)
@@ -71,14 +70,13 @@ extension CatalogCommand {
             if !ServerConfiguration.isLoopback(host) {
                 Diagnostics.report("warning: serving on \(host), not loopback: anyone who can reach this address and port can see the catalog (changes still need the page's token)")
             }
-            let environment = ProcessInfo.processInfo.environment
+            let environment = CatalogEnvironment.current
             let predictors = LoadedModels(environment: environment)
             var configuration = ServerConfiguration(
-                host: host, port: port, maxUploadBytes: maxUploadMB * 1024 * 1024,
-                uploadsDirectory: ServerConfiguration.defaultUploadsDirectory(environment: environment),
-                jobs: jobs, model: try model.chosen ?? ModelEnvironment.model(in: environment),
-                makePredictor: { try predictors.predictor($0) }
+                host: host, port: port, maxUploadBytes: maxUploadMB * 1024 * 1024, uploadsDirectory: environment.uploadsFolder,
+                jobs: jobs, model: try model.chosen ?? environment.modelOption(), makePredictor: { try predictors.predictor($0) }
             )
+            configuration.logLevel = environment.logLevel
             configuration.timeouts = ConnectionTimeouts(header: .seconds(headerTimeout), body: .seconds(bodyTimeout), idle: .seconds(idleTimeout))
             configuration.shutdownGrace = .seconds(shutdownGrace)
             configuration.catalogIdentity = catalog.displayName
@@ -92,7 +90,7 @@ extension CatalogCommand {
             }
             if let problem = recovered.problem { Diagnostics.report("warning: " + problem) }
             let location = catalog.displayName
-            let (json, open, token) = (self.json, self.open, configuration.token)
+            let (json, open, token) = (output.json, self.open, configuration.token)
             do {
                 try await server.run { url in
                     if json {
@@ -106,7 +104,7 @@ extension CatalogCommand {
                 }
             } catch {
                 Diagnostics.report("error: cannot serve on \(host):\(port): \(error)")
-                throw ExitStatus.ioError
+                throw ExitCode(.ioError)
             }
         }
 

@@ -32,7 +32,7 @@ extension CatalogCommand {
                 // A damaged file makes SQLite fail while reading (SQLITE_CORRUPT): that is the answer.
                 if case .database = error {
                     _ = Diagnostics.exit(for: error)
-                    throw ExitStatus.dataError
+                    throw ExitCode(.dataError)
                 }
                 throw Diagnostics.exit(for: error)
             }
@@ -41,7 +41,7 @@ extension CatalogCommand {
             } else {
                 Terminal.standardOutput.write(Self.describe(report, path: catalog.displayName))
             }
-            if !report.sound { throw ExitStatus.dataError }
+            if !report.sound { throw ExitCode(.dataError) }
         }
 
         /// The content's checksums; nil on a back end that cannot list its records yet (it says so as `.unavailable`).

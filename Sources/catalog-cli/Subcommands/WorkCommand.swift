@@ -16,7 +16,7 @@ extension CatalogCommand {
 
                 If the catalog's PostgreSQL server goes away (a restart, a fail-over, the network), the worker says so once on stderr, keeps what it holds and retries with growing pauses (up to 5 s apart) on new connections, for up to --reconnect-for (default 5m); it says so again when the server is back, commits the results whose claims are still its own and goes on. Files are never recorded as failed because the server was away. When the server stays away longer, it exits 69; what it held goes back to the queue when the leases run out, as it does when the worker is signalled during the outage (it then stops at once, 130 / 143).
 
-                --status shows pending, claimed (by holder, with the lease), done and failed files, and exits.
+                --status shows pending, claimed (by holder, with the lease), done and failed files, and exits (with --json: the queue as one JSON object).
 
                 Exit: 0 done, 1 some files failed, 69 no segmentation model installed or the catalog's server unreachable (at the start, or for longer than --reconnect-for), 74/75 catalog not writable/busy, 130/143 interrupted. --json prints one JSON object per file, then a summary object.
                 """
@@ -25,8 +25,7 @@ extension CatalogCommand {
         @OptionGroup var catalog: CatalogOptions
         @OptionGroup var model: ModelOptions
 
-        @Option(parsing: .unconditional, help: "How many photos to process at once, 1 to 256 (the default is the number of cores).", transform: OptionValue.whole("--jobs", 1...256))
-        var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+        @OptionGroup var parallel: JobsOptions
 
         @Flag(help: "Wait for more work when the queue is drained, until interrupted.")
         var follow = false
@@ -40,8 +39,7 @@ extension CatalogCommand {
         @Flag(help: "Show the queue (pending, claimed by whom until when, done, failed) and exit.")
         var status = false
 
-        @Flag(help: "Print one JSON object per file, then a summary object (with --status: the queue as one JSON object).")
-        var json = false
+        @OptionGroup var output: OutputOptions
 
         @Flag(name: .shortAndLong, help: "No progress line and no summary; problems are still reported on stderr.")
         var quiet = false
@@ -56,29 +54,24 @@ extension CatalogCommand {
             settings.model = model
             let host = Self.hostName
             let options = WorkOptions(
-                jobs: jobs, lease: lease, follow: follow, host: host, holder: "\(host):\(getpid())",
+                jobs: parallel.jobs, lease: lease, follow: follow, host: host, holder: "\(host):\(getpid())",
                 settings: settings, predictor: predictor, reconnectFor: reconnectFor)
             let worker = Worker(repository: repository, options: options)
-            let json = self.json
+            let json = output.json
             let quiet = self.quiet
             let (summary, _) = try await InterruptibleWork.run(progress: nil, trap: trap) { () throws(CatalogError) in
                 try await worker.run { event in Self.report(event, json: json, quiet: quiet) } onNotice: { notice in Self.report(notice) }
             }
-            if json {
-                Terminal.standardOutput.write(JSONOutput.line(summary))
-            } else if !quiet {
-                Terminal.standardOutput.write(
-                    "Imported \(summary.imported), \(summary.duplicates) already catalogued, \(summary.reprocessed) stale entries brought up to date, \(summary.failed) failed"
-                        + (summary.lost > 0 ? ", \(summary.lost) taken over by other workers" : "") + ".\n")
-            }
-            OutputFailure.exitIfFailed(done: "finished files are kept; unfinished ones were given back to the queue")
-            if summary.interrupted {
-                let left = summary.leftClaimed > 0
-                    ? "; \(summary.leftClaimed) left claimed until their leases run out (the catalog's server could not be reached)" : ""
-                Diagnostics.report("interrupted by \(trap.signalName): \(summary.released) unfinished files given back to the queue\(left)")
-                throw ExitCode(trap.exitCode)
-            }
-            if summary.failed > 0 { throw ExitStatus.someFailed }
+            let sentence = "Imported \(summary.imported), \(summary.duplicates) already catalogued, \(summary.reprocessed) stale entries brought up to date, \(summary.failed) failed"
+                + (summary.lost > 0 ? ", \(summary.lost) taken over by other workers" : "") + ".\n"
+            let left = summary.leftClaimed > 0
+                ? "; \(summary.leftClaimed) left claimed until their leases run out (the catalog's server could not be reached)" : ""
+            try RunEnding(output: output, quiet: quiet, trap: trap).finish(
+                summary, interrupted: summary.interrupted,
+                .init(
+                    sentence: sentence, kept: "finished files are kept; unfinished ones were given back to the queue",
+                    interrupted: "\(summary.released) unfinished files given back to the queue\(left)"),
+                failure: summary.failed > 0 ? .someFailed : nil)
         }
 
         private func showStatus() async throws {
@@ -89,7 +82,7 @@ extension CatalogCommand {
             } catch {
                 throw Diagnostics.exit(for: error)
             }
-            if json {
+            if output.json {
                 Terminal.standardOutput.write(JSONOutput.document(work))
             } else {
                 Terminal.standardOutput.write(Self.describe(work, label: "Work        ").joined(separator: "\n") + "\n")
@@ -116,8 +109,8 @@ extension CatalogCommand {
             switch event {
             case .file(.failed(_, let path, let code, let message)):
                 Terminal.standardError.write("catalog: \(path): \(message) [\(code)]\n")
-            case .reprocess(.failed(let id, let path, _, let code, let message)):
-                Terminal.standardError.write("catalog: \(path) (entry \(id)): \(message) [\(code)]\n")
+            case .reprocess(.failed(let id, let path, _, let error)):
+                Terminal.standardError.write("catalog: \(path) (entry \(id)): \(error.message) [\(error.code)]\n")
             case .lost(let path):
                 Terminal.standardError.write("catalog: \(path): the claim was taken over by another worker (lease expired); result discarded\n")
             case .file(let event) where !quiet:
