@@ -3,7 +3,7 @@ import Processing
 /// A colour search: stickers having every one of `colors` in their palette, within `within` Oklab ΔE.
 public struct ColorQuery: Sendable, Equatable {
     /// The default ΔE threshold: orange (#ffa500) then finds #ff8800, dark orange and shadowed #cc8400
-    /// (ΔE 12.4 is just outside: see README), not red or orange-red.
+    /// (ΔE 12.4 is just outside: see docs/guide.md), not red or orange-red.
     public static let defaultWithin = 12.0
     public static let defaultLimit = 20
 

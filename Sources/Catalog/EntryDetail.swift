@@ -107,7 +107,7 @@ public struct EntryDetail: Sendable, Equatable, Encodable {
         try container.encode(id, forKey: .id)
         try container.encodeOrNull(sha256, forKey: .sha256)
         try container.encode(path, forKey: .path)
-        // A name that is not UTF-8, escaped (README: `printf '%b'` gives the bytes back).
+        // A name that is not UTF-8, escaped (docs/json.md: `printf '%b'` gives the bytes back).
         if EscapedPath.isEscaped(path) { try container.encode(true, forKey: .pathEscaped) }
         try container.encode(status, forKey: .status)
         try container.encodeOrNull(failure, forKey: .failure)

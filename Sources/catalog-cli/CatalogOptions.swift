@@ -74,6 +74,6 @@ struct CatalogOptions: ParsableArguments {
 
 /// The `--json` flag, the same for every command that has one.
 struct OutputOptions: ParsableArguments {
-    @Flag(help: "Print JSON instead of text (see README: JSON contract; the command's description says what it prints).")
+    @Flag(help: "Print JSON instead of text (the JSON contract: docs/json.md; the command's description says what it prints).")
     var json = false
 }

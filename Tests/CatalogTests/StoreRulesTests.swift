@@ -6,7 +6,7 @@ import Testing
 
 /// The rules written once above the back ends, checked without a database: what every back end's I/O
 /// carries out (the suites in this folder check the same behaviour through both back ends).
-@Suite("Store rules: pack edits, an entry's rewrite, a page's bounds", .timeLimit(.minutes(1)))
+@Suite("Store rules: pack edits, an entry's rewrite, a page's bounds", .timeLimit(.minutes(15)))
 struct StoreRulesTests {
     private func members(_ ids: [Int64]) -> [PackMember] {
         ids.map { PackMember(id: $0, emoji: "🙂") }

@@ -36,7 +36,7 @@ public enum ImportEvent: Sendable, Equatable, TaggedEvent {
     }
 
     public var eventFields: [EventField] {
-        // A name that is not UTF-8 is shown escaped; this says so (README: `printf '%b'` gives the bytes back).
+        // A name that is not UTF-8 is shown escaped; this says so (docs/json.md: `printf '%b'` gives the bytes back).
         let escaped: [EventField] = EscapedPath.isEscaped(path) ? [("pathEscaped", true)] : []
         return escaped + [("path", path)] + details
     }

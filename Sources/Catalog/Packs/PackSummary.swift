@@ -45,7 +45,7 @@ public struct PackAddResult: Sendable, Equatable, Codable {
     public var skipped: [Int64]
 }
 
-// JSON: a pack without an author has `"author": null` (the README's contract), never `""`.
+// JSON: a pack without an author has `"author": null` (the JSON contract, docs/json.md), never `""`.
 extension PackSummary {
     private enum Keys: String, CodingKey { case name, title, author, count, createdAt }
 

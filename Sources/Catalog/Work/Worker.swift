@@ -137,18 +137,7 @@ public struct Worker: Sendable {
                         })
                     }
                     if inFlight == 0 {
-                        if Task.isCancelled { return .success(()) }
-                        let status = try await outage.retrying { () throws(CatalogError) in try await repository.workStatus() }
-                        if status.isDrained && !staleEnqueued {
-                            staleEnqueued = true
-                            let added = try await outage.retrying { () throws(CatalogError) in
-                                try await stale.enqueue(repository: repository, settings: options.settings)
-                            }
-                            if added > 0 { continue }
-                        }
-                        if status.isDrained && !options.follow { return .success(()) }
-                        // Claims held by others (perhaps by a worker that died: its lease runs out) or nothing yet.
-                        try await repository.waitForWork(timeout: options.follow ? .seconds(30) : .seconds(1))
+                        if try await idleRunIsOver(stale: stale, outage: outage, staleEnqueued: &staleEnqueued) { return .success(()) }
                         continue
                     }
                     guard let (claim, result) = await group.next() else { continue }
@@ -175,6 +164,28 @@ public struct Worker: Sendable {
                 return .failure(error)
             }
         }
+    }
+
+    /// With nothing in flight: whether the run is over. Once the queue drains, the stale entries are
+    /// enqueued (once until new imports come); otherwise the worker waits for claims held by others
+    /// (perhaps by a worker that died: its lease runs out) or for new work.
+    private func idleRunIsOver(
+        stale: StaleCandidates, outage: ServerOutage, staleEnqueued: inout Bool
+    ) async throws(CatalogError) -> Bool {
+        if Task.isCancelled { return true }
+        let repository = self.repository
+        let settings = options.settings
+        let status = try await outage.retrying { () throws(CatalogError) in try await repository.workStatus() }
+        if status.isDrained && !staleEnqueued {
+            staleEnqueued = true
+            let added = try await outage.retrying { () throws(CatalogError) in
+                try await stale.enqueue(repository: repository, settings: settings)
+            }
+            if added > 0 { return false }
+        }
+        if status.isDrained && !options.follow { return true }
+        try await repository.waitForWork(timeout: options.follow ? .seconds(30) : .seconds(1))
+        return false
     }
 
     /// Renews the leases of the claims held, every third of the lease, until cancelled.

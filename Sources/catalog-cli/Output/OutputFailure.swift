@@ -16,7 +16,7 @@ enum OutputFailure {
         /// 141 (128 + SIGPIPE) for a closed pipe, as the shell reports a tool SIGPIPE ended; else 74.
         var exitCode: Int32 { (isClosedPipe ? ExitStatus.closedPipe : .ioError).code }
 
-        /// "disk full" rather than "No space left on device": the plain words the README promises.
+        /// "disk full" rather than "No space left on device": the plain words the docs promise.
         var reason: String {
             switch code {
             case ENOSPC, EDQUOT: "disk full"

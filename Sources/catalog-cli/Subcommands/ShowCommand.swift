@@ -8,7 +8,7 @@ extension CatalogCommand {
         static let configuration = CommandConfiguration(
             commandName: "show",
             abstract: "Show one entry: source, EXIF, sticker, palette.",
-            discussion: "--json prints the object described in the README (every key present, null where unknown)."
+            discussion: "--json prints the object described in the JSON contract, docs/json.md (every key present, null where unknown)."
         )
 
         @OptionGroup var catalog: CatalogOptions
