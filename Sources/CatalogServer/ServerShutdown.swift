@@ -73,7 +73,9 @@ final class SecondSignal: Sendable {
                 if count >= 2 { exit(128 + number) }
                 onFirst()
                 queue.asyncAfter(deadline: .now() + seconds) {
-                    FileHandle.standardError.write(Data("catalog: the server did not stop within \(Int(seconds)) s; exiting\n".utf8))
+                    // The process exits either way: a closed or full stderr only loses this line.
+                    try? FileHandle.standardError.write(
+                        contentsOf: Data("catalog: the server did not stop within \(Int(seconds)) s; exiting\n".utf8))
                     exit(0)
                 }
             }
