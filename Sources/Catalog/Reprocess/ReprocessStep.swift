@@ -105,17 +105,16 @@ extension ReprocessStep {
             record.failureMessage = nil
             return .replaceContent(record, content: photo, exif: nil, outcome: .replaced)
         case .fail(let sha256, let problem):
-            let (source, format, facts, code, message) = (problem.source, problem.format, problem.facts, problem.code, problem.message)
             guard try expectedGuidance.map({ try record.guidance() == $0 }) ?? true else { return .nothing(.changedMeanwhile) }
             if let duplicate { return duplicate }
-            record.holdBytes(sha256, from: source, now: now)
-            record.format = (facts?.format ?? format)?.rawValue
-            record.width = facts?.width
-            record.height = facts?.height
+            record.holdBytes(sha256, from: problem.source, now: now)
+            record.format = (problem.facts?.format ?? problem.format)?.rawValue
+            record.width = problem.facts?.width
+            record.height = problem.facts?.height
             record.status = EntryStatus.failed.rawValue
-            record.failureCode = code
-            record.failureMessage = message
-            return .replaceContent(record, content: nil, exif: facts?.exif, outcome: .failed)
+            record.failureCode = problem.code
+            record.failureMessage = problem.message
+            return .replaceContent(record, content: nil, exif: problem.facts?.exif, outcome: .failed)
         }
     }
 }
