@@ -39,7 +39,8 @@ import Testing
             let url = directory.appending(path: "new/c.sqlite")
             let repositories = try await withThrowingTaskGroup(of: SQLiteCatalogStore.self) { group in
                 for _ in 0..<6 {
-                    group.addTask { try SQLiteCatalogStore(url: url, access: .readWrite) }
+                    // Each waits for the others' creation; on a loaded machine that is longer than the default wait.
+                    group.addTask { try SQLiteCatalogStore(url: url, access: .readWrite, busyTimeout: .seconds(300)) }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
             }

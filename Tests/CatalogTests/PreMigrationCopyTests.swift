@@ -58,7 +58,8 @@ import Testing
             }
             let copies = try await withThrowingTaskGroup(of: PreMigrationCopy?.self) { group in
                 for _ in 0..<4 {
-                    group.addTask { try SQLiteCatalogStore(url: url, access: .readWrite).preMigrationCopy }
+                    // Each waits for the others' migrations; on a loaded machine that is longer than the default wait.
+                    group.addTask { try SQLiteCatalogStore(url: url, access: .readWrite, busyTimeout: .seconds(300)).preMigrationCopy }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
