@@ -24,12 +24,11 @@ public struct PerceptualHash: Sendable, Hashable, Codable, CustomStringConvertib
 
     /// The photo's hash, from its luma (Rec. 601 weights; alpha ignored).
     public static func ofLuma(_ image: RGBAImage) -> PerceptualHash {
-        let grid = SampleGrid.averaged(image) { r, g, b, _ in 0.299 * r + 0.587 * g + 0.114 * b }
-        return PerceptualHash(coefficients: grid)
+        PerceptualHash(coefficients: SampleGrid.averaged(image) { r, g, b, _ in 0.299 * r + 0.587 * g + 0.114 * b })
     }
 
     /// The hash of a 32 x 32 grid of samples.
-    private init(coefficients grid: [Double]) {
+    init(coefficients grid: [Float]) {
         let transformed = DCT32.lowFrequencies(grid)
         // The DC term says only how bright the picture is: left out of the median (as it is far
         // from the others it would move the threshold), kept as bit 0 against it.
@@ -40,53 +39,57 @@ public struct PerceptualHash: Sendable, Hashable, Codable, CustomStringConvertib
     }
 }
 
-/// A square grid of one value per cell (32 x 32 unless told), each the average over its part of
-/// the image.
+/// A square grid of one value per cell (32 x 32 unless told), each the average over the pixels whose
+/// centres fall in it. A region smaller than the grid is sampled at each cell's centre instead.
 enum SampleGrid {
-
-    /// `value(r, g, b, a)` with channels in 0 ... 1, averaged over each cell's pixels (a pixel
-    /// counts in each cell it overlaps, by the overlap, so any size maps without aliasing).
-    static func averaged(_ image: RGBAImage, side: Int = 32, value: (Double, Double, Double, Double) -> Double) -> [Double] {
-        averaged(width: image.width, height: image.height, side: side) { x, y in
-            let p = image.pixel(x: x, y: y)
-            return value(Double(p.red) / 255, Double(p.green) / 255, Double(p.blue) / 255, Double(p.alpha) / 255)
-        }
+    /// A rectangle of an image; parts outside the image read as `outside`.
+    struct Region {
+        var x: Int, y: Int, width: Int, height: Int
     }
 
-    /// `sample(x, y)` over a `width` x `height` area, averaged into the grid.
-    static func averaged(width: Int, height: Int, side: Int = 32, sample: (Int, Int) -> Double) -> [Double] {
-        var sums = [Double](repeating: 0, count: side * side)
-        var weights = [Double](repeating: 0, count: side * side)
-        let columns = spans(length: width, side: side), rows = spans(length: height, side: side)
-        for y in 0..<height {
-            for x in 0..<width {
-                let value = sample(x, y)
-                for (row, rowWeight) in rows[y] {
-                    for (column, columnWeight) in columns[x] {
-                        let weight = rowWeight * columnWeight
-                        sums[row * side + column] += value * weight
-                        weights[row * side + column] += weight
+    /// `value(r, g, b, a)` with channels in 0 ... 1, averaged over the whole image.
+    static func averaged(_ image: RGBAImage, side: Int = 32, value: (Float, Float, Float, Float) -> Float) -> [Float] {
+        averaged(image, region: Region(x: 0, y: 0, width: image.width, height: image.height), side: side, outside: 0, value: value)
+    }
+
+    /// `value(r, g, b, a)` averaged over `region`, whose pixels outside the image count as `outside`.
+    /// One pass over the region's rows, each pixel added to the one cell it falls in: a few ms for a
+    /// working-size photo.
+    static func averaged(
+        _ image: RGBAImage, region: Region, side: Int = 32, outside: Float, value: (Float, Float, Float, Float) -> Float
+    ) -> [Float] {
+        let columns = cells(length: region.width, side: side), rows = cells(length: region.height, side: side)
+        var sums = [Float](repeating: 0, count: side * side)
+        var counts = [Int](repeating: 0, count: side * side)
+        let scale: Float = 1 / 255
+        image.pixels.withUnsafeBufferPointer { pixels in
+            for row in rows {
+                let y = region.y + row.offset
+                for column in columns {
+                    let x = region.x + column.offset
+                    let sample: Float
+                    if x >= 0, y >= 0, x < image.width, y < image.height {
+                        let index = (y * image.width + x) * 4
+                        sample = value(Float(pixels[index]) * scale, Float(pixels[index + 1]) * scale,
+                                       Float(pixels[index + 2]) * scale, Float(pixels[index + 3]) * scale)
+                    } else {
+                        sample = outside
                     }
+                    sums[row.cell * side + column.cell] += sample
+                    counts[row.cell * side + column.cell] += 1
                 }
             }
         }
-        return zip(sums, weights).map { $1 > 0 ? $0 / $1 : 0 }
+        return zip(sums, counts).map { $1 > 0 ? $0 / Float($1) : 0 }
     }
 
-    /// For each pixel of a line of `length`, the cells it falls in and by how much.
-    private static func spans(length: Int, side: Int) -> [[(Int, Double)]] {
-        let scale = Double(side) / Double(length)
-        return (0..<length).map { pixel in
-            let start = Double(pixel) * scale, end = Double(pixel + 1) * scale
-            var cells: [(Int, Double)] = []
-            var cell = Int(start)
-            while cell < side, Double(cell) < end {
-                let overlap = min(end, Double(cell + 1)) - max(start, Double(cell))
-                if overlap > 1e-12 { cells.append((cell, overlap)) }
-                cell += 1
-            }
-            return cells
+    /// For each cell of a line of `length` pixels, which pixel offsets feed it: every pixel whose centre
+    /// falls in the cell, or (a line shorter than the grid) the pixel under the cell's centre.
+    private static func cells(length: Int, side: Int) -> [(offset: Int, cell: Int)] {
+        if length >= side {
+            return (0..<length).map { ($0, min(side - 1, ($0 * 2 + 1) * side / (2 * length))) }
         }
+        return (0..<side).map { (min(length - 1, ($0 * 2 + 1) * length / (2 * side)), $0) }
     }
 }
 
@@ -94,12 +97,12 @@ enum SampleGrid {
 enum DCT32 {
     private static let n = 32, kept = 8
     /// cos((2x + 1) u pi / 64) for u < 8, x < 32.
-    private static let basis: [Double] = (0..<kept).flatMap { u in
-        (0..<n).map { x in cos(Double((2 * x + 1) * u) * Double.pi / Double(2 * n)) }
+    private static let basis: [Float] = (0..<kept).flatMap { u in
+        (0..<n).map { x in Float(cos(Double((2 * x + 1) * u) * Double.pi / Double(2 * n))) }
     }
 
     /// Coefficients (u, v) for u, v < 8, at index 8 v + u.
-    static func lowFrequencies(_ grid: [Double]) -> [Double] {
+    static func lowFrequencies(_ grid: [Float]) -> [Float] {
         // Rows first (32 rows x 8 frequencies), then the columns of those.
         let rows = (0..<n).flatMap { y in transform { grid[y * n + $0] } }
         let columns = (0..<kept).map { u in transform { rows[$0 * kept + u] } }
@@ -107,7 +110,7 @@ enum DCT32 {
     }
 
     /// The 8 lowest frequencies of the 32 samples `sample(0 ..< 32)`.
-    private static func transform(_ sample: (Int) -> Double) -> [Double] {
+    private static func transform(_ sample: (Int) -> Float) -> [Float] {
         let samples = (0..<n).map(sample)
         return (0..<kept).map { u in (0..<n).reduce(0) { $0 + samples[$1] * basis[u * n + $1] } }
     }
