@@ -2,7 +2,8 @@ import Processing
 
 /// Entries that look like one another, with the one to keep: what `catalog duplicates` lists.
 public struct DuplicateGroup: Sendable, Equatable {
-    /// One member: the entry, its facts, and its distance from the group's best (0 for the best).
+    /// One member: the entry, its facts, and its distance from the group's best (0 for the best; from
+    /// its nearest member when it is in the group only through another).
     public struct Member: Sendable, Equatable {
         public var id: Int64
         public var path: String
@@ -33,13 +34,22 @@ public struct DuplicateGroup: Sendable, Equatable {
         return first.id < second.id
     }
 
+    /// How far `entry` is from the best; for a member joined only through others (too far from the best
+    /// to count), how far it is from its nearest member.
+    static func distance(of entry: SignedEntry, best: SignedEntry, in entries: [SignedEntry]) -> Int {
+        guard entry.id != best.id else { return 0 }
+        let direct = entry.signature.distance(to: best.signature)
+        if direct != Int.max { return direct }
+        return entries.filter { $0.id != entry.id }.map { entry.signature.distance(to: $0.signature) }.min() ?? direct
+    }
+
     /// The group of `entries` (at least two), its best chosen by `kept` when one of them is kept.
     init(_ entries: [SignedEntry], kept: Set<Int64>) {
         let chosen = entries.first { kept.contains($0.id) }
         let best = chosen ?? entries.dropFirst().reduce(entries[0]) { Self.isBetter($1, than: $0) ? $1 : $0 }
         members = entries.map { entry in
             Member(id: entry.id, path: entry.path, width: entry.width, height: entry.height, fileSize: entry.fileSize,
-                   sharpness: entry.signature.sharpness, distance: entry.id == best.id ? 0 : entry.signature.distance(to: best.signature))
+                   sharpness: entry.signature.sharpness, distance: Self.distance(of: entry, best: best, in: entries))
         }.sorted { first, second in
             if first.id == best.id || second.id == best.id { return first.id == best.id }
             return (first.distance, first.id) < (second.distance, second.id)

@@ -22,9 +22,10 @@ public struct PerceptualHash: Sendable, Hashable, Codable, CustomStringConvertib
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
-    /// The photo's hash, from its luma (Rec. 601 weights; alpha ignored).
+    /// The photo's hash, from its luma (Rec. 601 weights) over mid-grey: what transparent pixels hide
+    /// (white, black, anything an editor left there) does not count.
     public static func ofLuma(_ image: RGBAImage) -> PerceptualHash {
-        PerceptualHash(coefficients: SampleGrid.averaged(image) { r, g, b, _ in 0.299 * r + 0.587 * g + 0.114 * b })
+        PerceptualHash(coefficients: SampleGrid.averaged(image, value: SampleGrid.lumaOverGrey))
     }
 
     /// The hash of a 32 x 32 grid of samples.
@@ -39,12 +40,18 @@ public struct PerceptualHash: Sendable, Hashable, Codable, CustomStringConvertib
     }
 }
 
-/// A square grid of one value per cell (32 x 32 unless told), each the average over the pixels whose
-/// centres fall in it. A region smaller than the grid is sampled at each cell's centre instead.
+/// A square grid of one value per cell (32 x 32 unless told), each the average over its part of
+/// the region, a pixel counting in each cell it overlaps by the overlap (so any size maps to the grid
+/// without aliasing, and a copy at another size gives the same grid).
 enum SampleGrid {
     /// A rectangle of an image; parts outside the image read as `outside`.
     struct Region {
         var x: Int, y: Int, width: Int, height: Int
+    }
+
+    /// A pixel's luma (Rec. 601 weights) blended by its alpha over mid-grey.
+    static func lumaOverGrey(_ r: Float, _ g: Float, _ b: Float, _ a: Float) -> Float {
+        a * (0.299 * r + 0.587 * g + 0.114 * b) + (1 - a) * 0.5
     }
 
     /// `value(r, g, b, a)` with channels in 0 ... 1, averaged over the whole image.
@@ -53,20 +60,21 @@ enum SampleGrid {
     }
 
     /// `value(r, g, b, a)` averaged over `region`, whose pixels outside the image count as `outside`.
-    /// One pass over the region's rows, each pixel added to the one cell it falls in: a few ms for a
-    /// working-size photo.
+    /// Separable: each row is first summed into the grid's columns, then the row's sums into the
+    /// grid's rows, so each pixel costs one `value` and a few additions: a few ms for a working-size photo.
     static func averaged(
         _ image: RGBAImage, region: Region, side: Int = 32, outside: Float, value: (Float, Float, Float, Float) -> Float
     ) -> [Float] {
-        let columns = cells(length: region.width, side: side), rows = cells(length: region.height, side: side)
+        let columns = spans(length: region.width, side: side), rows = spans(length: region.height, side: side)
         var sums = [Float](repeating: 0, count: side * side)
-        var counts = [Int](repeating: 0, count: side * side)
+        var line = [Float](repeating: 0, count: side)
         let scale: Float = 1 / 255
         image.pixels.withUnsafeBufferPointer { pixels in
-            for row in rows {
-                let y = region.y + row.offset
-                for column in columns {
-                    let x = region.x + column.offset
+            for (offsetY, rowCells) in rows.enumerated() {
+                for cell in 0..<side { line[cell] = 0 }
+                let y = region.y + offsetY
+                for (offsetX, columnCells) in columns.enumerated() {
+                    let x = region.x + offsetX
                     let sample: Float
                     if x >= 0, y >= 0, x < image.width, y < image.height {
                         let index = (y * image.width + x) * 4
@@ -75,21 +83,31 @@ enum SampleGrid {
                     } else {
                         sample = outside
                     }
-                    sums[row.cell * side + column.cell] += sample
-                    counts[row.cell * side + column.cell] += 1
+                    for (cell, weight) in columnCells { line[cell] += sample * weight }
+                }
+                for (rowCell, rowWeight) in rowCells {
+                    for cell in 0..<side { sums[rowCell * side + cell] += line[cell] * rowWeight }
                 }
             }
         }
-        return zip(sums, counts).map { $1 > 0 ? $0 / Float($1) : 0 }
+        // Every cell covers (width / side) x (height / side) pixels.
+        let area = Float(region.width) * Float(region.height) / Float(side * side)
+        return sums.map { $0 / area }
     }
 
-    /// For each cell of a line of `length` pixels, which pixel offsets feed it: every pixel whose centre
-    /// falls in the cell, or (a line shorter than the grid) the pixel under the cell's centre.
-    private static func cells(length: Int, side: Int) -> [(offset: Int, cell: Int)] {
-        if length >= side {
-            return (0..<length).map { ($0, min(side - 1, ($0 * 2 + 1) * side / (2 * length))) }
+    /// For each pixel of a line of `length`, the cells it overlaps and by how much (in pixels).
+    private static func spans(length: Int, side: Int) -> [[(cell: Int, weight: Float)]] {
+        let cellLength = Double(length) / Double(side)
+        return (0..<length).map { pixel in
+            var cells: [(cell: Int, weight: Float)] = []
+            var cell = min(side - 1, Int(Double(pixel) / cellLength))
+            while cell < side, Double(cell) * cellLength < Double(pixel + 1) {
+                let overlap = min(Double(pixel + 1), Double(cell + 1) * cellLength) - max(Double(pixel), Double(cell) * cellLength)
+                if overlap > 1e-9 { cells.append((cell, Float(overlap))) }
+                cell += 1
+            }
+            return cells
         }
-        return (0..<side).map { (min(length - 1, ($0 * 2 + 1) * length / (2 * side)), $0) }
     }
 }
 

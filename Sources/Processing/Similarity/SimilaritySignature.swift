@@ -9,7 +9,7 @@
 /// puts other subjects over one background together. The square around the subject survives a
 /// crop that leaves the subject whole. The cut-out's own hash does not see the background at all.
 public struct SimilaritySignature: Sendable, Hashable, Codable {
-    /// The perceptual hash of the whole photo's luma, upright and in sRGB.
+    /// The perceptual hash of the whole photo's luma, upright and in sRGB (transparent parts grey).
     public var photo: PerceptualHash
     /// The perceptual hash of the photo's luma on the square around the subject.
     public var surroundings: PerceptualHash
@@ -65,10 +65,8 @@ public struct SimilaritySignature: Sendable, Hashable, Codable {
         guard let square = subjectSquare(of: cutout) else {
             return SimilaritySignature(photo: whole, surroundings: whole, subject: PerceptualHash(bits: 0), sharpness: sharpness, color: .black)
         }
-        let surroundings = SampleGrid.averaged(photo, region: square, outside: 0.5) { r, g, b, _ in 0.299 * r + 0.587 * g + 0.114 * b }
-        let subject = SampleGrid.averaged(cutout, region: square, outside: 0.5) { r, g, b, a in
-            a * (0.299 * r + 0.587 * g + 0.114 * b) + (1 - a) * 0.5
-        }
+        let surroundings = SampleGrid.averaged(photo, region: square, outside: 0.5, value: SampleGrid.lumaOverGrey)
+        let subject = SampleGrid.averaged(cutout, region: square, outside: 0.5, value: SampleGrid.lumaOverGrey)
         return SimilaritySignature(
             photo: whole, surroundings: PerceptualHash(coefficients: surroundings), subject: PerceptualHash(coefficients: subject),
             sharpness: sharpness, color: .black)
