@@ -142,7 +142,7 @@ let package = Package(
             name: "search-bench", dependencies: ["BenchSupport", "Catalog", "Processing"], path: "Benchmarks/Sources/search-bench",
             swiftSettings: strictSwift),
         .executableTarget(
-            name: "duplicates-bench", dependencies: ["BenchSupport", "Catalog", "Processing"], path: "Benchmarks/Sources/duplicates-bench",
+            name: "duplicates-bench", dependencies: ["BenchSupport", "Catalog", "Processing", "SampleImages"], path: "Benchmarks/Sources/duplicates-bench",
             swiftSettings: strictSwift),
         .executableTarget(
             name: "work-bench", dependencies: ["BenchSupport", "Catalog", "Processing"], path: "Benchmarks/Sources/work-bench",

@@ -64,6 +64,48 @@ public struct NearDuplicateSet: Sendable {
         return NearDuplicateSet(photos: photos)
     }
 
+    /// The set the tests and the benchmark score: 20 of the corpus's Tux Paint stamps over 12 of
+    /// scikit-image's photos (`corpus`, made by the corpus fetch script), or without it 12 generated
+    /// subjects over 6 generated textures.
+    public static func standard(corpus: URL?) throws -> NearDuplicateSet {
+        guard let corpus else { return try generated() }
+        let stampFolder = corpus.appendingPathComponent("stamps")
+        let stamps = try FileManager.default.contentsOfDirectory(atPath: stampFolder.path).filter { $0.hasSuffix(".png") }.sorted()
+        let chosen = stride(from: 0, to: stamps.count, by: max(1, stamps.count / 24)).map { stamps[$0] }
+        let subjects = images(in: stampFolder, names: chosen).filter { $0.width >= 64 && $0.height >= 64 }
+        let backgrounds = images(in: corpus.appendingPathComponent("photos"), names: [
+            "astronaut.png", "chelsea.png", "coffee.png", "rocket.jpg", "motorcycle_left.png", "hubble_deep_field.jpg",
+            "grass.png", "gravel.png", "brick.png", "retina.jpg", "color.png", "ihc.png",
+        ])
+        return try make(subjects: Array(subjects.prefix(20)), backgrounds: backgrounds)
+    }
+
+    /// Generated subjects (the sample scenes' shapes in 12 colours) over generated textures.
+    static func generated() throws -> NearDuplicateSet {
+        let subjects = (0..<12).map { (index: Int) -> RGBAImage in
+            let red = UInt8(60 + index * 37 % 180), green = UInt8(40 + index * 53 % 160), blue = UInt8(90 + index * 29 % 140)
+            let shape = SampleScene.Shape.allCases[index % SampleScene.Shape.allCases.count]
+            let scene = SampleScene(width: 600, height: 600, background: .gradient(top: RGB(0, 0, 0), bottom: RGB(0, 0, 0)),
+                                    shape: shape, subjectColor: RGB(red, green, blue), centerX: 0.5, radius: 0.4, seed: UInt64(index))
+            return scene.renderCutout()
+        }
+        let backgrounds = (0..<6).map { (index: Int) -> RGBAImage in
+            let tint = RGB(UInt8(80 + index * 20), 120, UInt8(160 - index * 15))
+            let scene = SampleScene(width: 900, height: 640, background: .noise(tint, amplitude: 40),
+                                    shape: .ellipse, subjectColor: RGB(0, 0, 0), centerX: 0.5, radius: 0.0, seed: UInt64(index))
+            return scene.renderPhoto()
+        }
+        return try make(subjects: subjects, backgrounds: backgrounds)
+    }
+
+    /// The images of `names` in `folder` that decode (upright, at most 1024 pixels a side).
+    static func images(in folder: URL, names: [String]) -> [RGBAImage] {
+        names.compactMap { name in
+            guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) else { return nil }
+            return try? PhotoDecoder.decode(Array(data), options: DecodeOptions(maxPixels: 1 << 26, workingSize: 1024)).image
+        }
+    }
+
     /// `image` scaled to cover `width` x `height` and cropped to it, centred.
     static func fitted(_ image: RGBAImage, width: Int, height: Int) -> RGBAImage {
         let scale = max(Double(width) / Double(image.width), Double(height) / Double(image.height))
@@ -92,5 +134,52 @@ public struct NearDuplicateSet: Sendable {
             }
         }
         return RGBAImage(width: photo.width, height: photo.height, pixels: pixels)
+    }
+}
+
+/// How well signatures find the set's near-duplicates at one distance: the copies found near their
+/// original (by change), and the pairs of photos of different subjects put together.
+public struct NearDuplicateScore: Sendable, CustomStringConvertible {
+    /// For each change, in ``NearDuplicateSet/changes`` order then "other background": found, of how many.
+    public var byChange: [(change: String, found: Int, copies: Int)] = []
+    /// Copies found, of the changes the issue lists (every change but "other background").
+    public var found = 0
+    public var copies = 0
+    /// Distinct pairs within the distance, of all pairs of photos of different subjects.
+    public var grouped = 0
+    public var pairs = 0
+    public var within: Int
+
+    public var recall: Double { Double(found) / Double(max(copies, 1)) }
+    public var falsePositiveRate: Double { Double(grouped) / Double(max(pairs, 1)) }
+
+    /// Scores `signatures` (each photo's group, change and signature) at `within`.
+    public init(_ signatures: [(group: Int, change: String, signature: SimilaritySignature)], within: Int) {
+        self.within = within
+        let originals = Dictionary(signatures.filter { $0.change == "original" }.map { ($0.group, $0.signature) }) { first, _ in first }
+        for change in NearDuplicateSet.changes.dropFirst().map(\.0) + ["other background"] {
+            let distances = signatures.filter { $0.change == change }.compactMap { copy in
+                originals[copy.group].map { copy.signature.distance(to: $0) }
+            }
+            let near = distances.filter { $0 <= within }.count
+            byChange.append((change, near, distances.count))
+            if change != "other background" {
+                found += near
+                copies += distances.count
+            }
+        }
+        for first in signatures.indices {
+            for second in signatures.indices where second > first && signatures[first].group != signatures[second].group {
+                pairs += 1
+                if signatures[first].signature.distance(to: signatures[second].signature) <= within { grouped += 1 }
+            }
+        }
+    }
+
+    public var description: String {
+        var lines = byChange.map { "  \($0.change): \($0.found) of \($0.copies) found" }
+        lines.append(String(format: "  copies found: %d of %d (%.1f %%); distinct pairs grouped: %d of %d (%.2f %%), within %d",
+                            found, copies, recall * 100, grouped, pairs, falsePositiveRate * 100, within))
+        return lines.joined(separator: "\n")
     }
 }

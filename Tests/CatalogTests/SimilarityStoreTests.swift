@@ -126,6 +126,10 @@ import Testing
             try await store.markDistinct([2, 1])
             #expect(try await DuplicateFinder(store: store).groups().isEmpty)
             #expect(try await store.duplicateDecisions() == DuplicateDecisions(distinct: [EntryPair(1, 2)], kept: [1]))
+            // A copy keeps the decisions.
+            let copied = try await openStore(.sqlite, in: directory, name: "copy")
+            _ = try await CatalogCopier(source: store, target: copied).run { _ in }
+            #expect(try await copied.duplicateDecisions() == DuplicateDecisions(distinct: [EntryPair(1, 2)], kept: [1]))
             await #expect(throws: CatalogError.self) { try await store.markDistinct([1, 99]) }
         }
     }

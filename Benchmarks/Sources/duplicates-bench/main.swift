@@ -2,6 +2,7 @@ import BenchSupport
 import Catalog
 import Foundation
 import Processing
+import SampleImages
 
 /// `duplicates-bench CATALOG [--count N] [--runs R]`: fills CATALOG (a SQLite file, or a `postgres://`
 /// address) when it does not hold N stickers yet, with N synthetic stickers whose similarity signatures
@@ -9,6 +10,35 @@ import Processing
 /// the same colour), so that groups exist; then times, in this process, R near-duplicate lookups
 /// (`nearDuplicates`, through the quarter indexes) for copies and for new random signatures, and one
 /// whole grouping (`DuplicateFinder.groups`), and prints one JSON object with the figures.
+///
+/// `duplicates-bench --recall CORPUS MODEL_DIR [MODEL]`: scores the near-duplicate test set
+/// (`NearDuplicateSet.standard`, made from the corpus fetch script's folder) cut out by MODEL (u2net or
+/// u2netp, default u2net) at every distance from 4 to 12: the copies found and the distinct pairs grouped.
+if CommandLine.arguments.count >= 4, CommandLine.arguments[1] == "--recall" {
+    let corpus = URL(fileURLWithPath: CommandLine.arguments[2]), folder = URL(fileURLWithPath: CommandLine.arguments[3])
+    let model = CutoutModel(rawValue: CommandLine.arguments.count > 4 ? CommandLine.arguments[4] : "u2net") ?? .u2net
+    do {
+        let processor = PhotoProcessor(predictor: try NetworkMaskPredictor.installed(model, in: folder))
+        let set = try NearDuplicateSet.standard(corpus: corpus)
+        var signatures: [(group: Int, change: String, signature: SimilaritySignature)] = []
+        let start = BenchClock.wallSeconds()
+        for photo in set.photos {
+            let processed = try await processor.process(photo.bytes)
+            signatures.append((photo.group, photo.change, processed.signature!))
+        }
+        print("near-duplicate set, \(model.rawValue): \(set.photos.count) photos in \(Set(set.photos.map(\.group)).count) groups, "
+              + String(format: "processed in %.0f s", BenchClock.wallSeconds() - start))
+        for within in 4...12 {
+            let score = NearDuplicateScore(signatures, within: within)
+            print(within == SimilaritySignature.defaultWithin ? "\(score) (the default)" : "\(score)".split(separator: "\n").last!)
+        }
+    } catch {
+        try? FileHandle.standardError.write(contentsOf: Data("duplicates-bench: \(error)\n".utf8))
+        exit(1)
+    }
+    exit(0)
+}
+
 var count = 1_000_000
 var runs = 200
 var path: String?

@@ -61,7 +61,14 @@ extension PostgresCatalogStore {
             for row in try await connection.rows("SELECT key, value FROM setting") {
                 settings[try row.value("key")] = try row.value("value")
             }
-            return StoredCatalogRest(packs: packs, settings: settings)
+            let decisions = try await connection.rows(
+                "SELECT first_id, second_id, kind, decided_at FROM duplicate_decision ORDER BY first_id, second_id, kind"
+            ).map { row in
+                StoredDuplicateDecision(
+                    firstID: try row.value("first_id"), secondID: try row.value("second_id"), kind: try row.value("kind"),
+                    decidedAt: try row.value("decided_at"))
+            }
+            return StoredCatalogRest(packs: packs, settings: settings, duplicateDecisions: decisions)
         }
     }
 
@@ -115,6 +122,12 @@ extension PostgresCatalogStore {
                         "INSERT INTO pack_item (pack_id, photo_id, position, emoji) VALUES ($1, $2, $3, $4)",
                         binds(packID, item.entryID, item.position, item.emoji))
                 }
+            }
+            try await connection.run("DELETE FROM duplicate_decision")
+            for decision in rest.duplicateDecisions {
+                try await connection.run(
+                    "INSERT INTO duplicate_decision (first_id, second_id, kind, decided_at) VALUES ($1, $2, $3, $4)",
+                    binds(decision.firstID, decision.secondID, decision.kind, decision.decidedAt))
             }
             try await connection.run("DELETE FROM setting")
             for (key, value) in rest.settings.sorted(by: { $0.key < $1.key }) {

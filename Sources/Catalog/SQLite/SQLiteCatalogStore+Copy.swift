@@ -52,7 +52,10 @@ extension SQLiteCatalogStore {
             let settings = Dictionary(
                 uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT key, CAST(value AS TEXT) AS value FROM setting")
                     .map { ($0["key"] as String, $0["value"] as String) })
-            return StoredCatalogRest(packs: packs, settings: settings)
+            let decisions = try Row.fetchAll(
+                db, sql: "SELECT * FROM duplicate_decision ORDER BY first_id, second_id, kind"
+            ).map { StoredDuplicateDecision(firstID: $0["first_id"], secondID: $0["second_id"], kind: $0["kind"], decidedAt: $0["decided_at"]) }
+            return StoredCatalogRest(packs: packs, settings: settings, duplicateDecisions: decisions)
         }
     }
 
@@ -98,6 +101,12 @@ extension SQLiteCatalogStore {
                 for item in pack.items {
                     try PackItemRecord(packId: record.id ?? 0, photoId: item.entryID, position: item.position, emoji: item.emoji).insert(db)
                 }
+            }
+            try db.execute(sql: "DELETE FROM duplicate_decision")
+            for decision in rest.duplicateDecisions {
+                try db.execute(
+                    sql: "INSERT INTO duplicate_decision (first_id, second_id, kind, decided_at) VALUES (?, ?, ?, ?)",
+                    arguments: [decision.firstID, decision.secondID, decision.kind, decision.decidedAt])
             }
             try db.execute(sql: "DELETE FROM setting")
             for (key, value) in rest.settings.sorted(by: { $0.key < $1.key }) {

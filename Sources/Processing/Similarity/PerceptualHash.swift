@@ -25,7 +25,8 @@ public struct PerceptualHash: Sendable, Hashable, Codable, CustomStringConvertib
     /// The photo's hash, from its luma (Rec. 601 weights) over mid-grey: what transparent pixels hide
     /// (white, black, anything an editor left there) does not count.
     public static func ofLuma(_ image: RGBAImage) -> PerceptualHash {
-        PerceptualHash(coefficients: SampleGrid.averaged(image, value: SampleGrid.lumaOverGrey))
+        let plane = LumaPlane(image)
+        return PerceptualHash(coefficients: SampleGrid.averaged(plane, region: plane.whole, outside: 0.5))
     }
 
     /// The hash of a 32 x 32 grid of samples.
@@ -40,53 +41,128 @@ public struct PerceptualHash: Sendable, Hashable, Codable, CustomStringConvertib
     }
 }
 
+/// One channel of an image as floats in 0 ... 1: the luma (Rec. 601 weights) of each pixel blended
+/// by its alpha over mid-grey, so that what transparent pixels hide does not count. A plane may be
+/// `step` times smaller than the image (each value the mean of step x step pixels): hashes read 32 x 32
+/// cells, and halving a working-size photo first makes every later pass four times cheaper.
+struct LumaPlane {
+    let width: Int
+    let height: Int
+    /// Image pixels per plane value, along each side.
+    let step: Int
+    var values: [Float]
+
+    /// The whole image's plane, halved when both sides keep at least 128 values.
+    init(_ image: RGBAImage) {
+        self.init(image, region: SampleGrid.Region(x: 0, y: 0, width: image.width, height: image.height))
+    }
+
+    /// The plane of `region` of `image` (outside the image, grey), halved when both sides keep at least
+    /// 128 values.
+    init(_ image: RGBAImage, region: SampleGrid.Region) {
+        step = min(region.width, region.height) >= 256 ? 2 : 1
+        width = region.width / step
+        height = region.height / step
+        var values = [Float](repeating: 0.5, count: width * height)
+        let step = self.step, width = self.width, height = self.height
+        // Luma in 16-bit fixed point (Rec. 601 weights: 0 ... 65280), grey is 32640; a plane value sums step x step of them.
+        let grey = 32_640, scale = 1 / Float(step * step * 65_280)
+        let left = max(0, region.x), right = min(image.width, region.x + width * step)
+        let sums = UnsafeMutableBufferPointer<Int>.allocate(capacity: width), counts = UnsafeMutableBufferPointer<Int>.allocate(capacity: width)
+        defer { sums.deallocate(); counts.deallocate() }
+        image.pixels.withUnsafeBufferPointer { pixels in
+            values.withUnsafeMutableBufferPointer { plane in
+                for row in 0..<height {
+                    sums.update(repeating: 0)
+                    counts.update(repeating: 0)
+                    for y in (region.y + row * step)..<(region.y + (row + 1) * step) where y >= 0 && y < image.height && left < right {
+                        var source = (y * image.width + left) * 4
+                        var cell = (left - region.x) / step, phase = (left - region.x) % step
+                        for _ in left..<right {
+                            let luma = (Int(pixels[source]) &* 19_595 &+ Int(pixels[source + 1]) &* 38_470 &+ Int(pixels[source + 2]) &* 7_471) >> 8
+                            let alpha = Int(pixels[source + 3])
+                            // Most photos are opaque throughout; a transparent part is blended over grey.
+                            sums[cell] &+= alpha == 255 ? luma : (luma &* alpha &+ grey &* (255 &- alpha)) / 255
+                            counts[cell] &+= 1
+                            source &+= 4
+                            phase &+= 1
+                            if phase == step { phase = 0; cell &+= 1 }
+                        }
+                    }
+                    for index in 0..<width {
+                        plane[row * width + index] = Float(sums[index] + (step * step - counts[index]) * grey) * scale
+                    }
+                }
+            }
+        }
+        self.values = values
+    }
+
+    /// The plane's own rectangle.
+    var whole: SampleGrid.Region { SampleGrid.Region(x: 0, y: 0, width: width, height: height) }
+
+    /// `region` of the image, in this plane's values.
+    func scaled(_ region: SampleGrid.Region) -> SampleGrid.Region {
+        SampleGrid.Region(x: region.x / step, y: region.y / step, width: max(1, region.width / step), height: max(1, region.height / step))
+    }
+}
+
 /// A square grid of one value per cell (32 x 32 unless told), each the average over its part of
 /// the region, a pixel counting in each cell it overlaps by the overlap (so any size maps to the grid
 /// without aliasing, and a copy at another size gives the same grid).
 enum SampleGrid {
-    /// A rectangle of an image; parts outside the image read as `outside`.
+    /// A rectangle of an image or a plane; parts outside it read as the caller says.
     struct Region {
         var x: Int, y: Int, width: Int, height: Int
     }
 
-    /// A pixel's luma (Rec. 601 weights) blended by its alpha over mid-grey.
-    static func lumaOverGrey(_ r: Float, _ g: Float, _ b: Float, _ a: Float) -> Float {
-        a * (0.299 * r + 0.587 * g + 0.114 * b) + (1 - a) * 0.5
-    }
-
-    /// `value(r, g, b, a)` with channels in 0 ... 1, averaged over the whole image.
-    static func averaged(_ image: RGBAImage, side: Int = 32, value: (Float, Float, Float, Float) -> Float) -> [Float] {
-        averaged(image, region: Region(x: 0, y: 0, width: image.width, height: image.height), side: side, outside: 0, value: value)
-    }
-
-    /// `value(r, g, b, a)` averaged over `region`, whose pixels outside the image count as `outside`.
-    /// Separable: each row is first summed into the grid's columns, then the row's sums into the
-    /// grid's rows, so each pixel costs one `value` and a few additions: a few ms for a working-size photo.
-    static func averaged(
-        _ image: RGBAImage, region: Region, side: Int = 32, outside: Float, value: (Float, Float, Float, Float) -> Float
-    ) -> [Float] {
-        let columns = spans(length: region.width, side: side), rows = spans(length: region.height, side: side)
+    /// `region` of `plane` averaged into the grid; the region's parts outside the plane count as `outside`.
+    /// Separable: each row is first summed into the grid's columns, then the row's sums into the grid's
+    /// rows, so each pixel costs one or two multiply-adds: a few ms for a working-size photo.
+    static func averaged(_ plane: LumaPlane, region: Region, side: Int = 32, outside: Float) -> [Float] {
+        let columns = Spans(length: region.width, side: side), rows = Spans(length: region.height, side: side)
+        // One slot past the grid: a pixel's second cell when it has none (weight 0).
         var sums = [Float](repeating: 0, count: side * side)
-        var line = [Float](repeating: 0, count: side)
-        let scale: Float = 1 / 255
-        image.pixels.withUnsafeBufferPointer { pixels in
-            for (offsetY, rowCells) in rows.enumerated() {
-                for cell in 0..<side { line[cell] = 0 }
-                let y = region.y + offsetY
-                for (offsetX, columnCells) in columns.enumerated() {
-                    let x = region.x + offsetX
-                    let sample: Float
-                    if x >= 0, y >= 0, x < image.width, y < image.height {
-                        let index = (y * image.width + x) * 4
-                        sample = value(Float(pixels[index]) * scale, Float(pixels[index + 1]) * scale,
-                                       Float(pixels[index + 2]) * scale, Float(pixels[index + 3]) * scale)
-                    } else {
-                        sample = outside
+        var line = [Float](repeating: 0, count: side + 1)
+        let rowSpans = (0..<region.height).map { rows.spans(of: $0) }
+        let columnLists = columns.isPaired ? [] : (0..<region.width).map { columns.spans(of: $0) }
+        plane.values.withUnsafeBufferPointer { values in
+            line.withUnsafeMutableBufferPointer { line in
+                sums.withUnsafeMutableBufferPointer { sums in
+                    columns.first.withUnsafeBufferPointer { first in
+                        columns.firstWeight.withUnsafeBufferPointer { firstWeight in
+                            columns.secondWeight.withUnsafeBufferPointer { secondWeight in
+                                for offsetY in 0..<region.height {
+                                    line.update(repeating: 0)
+                                    let y = region.y + offsetY
+                                    if y >= 0 && y < plane.height && columns.isPaired {
+                                        let rowStart = y * plane.width
+                                        for offsetX in 0..<region.width {
+                                            let x = region.x + offsetX
+                                            let sample = x >= 0 && x < plane.width ? values[rowStart + x] : outside
+                                            let cell = first[offsetX]
+                                            line[cell] += sample * firstWeight[offsetX]
+                                            line[cell + 1] += sample * secondWeight[offsetX]
+                                        }
+                                    } else {
+                                        for offsetX in 0..<region.width {
+                                            let x = region.x + offsetX
+                                            let inside = y >= 0 && y < plane.height && x >= 0 && x < plane.width
+                                            let sample = inside ? values[y * plane.width + x] : outside
+                                            let spans = columns.isPaired
+                                                ? [(first[offsetX], firstWeight[offsetX]), (first[offsetX] + 1, secondWeight[offsetX])]
+                                                : columnLists[offsetX]
+                                            for span in spans { line[span.0] += sample * span.1 }
+                                        }
+                                    }
+                                    for span in rowSpans[offsetY] where span.cell < side {
+                                        let row = span.cell * side
+                                        for cell in 0..<side { sums[row + cell] += line[cell] * span.weight }
+                                    }
+                                }
+                            }
+                        }
                     }
-                    for (cell, weight) in columnCells { line[cell] += sample * weight }
-                }
-                for (rowCell, rowWeight) in rowCells {
-                    for cell in 0..<side { sums[rowCell * side + cell] += line[cell] * rowWeight }
                 }
             }
         }
@@ -95,18 +171,42 @@ enum SampleGrid {
         return sums.map { $0 / area }
     }
 
-    /// For each pixel of a line of `length`, the cells it overlaps and by how much (in pixels).
-    private static func spans(length: Int, side: Int) -> [[(cell: Int, weight: Float)]] {
-        let cellLength = Double(length) / Double(side)
-        return (0..<length).map { pixel in
-            var cells: [(cell: Int, weight: Float)] = []
-            var cell = min(side - 1, Int(Double(pixel) / cellLength))
-            while cell < side, Double(cell) * cellLength < Double(pixel + 1) {
-                let overlap = min(Double(pixel + 1), Double(cell + 1) * cellLength) - max(Double(pixel), Double(cell) * cellLength)
-                if overlap > 1e-9 { cells.append((cell, Float(overlap))) }
-                cell += 1
+    /// For each pixel of a line of `length`, the cells it overlaps and by how much (in pixels). A line
+    /// at least as long as the grid has pixels no larger than a cell: each overlaps one cell, or two
+    /// side by side, kept as flat arrays for the hot loop; a shorter line keeps lists.
+    struct Spans {
+        /// Whether every pixel is in `first`, `firstWeight`, `secondWeight` (else in `lists`).
+        let isPaired: Bool
+        private(set) var first: [Int] = []
+        private(set) var firstWeight: [Float] = []
+        private(set) var secondWeight: [Float] = []
+        private(set) var lists: [[(cell: Int, weight: Float)]] = []
+
+        init(length: Int, side: Int) {
+            isPaired = length >= side
+            let cellLength = Double(length) / Double(side)
+            for pixel in 0..<length {
+                var list: [(cell: Int, weight: Float)] = []
+                var cell = min(side - 1, Int(Double(pixel) / cellLength))
+                while cell < side, Double(cell) * cellLength < Double(pixel + 1) {
+                    let overlap = min(Double(pixel + 1), Double(cell + 1) * cellLength) - max(Double(pixel), Double(cell) * cellLength)
+                    if overlap > 1e-9 { list.append((cell, Float(overlap))) }
+                    cell += 1
+                }
+                if isPaired {
+                    first.append(list.first?.cell ?? 0)
+                    firstWeight.append(list.first?.weight ?? 0)
+                    secondWeight.append(list.count > 1 ? list[1].weight : 0)
+                } else {
+                    lists.append(list)
+                }
             }
-            return cells
+        }
+
+        /// Pixel `pixel`'s cells and weights (the second cell, when it has none, is the spare slot past
+        /// its first with weight 0). For the rows, once per row; the columns' hot loop reads the arrays.
+        func spans(of pixel: Int) -> [(cell: Int, weight: Float)] {
+            isPaired ? [(first[pixel], firstWeight[pixel]), (first[pixel] + 1, secondWeight[pixel])] : lists[pixel]
         }
     }
 }

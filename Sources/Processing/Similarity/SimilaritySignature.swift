@@ -60,13 +60,15 @@ public struct SimilaritySignature: Sendable, Hashable, Codable {
 
     /// The signature of a photo (the working image the cut-out read) and of its cut-out.
     public static func of(photo: RGBAImage, cutout: RGBAImage) -> SimilaritySignature {
-        let whole = PerceptualHash.ofLuma(photo)
-        let sharpness = Sharpness.meanLaplacian(of: photo)
+        let plane = LumaPlane(photo)
+        let whole = PerceptualHash(coefficients: SampleGrid.averaged(plane, region: plane.whole, outside: 0.5))
+        let sharpness = Sharpness.meanLaplacian(of: plane)
         guard let square = subjectSquare(of: cutout) else {
             return SimilaritySignature(photo: whole, surroundings: whole, subject: PerceptualHash(bits: 0), sharpness: sharpness, color: .black)
         }
-        let surroundings = SampleGrid.averaged(photo, region: square, outside: 0.5, value: SampleGrid.lumaOverGrey)
-        let subject = SampleGrid.averaged(cutout, region: square, outside: 0.5, value: SampleGrid.lumaOverGrey)
+        let surroundings = SampleGrid.averaged(plane, region: plane.scaled(square), outside: 0.5)
+        let subjectPlane = LumaPlane(cutout, region: square)
+        let subject = SampleGrid.averaged(subjectPlane, region: subjectPlane.whole, outside: 0.5)
         return SimilaritySignature(
             photo: whole, surroundings: PerceptualHash(coefficients: surroundings), subject: PerceptualHash(coefficients: subject),
             sharpness: sharpness, color: .black)
@@ -85,12 +87,17 @@ public struct SimilaritySignature: Sendable, Hashable, Codable {
         var minX = image.width, minY = image.height, maxX = -1, maxY = -1
         image.pixels.withUnsafeBufferPointer { pixels in
             for y in 0..<image.height {
+                let row = y * image.width * 4 + 3
                 var rowMin = -1, rowMax = -1
-                for x in 0..<image.width where pixels[(y * image.width + x) * 4 + 3] >= 128 {
-                    if rowMin < 0 { rowMin = x }
-                    rowMax = x
+                var x = 0
+                while x < image.width {
+                    if pixels[row + x * 4] >= 128 { rowMin = x; break }
+                    x += 1
                 }
                 guard rowMin >= 0 else { continue }
+                x = image.width - 1
+                while x > rowMin, pixels[row + x * 4] < 128 { x -= 1 }
+                rowMax = x
                 minX = min(minX, rowMin); maxX = max(maxX, rowMax)
                 minY = min(minY, y); maxY = y
             }
@@ -132,23 +139,20 @@ public struct SubjectColor: Sendable, Hashable, Codable {
 /// How sharp a photo is, for choosing the best of a group of near-duplicates.
 enum Sharpness {
     /// The mean absolute 4-neighbour Laplacian of the luma (0 ... 255 scale), over the inner pixels.
-    static func meanLaplacian(of image: RGBAImage) -> Double {
-        guard image.width >= 3, image.height >= 3 else { return 0 }
-        let width = image.width
-        var luma = [Int32](repeating: 0, count: width * image.height)
-        image.pixels.withUnsafeBufferPointer { pixels in
-            for index in luma.indices {
-                let p = index * 4
-                luma[index] = (Int32(pixels[p]) * 299 + Int32(pixels[p + 1]) * 587 + Int32(pixels[p + 2]) * 114) / 1000
+    static func meanLaplacian(of plane: LumaPlane) -> Double {
+        guard plane.width >= 3, plane.height >= 3 else { return 0 }
+        let width = plane.width
+        var total: Double = 0
+        plane.values.withUnsafeBufferPointer { luma in
+            for y in 1..<(plane.height - 1) {
+                var row: Float = 0
+                for x in 1..<(width - 1) {
+                    let i = y * width + x
+                    row += abs(4 * luma[i] - luma[i - 1] - luma[i + 1] - luma[i - width] - luma[i + width])
+                }
+                total += Double(row)
             }
         }
-        var total: Int64 = 0
-        for y in 1..<(image.height - 1) {
-            for x in 1..<(width - 1) {
-                let i = y * width + x
-                total += Int64(abs(4 * luma[i] - luma[i - 1] - luma[i + 1] - luma[i - width] - luma[i + width]))
-            }
-        }
-        return Double(total) / Double((width - 2) * (image.height - 2))
+        return total * 255 / Double((width - 2) * (plane.height - 2))
     }
 }
