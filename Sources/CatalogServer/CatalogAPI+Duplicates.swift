@@ -76,13 +76,8 @@ extension CatalogAPI {
     }
 
     /// `{"within", "groups"}`: the document every duplicates route answers with.
-    func duplicatesReport(within: Int) async throws(APIError) -> DuplicatesDocument {
-        DuplicatesDocument(within: within, groups: try await duplicateGroups(within: within))
+    func duplicatesReport(within: Int) async throws(APIError) -> DuplicatesReport {
+        DuplicatesReport(within: within, groups: try await duplicateGroups(within: within))
     }
 }
 
-/// The answer of the duplicates routes: the distance used and the groups, as `catalog duplicates --json`.
-struct DuplicatesDocument: Encodable {
-    var within: Int
-    var groups: [DuplicateGroup]
-}

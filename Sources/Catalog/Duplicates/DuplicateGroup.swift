@@ -70,3 +70,15 @@ extension DuplicateGroup: Encodable {
 }
 
 extension DuplicateGroup.Member: Encodable {}
+
+/// The groups of a catalog at one distance: what `catalog duplicates --json` prints and the
+/// duplicates routes answer (`{"within", "groups"}`).
+public struct DuplicatesReport: Sendable, Encodable {
+    public var within: Int
+    public var groups: [DuplicateGroup]
+
+    public init(within: Int, groups: [DuplicateGroup]) {
+        self.within = within
+        self.groups = groups
+    }
+}

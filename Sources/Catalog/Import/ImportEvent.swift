@@ -20,6 +20,15 @@ public enum ImportEvent: Sendable, Equatable, TaggedEvent {
     /// own event follows. Not counted in the summary.
     case warning(path: String, message: String)
 
+    /// Whether the event is a file's own outcome (it advances a progress count); a warning and a
+    /// near-duplicate note are about a file whose outcome has its own event.
+    public var isFileOutcome: Bool {
+        switch self {
+        case .warning, .nearDuplicate: false
+        default: true
+        }
+    }
+
     /// The event's path.
     public var path: String {
         switch self {

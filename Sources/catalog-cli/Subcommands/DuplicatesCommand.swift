@@ -101,8 +101,3 @@ extension CatalogCommand {
     }
 }
 
-/// `catalog duplicates --json`: the distance used and the groups.
-struct DuplicatesReport: Encodable {
-    var within: Int
-    var groups: [DuplicateGroup]
-}
