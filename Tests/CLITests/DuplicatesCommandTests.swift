@@ -61,7 +61,7 @@ import Testing
         let listed = try run(["duplicates", "--json"], in: folder)
         #expect(listed.status == 0, "stderr: \(listed.stderr)")
         let document = try #require(listed.json as? [String: Any])
-        #expect(document["within"] as? Int == 8)
+        #expect(document["within"] as? Int == 7)
         let groups = try #require(document["groups"] as? [[String: Any]])
         #expect(groups.count == 1)
         // The larger photo is the best.
@@ -93,7 +93,7 @@ import Testing
         let marked = try run(["duplicates", "--not-duplicates", "1,2", "--json"], in: folder)
         #expect(marked.status == 0, "stderr: \(marked.stderr)")
         #expect(((marked.json as? [String: Any])?["groups"] as? [Any])?.isEmpty == true)
-        #expect(try run(["duplicates"], in: folder).stdout.hasPrefix("No near-duplicates within 8."))
+        #expect(try run(["duplicates"], in: folder).stdout.hasPrefix("No near-duplicates within 7."))
         #expect(try run(["duplicates", "--not-duplicates", "1,99"], in: folder).status == 65)
         #expect(try run(["duplicates", "--not-duplicates", "1"], in: folder).status == 64)
         #expect(try run(["duplicates", "--within", "17"], in: folder).status == 64)

@@ -35,9 +35,10 @@ public struct SimilaritySignature: Sendable, Hashable, Codable {
     /// The subject's and the surroundings' hashes count only for subjects of about the same colour
     /// (Oklab distance of their mean colours); copies on the test set stay within 0.05 but one.
     public static let colorLimit = 0.05
-    /// The distance within which two signatures are near-duplicates unless told otherwise: 0.1 % of
-    /// distinct pairs and 92 % of copies on the test set (see Benchmarks/README.md).
-    public static let defaultWithin = 8
+    /// The distance within which two signatures are near-duplicates unless told otherwise: 95 % of the
+    /// copies and 0.11 % of distinct pairs on the test set with u2net (see Benchmarks/README.md), and the
+    /// largest distance an index lookup reaches by flipping one bit of each 16-bit quarter.
+    public static let defaultWithin = 7
     /// The largest distance a lookup accepts (beyond it, unrelated pictures start to meet).
     public static let maximumWithin = 16
 
