@@ -31,7 +31,7 @@ PKG_MODEL ?= $(TEST_MODEL)
 PKG_DEPS := dpkg-dev lintian
 DEB_DIR ?= .
 
-.PHONY: deps build demo test test-deps test-browser test-api test-model test-package stage install uninstall deb package-model corpus model bench bench-stages bench-real bench-import bench-formats bench-reprocess bench-cutout bench-search bench-serve bench-page bench-palette bench-postgres test-readme fuzz reliability-long clean
+.PHONY: deps build demo test test-deps test-browser test-api test-model test-package stage install uninstall deb package-model corpus model bench bench-stages bench-real bench-import bench-formats bench-reprocess bench-cutout bench-search bench-duplicates bench-serve bench-page bench-palette bench-postgres test-readme fuzz reliability-long clean
 
 ## deps: install the Debian packages the build needs (only those missing; idempotent)
 deps:
@@ -190,6 +190,12 @@ bench-serve:
 bench-search:
 	$(MAKE) build CONFIG=release
 	CATALOG_BIN=.build/release/catalog SEARCH_BENCH=.build/release/search-bench Benchmarks/search/run.sh
+
+## bench-duplicates: near-duplicate lookups and grouping over 1,000,000 synthetic signatures (COUNT to change)
+bench-duplicates:
+	$(MAKE) build CONFIG=release
+	mkdir -p bench-data/duplicates
+	.build/release/duplicates-bench bench-data/duplicates/catalog.sqlite --count $${COUNT:-1000000} | tee bench-data/duplicates/results.json
 
 ## bench-postgres: the PostgreSQL back end beside SQLite, in one interleaved run: import throughput on the same photos,
 ## two `catalog work` processes against one, the queue's claim + commit cost a photo (work-bench), colour search at

@@ -142,6 +142,9 @@ let package = Package(
             name: "search-bench", dependencies: ["BenchSupport", "Catalog", "Processing"], path: "Benchmarks/Sources/search-bench",
             swiftSettings: strictSwift),
         .executableTarget(
+            name: "duplicates-bench", dependencies: ["BenchSupport", "Catalog", "Processing", "SampleImages"], path: "Benchmarks/Sources/duplicates-bench",
+            swiftSettings: strictSwift),
+        .executableTarget(
             name: "work-bench", dependencies: ["BenchSupport", "Catalog", "Processing"], path: "Benchmarks/Sources/work-bench",
             swiftSettings: strictSwift),
         .executableTarget(name: "palette-bench", dependencies: ["Processing"], path: "Benchmarks/Sources/palette-bench", swiftSettings: strictSwift),

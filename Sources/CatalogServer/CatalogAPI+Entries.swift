@@ -18,6 +18,10 @@ extension CatalogAPI {
             let stale = try request.flag("stale")
             let query = EntryPageQuery(limit: limit, offset: offset, status: status, staleOnly: stale)
             let settings = try await workingSettings()
+            // The grid's "collapse duplicates": only the best of each group of near-duplicates.
+            if try request.flag("distinct") {
+                return JSONBody.response(try await collapsedPage(query, settings: settings))
+            }
             let page = try await catalog { () async throws(CatalogError) in
                 try await repository.entryPage(query, settings: settings)
             }

@@ -60,7 +60,7 @@ extension CatalogAPI {
             let job = try await jobs.start(kind: "reprocess", total: candidates.count) { progress in
                 let summary: ReprocessSummary
                 do throws(CatalogError) {
-                    summary = try await reprocessor.run(candidates) { progress(JSONValue($0)) }
+                    summary = try await reprocessor.run(candidates) { progress(JSONValue($0), true) }
                 } catch {
                     throw APIError(error)
                 }
@@ -116,7 +116,7 @@ extension CatalogAPI {
         return try await jobs.start(kind: "import", total: paths.count) { progress in
             let summary: ImportSummary
             do throws(CatalogError) {
-                summary = try await importer.run(paths) { progress(JSONValue($0)) }
+                summary = try await importer.run(paths) { progress(JSONValue($0), $0.isFileOutcome) }
             } catch {
                 throw APIError(error)
             }

@@ -47,6 +47,7 @@ struct CatalogAPI: Sendable {
         registerMedia(on: router)
         registerCutout(on: router)
         registerGuidance(on: router)
+        registerDuplicates(on: router)
         registerPacks(on: router)
         registerExport(on: router)
         registerSettings(on: router)

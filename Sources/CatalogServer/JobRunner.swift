@@ -75,9 +75,10 @@ private indirect enum RawJSON: Codable, Sendable {
 private final class Counter: Sendable {
     private let value = Mutex(0)
 
-    func next() -> Int {
+    /// The count after this event: one more when it `advances` (a file done), the same otherwise.
+    func next(advances: Bool = true) -> Int {
         value.withLock { value in
-            value += 1
+            if advances { value += 1 }
             return value
         }
     }
@@ -105,10 +106,11 @@ actor JobRunner {
 
     var current: Job? { running?.job }
 
-    /// Starts `work`, which reports each step through the given closure and returns its summary.
+    /// Starts `work`, which reports each step through the given closure and returns its summary; an event
+    /// that does not `advance` (a warning, a note about the file before) leaves `done` where it was.
     func start(
         kind: String, total: Int,
-        work: @escaping @Sendable (_ progress: @escaping @Sendable (JSONValue) -> Void) async throws -> JSONValue
+        work: @escaping @Sendable (_ progress: @escaping @Sendable (_ event: JSONValue, _ advances: Bool) -> Void) async throws -> JSONValue
     ) throws(APIError) -> Job {
         if stopped { throw APIError.stopping }
         if let running {
@@ -121,8 +123,8 @@ actor JobRunner {
         let task = Task {
             let done = Counter()
             do {
-                let summary = try await work { event in
-                    let count = done.next()
+                let summary = try await work { event, advances in
+                    let count = done.next(advances: advances)
                     hub.publish(ServerEvent(name: "progress", json: JobMessage(id: job.id, kind: kind, total: total, done: count, event: event)))
                 }
                 // Stopped by the server's shutdown: what finished is kept, and the page is told the rest was not done.

@@ -17,17 +17,17 @@ extension PhotoProcessor {
         } catch {
             throw .invalidGuidance(error.description)
         }
-        let (cutout, sourceScale) = try cutout(of: decoded, guidance: guidance)
+        let (_, cutout, sourceScale) = try cutout(of: decoded, guidance: guidance)
         return try await Self.sticker(of: cutout, style: settings.style, sourceScale: sourceScale).get()
     }
 
-    /// The cut-out of the decoded photo at the working size, and the scale `StickerRenderer` needs:
+    /// The photo at the working size, its cut-out, and the scale `StickerRenderer` needs:
     /// the one path `process` and the preview share, so a preview is the sticker a save makes.
-    func cutout(of decoded: DecodedPhoto, guidance: CutoutGuidance) throws(ProcessingError) -> (cutout: RGBAImage, sourceScale: Double) {
+    func cutout(of decoded: DecodedPhoto, guidance: CutoutGuidance) throws(ProcessingError) -> (working: RGBAImage, cutout: RGBAImage, sourceScale: Double) {
         let working = StageClock.measure(.resize) { decoded.workingImage(longSide: decodeOptions.workingSize) }
         let cutout = try segmenter.cutout(
             working, predictingFrom: decoded.image, guidance: guidance, uprightSize: (decoded.width, decoded.height)
         ).cutout
-        return (cutout, decoded.sourceScale(of: working))
+        return (working, cutout, decoded.sourceScale(of: working))
     }
 }

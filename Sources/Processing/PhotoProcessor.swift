@@ -1,13 +1,15 @@
 /// Turns a photo's bytes into a `ProcessedPhoto`: decode (scaled), orient, cut the subject out,
-/// render the sticker and take the palette.
-/// Pipeline version 3: embedded colour profiles are converted to sRGB (`ColorConverter`) before
+/// render the sticker and take the palette and the similarity signature.
+/// Pipeline version 4: the similarity signature (`SimilaritySignature`) is part of every entry; a
+/// change to how it is made is a new pipeline version, like a change to any other stage.
+/// Version 3: embedded colour profiles are converted to sRGB (`ColorConverter`) before
 /// the cut-out, the palette and the sticker; the sticker is the cut-out subject
 /// (`SubjectSegmenter`), cropped, scaled and outlined by `StickerRenderer` with `settings.style`.
 /// (Version 0 was the whole photo, resized; version 1 fed the network from the 1024-px working copy
 /// and cleaned the mask more aggressively; version 2 read every photo as sRGB.)
 public nonisolated struct PhotoProcessor: Sendable {
     /// The version of the pipeline this binary runs; entries made by an older one are stale.
-    public static let pipelineVersion = 3
+    public static let pipelineVersion = 4
     /// The cut-out's working long side: enough for the network's 320-pixel input and for the
     /// edge refinement, far less than 12 MP. Larger stickers get twice their size.
     public static let workingSize = 1024
@@ -53,10 +55,12 @@ public nonisolated struct PhotoProcessor: Sendable {
 
     /// The stages after the decode.
     private func process(_ decoded: DecodedPhoto, guidance: CutoutGuidance) async throws(ProcessingError) -> ProcessedPhoto {
-        let (cutout, sourceScale) = try cutout(of: decoded, guidance: guidance)
-        // The sticker and the palette both read the cut-out and nothing else: side by side.
+        let (working, cutout, sourceScale) = try cutout(of: decoded, guidance: guidance)
+        // The sticker, the palette and the signature all read the cut-out (and the photo) and nothing
+        // else: side by side.
         async let sticker = Self.sticker(of: cutout, style: settings.style, sourceScale: sourceScale)
         async let palette = Self.palette(of: cutout, colors: settings.paletteColors)
+        async let signature = Self.signature(of: working, cutout: cutout)
         return ProcessedPhoto(
             format: decoded.format,
             width: decoded.width,
@@ -66,6 +70,7 @@ public nonisolated struct PhotoProcessor: Sendable {
             palette: await palette,
             pipelineVersion: Self.pipelineVersion,
             settings: settings,
+            signature: await signature.coloured(by: palette),
             warnings: decoded.warnings
         )
     }
@@ -83,6 +88,12 @@ public nonisolated struct PhotoProcessor: Sendable {
         } catch {
             return .failure(error)
         }
+    }
+
+    /// What near-duplicates are found by: the photo's hash and its subject's.
+    @concurrent
+    static func signature(of working: RGBAImage, cutout: RGBAImage) async -> SimilaritySignature {
+        StageClock.measure(.signature) { SimilaritySignature.of(photo: working, cutout: cutout) }
     }
 
     /// The subject's dominant colours (the cut-out, before the outline is drawn).

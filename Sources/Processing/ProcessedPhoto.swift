@@ -22,13 +22,17 @@ public struct ProcessedPhoto: Sendable {
     public let palette: Palette
     public let pipelineVersion: Int
     public let settings: StickerSettings
+    /// What finds its near-duplicates; nil only for entries made outside the pipeline (benchmarks, tests).
+    public let signature: SimilaritySignature?
     /// Problems that did not stop the work (an unusable colour profile, taken as sRGB).
     public let warnings: [String]
 
     public init(
         format: ImageFormat, width: Int, height: Int, exif: ExifMetadata?,
-        sticker: StickerImage, palette: Palette, pipelineVersion: Int, settings: StickerSettings, warnings: [String] = []
+        sticker: StickerImage, palette: Palette, pipelineVersion: Int, settings: StickerSettings,
+        signature: SimilaritySignature? = nil, warnings: [String] = []
     ) {
+        self.signature = signature
         self.warnings = warnings
         self.format = format
         self.width = width

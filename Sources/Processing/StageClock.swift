@@ -11,7 +11,7 @@ import Synchronization
 public enum StageClock {
     /// The pipeline's stages, in the order a photo meets them.
     public enum Stage: Int, CaseIterable, Sendable {
-        case readAndHash, decode, orientAndColor, resize, network, refine, decontaminate, render, encode, palette, exif, commit
+        case readAndHash, decode, orientAndColor, resize, network, refine, decontaminate, render, encode, palette, signature, exif, commit
 
         /// The stage's name in the report.
         public var name: String {
@@ -26,6 +26,7 @@ public enum StageClock {
             case .render: "crop/outline/shadow"
             case .encode: "sticker PNG encode"
             case .palette: "palette"
+            case .signature: "similarity signature"
             case .exif: "EXIF"
             case .commit: "catalog lookup + commit"
             }

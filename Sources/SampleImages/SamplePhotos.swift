@@ -31,6 +31,14 @@ public enum SamplePhotos {
         if let orientation = exif?.orientation {
             image = Orientation.apply([6: 8, 8: 6][orientation] ?? orientation, to: image)
         }
+        return try jpeg(image, taggedAs: space, exif: exif, quality: quality)
+    }
+
+    /// Encodes pixels that are already in `space` as a JPEG tagged with its ICC profile in APP2
+    /// `ICC_PROFILE` segments, with `exif` (if any).
+    public static func jpeg(
+        _ image: RGBAImage, taggedAs space: ColorConverter.RGBSpace, exif: ExifMetadata? = nil, quality: Int = 88
+    ) throws(ProcessingError) -> [UInt8] {
         var jpeg = try JPEGCodec.encode(image, quality: quality)
         if let exif { jpeg = try ExifWriter.jpegByInserting(exif, into: jpeg) }
         guard let profile = space.iccProfile, profile.count <= 65_000 else { throw .encodingFailed("no ICC profile for \(space)") }

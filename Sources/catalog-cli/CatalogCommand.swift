@@ -21,7 +21,7 @@ struct CatalogCommand: AsyncParsableCommand {
         version: CatalogVersion.description,
         subcommands: [
             ImportCommand.self, ListCommand.self, ShowCommand.self, StatsCommand.self, CutoutCommand.self,
-            SearchCommand.self, PaletteCommand.self, PackCommand.self, ExportCommand.self, PreviewCommand.self,
+            SearchCommand.self, DuplicatesCommand.self, PaletteCommand.self, PackCommand.self, ExportCommand.self, PreviewCommand.self,
             ConfigCommand.self, ReprocessCommand.self, RecutCommand.self, VerifyCommand.self, BackupCommand.self, CopyCommand.self, WorkCommand.self, ServeCommand.self,
         ]
     )

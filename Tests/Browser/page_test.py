@@ -158,7 +158,15 @@ class Fixture:
 
     def tap(self, selector):
         """Clicks an element once scrolled to the middle of the window, as a person would: WebDriver
-        scrolls only what is off screen, not what is under the phone's tab bar."""
+        scrolls only what is off screen, not what is under the phone's tab bar. The grid draws only
+        the rows near the window, so the page is scrolled down until the element is there."""
+        for _ in range(60):
+            if self.driver.find_elements(By.CSS_SELECTOR, selector):
+                break
+            if not self.js("return scrollY + innerHeight < document.documentElement.scrollHeight - 1"):
+                break
+            self.js("window.scrollBy(0, innerHeight / 2)")
+            time.sleep(0.15)
         element = self.driver.find_element(By.CSS_SELECTOR, selector)
         self.js("arguments[0].scrollIntoView({block: 'center'})", element)
         element.click()
@@ -220,6 +228,93 @@ def grid_shows_every_sticker_with_its_image(f):
     first = f.js("return performance.getEntriesByName('first-stickers-drawn')[0].startTime")
     print(f"  first screen of stickers drawn {first:.0f} ms after navigation start (Performance API)")
     f.screenshot("01-grid")
+
+
+def duplicate_groups_with(f, *ids):
+    """The groups of /api/duplicates holding every one of `ids`."""
+    return [g for g in f.api("/api/duplicates")["groups"] if set(ids) <= {m["id"] for m in g["members"]}]
+
+
+@step
+def duplicates_view_keeps_one_parts_a_group_and_the_grid_collapses(f):
+    # The sample photos are all different: no group, and the view says why there may be none.
+    assert f.api("/api/duplicates")["groups"] == [], f.api("/api/duplicates")
+    f.reload("#/duplicates")
+    f.wait(lambda: f.js("return !!document.querySelector('.dup-empty')"), "the empty duplicates view")
+    empty = f.js("return document.querySelector('.dup-empty').textContent")
+    assert "No near-duplicates" in empty and "catalog reprocess" in empty, empty
+    assert f.js("return document.querySelector('main h1').textContent") == "Duplicates"
+    assert f.js("return document.title") == "Duplicates · Sticker Catalog", f.js("return document.title")
+    f.settle()
+    violations, _ = accessibility.run(f.driver)
+    serious = [v["id"] for v in violations if v["impact"] in accessibility.FAILING]
+    assert not serious, f"the empty duplicates view: {serious}"
+    f.screenshot("16-duplicates-empty")
+    # Copies of two photos, scaled to half and recompressed (the server's preview of the source),
+    # imported as other files by the CLI, into the demo pack as the originals are.
+    copies = os.path.join(f.work, "copies")
+    os.makedirs(copies, exist_ok=True)
+    originals = {}
+    for colour in ("purple", "red"):
+        original = next(e for e in f.entries if os.path.basename(e["path"]).startswith(colour + "-"))
+        with urllib.request.urlopen(f"{f.url}api/photos/{original['id']}/preview.jpg?size=800", timeout=60) as response:
+            with open(os.path.join(copies, f"copy-of-{colour}.jpg"), "wb") as handle:
+                handle.write(response.read())
+        originals[colour] = original["id"]
+    catalog(f.db, "import", copies, "--pack", "demo")
+    f.entries = json.loads(catalog(f.db, "list", "--json").stdout)
+    f.ok_ids = sorted(e["id"] for e in f.entries if e["status"] == "ok")
+    copy = {colour: next(e["id"] for e in f.entries if os.path.basename(e["path"]) == f"copy-of-{colour}.jpg") for colour in originals}
+    purple, purple_copy = originals["purple"], copy["purple"]
+    for colour in originals:
+        groups = duplicate_groups_with(f, originals[colour], copy[colour])
+        assert len(groups) == 1 and groups[0]["best"] == originals[colour] and groups[0]["bestChosenBy"] == "rule", (colour, groups)
+    hidden = {m["id"] for g in f.api("/api/duplicates")["groups"] for m in g["members"][1:]}
+    assert hidden == set(copy.values()), hidden
+
+    # The grid: "Collapse duplicates" shows only the best of each group, and says so.
+    f.open()
+    f.wait_tiles_loaded(len(f.ok_ids))
+    toggle = f.driver.find_element(By.CSS_SELECTOR, ".collapse-toggle input")
+    assert toggle.accessible_name == "Collapse duplicates", toggle.accessible_name
+    toggle.click()
+    f.wait(lambda: sorted(f.tile_ids()) == sorted(set(f.ok_ids) - hidden), "the collapsed grid", diagnose=f.tile_ids)
+    f.wait_tiles_loaded(len(f.ok_ids) - len(hidden))
+    assert "collapse=1" in f.driver.current_url, f.driver.current_url
+    assert f.js("return document.querySelector('.view-title').textContent").endswith("duplicates collapsed")
+    f.screenshot("17-grid-collapsed")
+    f.driver.find_element(By.CSS_SELECTOR, ".collapse-toggle input").click()
+    f.wait(lambda: sorted(f.tile_ids()) == f.ok_ids, "every sticker again")
+
+    # The view: each group side by side, its best marked in words, sizes and distances.
+    f.driver.find_element(By.LINK_TEXT, "Duplicates").click()
+    member = '.dup-member[data-entry-id="{}"]'.format
+    f.wait(lambda: f.js("return document.querySelectorAll('.dup-group').length") == 2 and f.images_loaded(".dup-art img"), "two groups with their stickers")
+    assert f.js("return document.querySelector(arguments[0]).classList.contains('is-best')", member(purple))
+    assert f.js("return document.querySelector(arguments[0] + ' .dup-badge').textContent", member(purple)) == "Best (suggested)"
+    assert not f.js("return !!document.querySelector(arguments[0] + ' .dup-badge')", member(purple_copy))
+    facts = f.js("return document.querySelector(arguments[0]).textContent", member(purple_copy))
+    assert "800 × 600 px" in facts and "from the best" in facts, facts
+    f.screenshot("18-duplicates")
+    # Keep the copy: it becomes the best, kept by the user, and the catalog remembers.
+    keep = f.driver.find_element(By.CSS_SELECTOR, member(purple_copy) + " .dup-keep")
+    assert keep.accessible_name == "Keep this one", keep.accessible_name
+    keep.click()
+    f.wait(lambda: duplicate_groups_with(f, purple, purple_copy)[0]["best"] == purple_copy, "the copy kept")
+    assert duplicate_groups_with(f, purple, purple_copy)[0]["bestChosenBy"] == "user"
+    f.wait(lambda: f.js("return document.querySelector(arguments[0] + ' .dup-badge')?.textContent", member(purple_copy)) == "Best, kept by you", "the copy marked best")
+    assert f.js("return document.activeElement.matches('.dup-group h2') && !!document.activeElement.closest('.dup-group').querySelector(arguments[0])",
+                member(purple_copy)), "the focus on the kept sticker's group"
+    cli = json.loads(catalog(f.db, "duplicates", "--json").stdout)
+    assert any(g["best"] == purple_copy and g["bestChosenBy"] == "user" for g in cli["groups"]), cli
+    f.screenshot("19-duplicates-kept")
+    # Not duplicates: the group is gone, for the CLI too; the other group stays.
+    f.js("document.querySelector(arguments[0]).closest('.dup-group').querySelector('.dup-distinct').click()", member(purple_copy))
+    f.wait(lambda: not f.js("return !!document.querySelector(arguments[0])", member(purple_copy)), "the parted group gone from the view")
+    assert duplicate_groups_with(f, purple, purple_copy) == []
+    cli = json.loads(catalog(f.db, "duplicates", "--json").stdout)
+    assert [g["best"] for g in cli["groups"]] == [originals["red"]], cli
+    assert f.js("return document.querySelectorAll('.dup-group').length") == 1
 
 
 @step
@@ -954,6 +1049,14 @@ def a_320_px_window_and_200_percent_zoom_lose_nothing(f):
             assert_nothing_lost(f, f"settings, {label}")
             reachable(f, ".settings-form button[type=submit]", f"settings, {label}")
             f.screenshot(f"15-{slug}-settings")
+            # The duplicates view: groups side by side, every button there.
+            f.reload("#/duplicates")
+            f.wait(lambda: f.js("return !!document.querySelector('.dup-empty, .dup-group')"), f"{label}: the duplicates view")
+            assert_nothing_lost(f, f"duplicates, {label}")
+            if f.js("return !!document.querySelector('.dup-group')"):
+                for control in (".dup-distinct", ".dup-member:last-child .dup-keep"):
+                    reachable(f, control, f"duplicates, {label}")
+            f.screenshot(f"15-{slug}-duplicates")
         finally:
             f.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
@@ -1030,6 +1133,20 @@ def _settings(f):
     f.reload("#/settings")
     f.wait(lambda: len(f.driver.find_elements(By.CSS_SELECTOR, ".settings-form input")) >= 4
            and len(f.driver.find_elements(By.CSS_SELECTOR, ".stats dd")) > 0, "the settings and the stats")
+
+
+@view("duplicates")
+def _duplicates(f):
+    f.reload("#/duplicates")
+    # The stickers load lazily: those of the first group are on screen.
+    f.wait(lambda: f.js("return !!document.querySelector('.dup-empty')") or f.images_loaded(".dup-group:first-child .dup-art img"),
+           "the groups of near-duplicates")
+
+
+@view("stickers, duplicates collapsed")
+def _collapsed(f):
+    f.reload("#/?collapse=1")
+    f.wait_tiles_loaded()
 
 
 @view("detail")

@@ -90,6 +90,7 @@ struct OpenAPIConformanceTests {
             let checker = SchemaChecker(document: document)
             let id = fixture.stickerIds[0]
             _ = try await fixture.repository.addToPack("demo", ids: fixture.stickerIds, createIfMissing: true)
+            let copies = try await addNearDuplicates(to: fixture)
 
             let requests: [(HTTPRequest.Method, String, String?)] = [
                 (.get, "/api/entries?limit=3", nil), (.get, "/api/entries?status=failed", nil), (.get, "/api/entries?limit=0", nil),
@@ -113,6 +114,10 @@ struct OpenAPIConformanceTests {
                 (.get, "/api/packs/demo/export?format=signal&dry-run=1", nil), (.get, "/api/packs/demo/export?format=zip", nil),
                 (.get, "/api/packs/demo/export?format=nope", nil),
                 (.get, "/api/settings", nil), (.put, "/api/settings", #"{"sticker.outline": 4}"#), (.put, "/api/settings", #"{"x": 1}"#),
+                (.get, "/api/duplicates", nil), (.get, "/api/duplicates?within=99", nil), (.get, "/api/entries?distinct=1&limit=5", nil),
+                (.post, "/api/duplicates/keep", "{\"id\":\(copies[1])}"), (.post, "/api/duplicates/keep", "{\"id\":\(fixture.failedId)}"),
+                (.post, "/api/duplicates/distinct", "{\"ids\":[\(copies[0]),\(copies[1])]}"),
+                (.post, "/api/duplicates/distinct", "{\"ids\":[\(copies[0]),424242]}"), (.post, "/api/duplicates/distinct", "{\"ids\":[1]}"),
                 (.post, "/api/reprocess", nil),
             ]
             for (method, uri, body) in requests {

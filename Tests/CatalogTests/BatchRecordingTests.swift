@@ -21,7 +21,10 @@ import Testing
             palette: Palette(colors: (0..<(1 + index % 4)).map { rank in
                 PaletteColor(hex: "#00000\(rank)", l: 0.1 * Double(rank), a: 0.01 * Double(index), b: -0.02, share: 1 / Double(1 + index % 4))
             }),
-            pipelineVersion: 1, settings: .default
+            pipelineVersion: 1, settings: .default,
+            signature: index % 4 == 0 ? nil : SimilaritySignature(
+                photo: PerceptualHash(bits: UInt64(index) &* 0x9E37_79B9_7F4A_7C15), surroundings: PerceptualHash(bits: ~UInt64(index)),
+                subject: PerceptualHash(bits: UInt64(index) << 60), sharpness: Double(index), color: SubjectColor(l: 0.5, a: 0, b: -0.1))
         )
     }
 
@@ -35,6 +38,7 @@ import Testing
             "sticker_png": "SELECT * FROM sticker_png ORDER BY photo_id",
             "palette_color": "SELECT * FROM palette_color ORDER BY id",
             "palette_index": "SELECT * FROM palette_index ORDER BY id",
+            "similarity": "SELECT * FROM similarity ORDER BY photo_id",
         ]
         return try queue.read { db in
             try tables.mapValues { sql in try Row.fetchAll(db, sql: sql).map { Array($0.databaseValues) } }

@@ -23,7 +23,7 @@ import Testing
                 "orientation":6,"takenAt":"2024-05-01T12:34:56+02:00"},"failure":null,"format":"jpeg","guidance":null,"height":3000,\#
                 "id":1,"palette":[{"hex":"#ff8800","share":0.5},{"hex":"#0044cc","share":0.25}],\#
                 "path":"\/photos\/cat.jpg","sha256":"0000000000000000000000000000000000000000000000000000000000c0ffee",\#
-                "status":"ok","sticker":{"bytes":8,"height":384,"pipelineVersion":3,\#
+                "status":"ok","sticker":{"bytes":8,"height":384,"pipelineVersion":4,\#
                 "settings":{"model":"u2net","outline":8,"paletteColors":2,"shadow":false,"size":512},"width":512},"width":4000}
                 """#
             #expect(json == expected)
@@ -180,11 +180,11 @@ import Testing
             stats.fileSize = 0
             #expect(stats == CatalogStats(
                 total: 5, ok: 2, failed: 3, failuresByCode: ["unsupported-format": 1, "unreadable": 2],
-                stickersByPipelineVersion: [3: 2], stickerBytes: 16, paletteColors: 4, packs: 0, fileSize: 0,
+                stickersByPipelineVersion: [4: 2], stickerBytes: 16, paletteColors: 4, packs: 0, fileSize: 0,
                 migrations: CatalogMigrations.identifiers))
             #expect(try sortedJSON(stats) == #"{"failed":3,"failuresByCode":{"unreadable":2,"unsupported-format":1},"#
-                + #""fileSize":0,"migrations":["0001_initial","0002_palette_index","0003_decoder_version","0004_copy_and_work","0005_palette_cell","0006_palette_pack","0007_guidance"],"ok":2,"packs":0,"paletteColors":4,"#
-                + #""stickerBytes":16,"stickersByPipelineVersion":{"3":2},"total":5}"#)
+                + #""fileSize":0,"migrations":["0001_initial","0002_palette_index","0003_decoder_version","0004_copy_and_work","0005_palette_cell","0006_palette_pack","0007_guidance","0008_similarity"],"ok":2,"packs":0,"paletteColors":4,"#
+                + #""stickerBytes":16,"stickersByPipelineVersion":{"4":2},"total":5}"#)
         }
     }
 

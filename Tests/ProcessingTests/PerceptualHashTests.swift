@@ -3,7 +3,7 @@ import Testing
 @testable import Processing
 import SampleImages
 
-/// The photo hash and the outline hash against the changes a shared or edited copy goes through,
+/// The photo's, the surroundings' and the subject's hashes against the changes a shared or edited copy goes through,
 /// and against other pictures.
 @Suite(.timeLimit(.minutes(15)))
 struct PerceptualHashTests {
@@ -53,25 +53,42 @@ struct PerceptualHashTests {
         }
     }
 
-    @Test func theOutlineIgnoresSizePlaceAndACroppedBackground() {
-        let cutout = Self.scene(0).renderCutout()
-        let shape = SimilaritySignature.shapeHash(of: cutout)
-        #expect(shape.distance(to: SimilaritySignature.shapeHash(of: ImageResizer.resized(cutout, width: 450, height: 320))) <= 2)
-        #expect(shape.distance(to: SimilaritySignature.shapeHash(of: cutout.cropped(x: 45, y: 32, width: 810, height: 576))) <= 2)
-        let moved = SimilaritySignature.shapeHash(of: Self.scene(1, shape: .ellipse).renderCutout())
-        #expect(shape.distance(to: moved) <= 2)
+    @Test func theSubjectIgnoresSizePlaceAndACroppedBackground() {
+        let scene = Self.scene(0, shape: .blob)
+        let signature = SimilaritySignature.of(photo: scene.renderPhoto(), cutout: scene.renderCutout())
+        let half = SimilaritySignature.of(
+            photo: ImageResizer.resized(scene.renderPhoto(), width: 450, height: 320),
+            cutout: ImageResizer.resized(scene.renderCutout(), width: 450, height: 320))
+        #expect(signature.distance(to: half) <= 2)
+        let cropped = SimilaritySignature.of(
+            photo: scene.renderPhoto().cropped(x: 90, y: 0, width: 810, height: 640),
+            cutout: scene.renderCutout().cropped(x: 90, y: 0, width: 810, height: 640))
+        #expect(signature.distance(to: cropped) <= 4)
+        #expect(signature.photo.distance(to: cropped.photo) > SimilaritySignature.photoLimit, "a crop moves the whole photo's hash")
     }
 
-    @Test func otherOutlinesDiffer() {
-        let ellipse = SimilaritySignature.shapeHash(of: Self.scene(0, shape: .ellipse).renderCutout())
+    @Test func otherSubjectsOverTheSameBackgroundDiffer() {
+        let ellipse = Self.scene(0, shape: .ellipse)
+        let first = SimilaritySignature.of(photo: ellipse.renderPhoto(), cutout: ellipse.renderCutout())
         for other in [SampleScene.Shape.star, .roundedSquare, .blob] {
-            #expect(ellipse.distance(to: SimilaritySignature.shapeHash(of: Self.scene(0, shape: other).renderCutout())) >= 6, "\(other)")
+            let scene = Self.scene(0, shape: other)
+            let second = SimilaritySignature.of(photo: scene.renderPhoto(), cutout: scene.renderCutout())
+            #expect(first.distance(to: second) > SimilaritySignature.defaultWithin, "\(other)")
         }
     }
 
-    @Test func anEmptyCutoutHasTheEmptyOutline() {
+    @Test func anEmptyCutoutHasTheEmptySubject() {
         let empty = RGBAImage(width: 40, height: 30, red: 0, green: 0, blue: 0, alpha: 0)
-        #expect(SimilaritySignature.shapeHash(of: empty).bits == 0)
+        let photo = RGBAImage(width: 40, height: 30, red: 90, green: 20, blue: 0, alpha: 255)
+        let signature = SimilaritySignature.of(photo: photo, cutout: empty)
+        #expect(signature.subject.bits == 0)
+        #expect(signature.sharpness == 0)
         #expect(PerceptualHash(bits: 0xff).description == "00000000000000ff")
+    }
+
+    @Test func aBlurredCopyIsLessSharp() {
+        let photo = Self.scene(0).renderPhoto()
+        let blurred = ImageResizer.resized(ImageResizer.resized(photo, width: 225, height: 160), width: 900, height: 640)
+        #expect(Sharpness.meanLaplacian(of: photo) > Sharpness.meanLaplacian(of: blurred))
     }
 }

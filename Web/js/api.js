@@ -67,10 +67,10 @@ async function request(method, path, { params, body, signal, priority, blob } = 
 
 const enc = encodeURIComponent;
 
-/** A page of entries, newest first: `{total, entries}`. */
-export async function entries({ limit = 100, offset = 0, status, stale, signal } = {}) {
+/** A page of entries, newest first: `{total, entries}` (`distinct`: only the best of each group of near-duplicates). */
+export async function entries({ limit = 100, offset = 0, status, stale, distinct, signal } = {}) {
   const body = await request('GET', '/api/entries', {
-    params: { limit, offset, status, stale: stale ? 'true' : undefined },
+    params: { limit, offset, status, stale: stale ? 'true' : undefined, distinct: distinct ? 'true' : undefined },
     signal,
   });
   // Accept a bare array too, so the page keeps working if the envelope changes.
@@ -106,6 +106,13 @@ export const setEmoji = (name, id, emoji) =>
 export const exportURL = (name, format) => url(`/api/packs/${enc(name)}/export`, { format });
 export const exportReport = (name, format) =>
   request('GET', `/api/packs/${enc(name)}/export`, { params: { format, 'dry-run': 1 } });
+
+/** The groups of near-duplicates, `{within, groups}`, as `catalog duplicates --json` prints them. */
+export const duplicates = ({ within, signal } = {}) => request('GET', '/api/duplicates', { params: { within }, signal });
+/** Makes entry `id` the best of its group; the groups as they now are. */
+export const keepDuplicate = (id) => request('POST', '/api/duplicates/keep', { body: { id } });
+/** Marks entries `ids` as not duplicates of each other; the groups as they now are. */
+export const markDistinct = (ids) => request('POST', '/api/duplicates/distinct', { body: { ids } });
 
 export const settings = () => request('GET', '/api/settings');
 export const saveSettings = (values) => request('PUT', '/api/settings', { body: values });

@@ -1,4 +1,4 @@
-// The page: routes (#/ stickers and colour search, #/packs, #/packs/NAME, #/settings), the header's
+// The page: routes (#/ stickers and colour search, #/packs, #/packs/NAME, #/duplicates, #/settings), the header's
 // import and reprocess buttons, the selection bar, and a light watch on the catalog so that entries
 // added by other processes (`catalog import` in a terminal) appear.
 
@@ -6,6 +6,7 @@ import * as api from './api.js';
 import * as library from './library.js';
 import * as packs from './packs.js';
 import * as settings from './settings.js';
+import * as duplicates from './duplicates.js';
 import * as selection from './selection.js';
 import * as stale from './stale.js';
 import * as packindex from './packindex.js';
@@ -28,13 +29,14 @@ function route() {
   view?.destroy?.();
   if (parts[0] === 'packs' && parts[1]) { viewName = 'packs'; view = packs.renderPack(main, parts[1]); }
   else if (parts[0] === 'packs') { viewName = 'packs'; view = packs.renderList(main); }
+  else if (parts[0] === 'duplicates') { viewName = 'duplicates'; view = duplicates.render(main); }
   else if (parts[0] === 'settings') { viewName = 'settings'; view = settings.render(main, refreshAll); }
   else { viewName = 'library'; view = library.render(main, params); }
   for (const link of document.querySelectorAll('.tabs a')) {
     if (link.dataset.view === viewName) link.setAttribute('aria-current', 'page');
     else link.removeAttribute('aria-current');
   }
-  document.title = { library: 'Stickers', packs: 'Packs', settings: 'Settings' }[viewName] + ' · Sticker Catalog';
+  document.title = { library: 'Stickers', packs: 'Packs', duplicates: 'Duplicates', settings: 'Settings' }[viewName] + ' · Sticker Catalog';
 }
 
 /** Reads everything again after the catalog changed (import, reprocess): stickers too. */

@@ -1,6 +1,7 @@
 // The stickers view: every sticker, newest first, or those of a colour; the photos that could not
 // become stickers apart, with their reasons. The colour query lives in the URL (#/?color=orange&...),
-// so a search can be bookmarked.
+// so a search can be bookmarked; so does "Collapse duplicates" (#/?collapse=1: only the best of
+// each group of near-duplicates is listed).
 
 import * as api from './api.js';
 import * as detail from './detail.js';
@@ -8,7 +9,7 @@ import { PagedSource, ArraySource, VirtualGrid } from './grid.js';
 import { h, icon, replace, fileName, formatCount, debounce } from './dom.js';
 import { toHex, PRESETS } from './colors.js';
 
-const FIELDS = ['color', 'within', 'camera', 'taken-after', 'taken-before'];
+const FIELDS = ['color', 'within', 'camera', 'taken-after', 'taken-before', 'collapse'];
 const DEFAULT_WITHIN = 12;
 const SEARCH_LIMIT = 500;
 
@@ -55,6 +56,9 @@ export function render(main, params) {
     problem);
 
   const heading = h('h1', { class: 'view-title', 'aria-live': 'polite' }, 'Stickers');
+  const collapse = h('input', { type: 'checkbox', name: 'collapse', checked: state.collapse === '1' });
+  const collapseLabel = h('label', { class: 'collapse-toggle', title: 'Show only the best of each group of near-duplicates' },
+    collapse, h('span', {}, 'Collapse duplicates'));
   const failed = h('section', { class: 'failed', hidden: true, 'aria-label': 'Photos that could not become stickers' });
   const empty = h('div', { class: 'empty', hidden: true });
   const grid = new VirtualGrid({
@@ -62,7 +66,7 @@ export function render(main, params) {
     caption: (entry) => entry.color ? matchCaption(entry) : undefined,
     onOpen: (id, index) => detail.open(grid.source, index, { onStep: (i) => grid.focusTile(i) }),
   });
-  replace(main, h('section', { class: 'view library' }, form, heading, failed, empty, grid.element));
+  replace(main, h('section', { class: 'view library' }, form, h('div', { class: 'view-head' }, heading, collapseLabel), failed, empty, grid.element));
 
   function query() {
     const hex = toHex(field.value);
@@ -72,6 +76,7 @@ export function render(main, params) {
       camera: camera.value.trim(),
       'taken-after': after.value,
       'taken-before': before.value,
+      collapse: collapse.checked ? '1' : '',
       hex,
     };
   }
@@ -92,6 +97,8 @@ export function render(main, params) {
     problem.textContent = '';
     field.removeAttribute('aria-invalid');
     const filtered = q.camera || q['taken-after'] || q['taken-before'];
+    // A colour search ranks by colour; collapsing applies to the list of every sticker.
+    collapseLabel.hidden = !!q.color;
     try {
       if (q.color && !q.hex) {
         // Checked here first: the server would say the same with a 400, logged as a console error.
@@ -113,9 +120,9 @@ export function render(main, params) {
         failed.hidden = true;
       } else {
         if (filtered) problem.textContent = 'Camera and date filters apply to a colour search: pick a colour.';
-        const source = await new PagedSource((offset, limit) => api.entries({ offset, limit, status: 'ok', signal: aborter.signal })).start();
+        const source = await new PagedSource((offset, limit) => api.entries({ offset, limit, status: 'ok', distinct: !!q.collapse, signal: aborter.signal })).start();
         grid.setSource(source, { fresh });
-        heading.textContent = `${formatCount(source.total)} sticker${source.total === 1 ? '' : 's'}`;
+        heading.textContent = `${formatCount(source.total)} sticker${source.total === 1 ? '' : 's'}${q.collapse ? ', duplicates collapsed' : ''}`;
         showEmpty(source.total === 0, 'No stickers yet. Drop photos anywhere on this page, or use “Import photos”.');
         loadFailed();
       }
@@ -189,6 +196,7 @@ export function render(main, params) {
     if (event.key === 'ArrowDown' && grid.source.total > 0) { event.preventDefault(); grid.focusTile(0); }
   });
   within.addEventListener('input', () => changed());
+  collapse.addEventListener('change', () => changed(true));
   for (const input of [camera, after, before]) input.addEventListener('change', () => changed());
 
   load();

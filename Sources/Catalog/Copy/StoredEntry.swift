@@ -1,3 +1,4 @@
+import Processing
 /// One entry exactly as a catalog keeps it (its row, EXIF, sticker with its PNG, palette), whatever the
 /// back end: what `catalog copy` moves between catalogs and what `verify`'s checksums are computed from.
 /// Timestamps and JSON are the stored text, so a copy keeps them byte for byte.
@@ -99,8 +100,14 @@ public struct StoredSticker: Sendable, Equatable {
     public var settingsJson: String
     public var createdAt: String
     public var png: [UInt8]
+    /// Its near-duplicate signature; nil for a sticker made before signatures.
+    public var signature: SimilaritySignature?
 
-    public init(width: Int, height: Int, pipelineVersion: Int, settingsJson: String, createdAt: String, png: [UInt8]) {
+    public init(
+        width: Int, height: Int, pipelineVersion: Int, settingsJson: String, createdAt: String, png: [UInt8],
+        signature: SimilaritySignature? = nil
+    ) {
+        self.signature = signature
         self.width = width
         self.height = height
         self.pipelineVersion = pipelineVersion

@@ -36,10 +36,29 @@ public struct StoredPack: Sendable, Equatable {
 public struct StoredCatalogRest: Sendable, Equatable {
     public var packs: [StoredPack]
     public var settings: [String: String]
+    /// The user's decisions about near-duplicates, ordered by ids and kind.
+    public var duplicateDecisions: [StoredDuplicateDecision]
 
-    public init(packs: [StoredPack], settings: [String: String]) {
+    public init(packs: [StoredPack], settings: [String: String], duplicateDecisions: [StoredDuplicateDecision] = []) {
         self.packs = packs
         self.settings = settings
+        self.duplicateDecisions = duplicateDecisions
+    }
+}
+
+/// One `duplicate_decision` row as stored: a pair marked distinct, or (the same id twice) an entry kept.
+public struct StoredDuplicateDecision: Sendable, Equatable {
+    public var firstID: Int64
+    public var secondID: Int64
+    /// `distinct` or `keep`.
+    public var kind: String
+    public var decidedAt: String
+
+    public init(firstID: Int64, secondID: Int64, kind: String, decidedAt: String) {
+        self.firstID = firstID
+        self.secondID = secondID
+        self.kind = kind
+        self.decidedAt = decidedAt
     }
 }
 

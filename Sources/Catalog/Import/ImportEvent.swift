@@ -12,15 +12,28 @@ public enum ImportEvent: Sendable, Equatable, TaggedEvent {
     /// Met in a folder and deliberately not read: hidden, not a regular file, the catalog's own file, ...
     case skipped(path: String, code: String, message: String)
 
+    /// The entry just recorded looks like entry `of` (``SimilaritySignature/distance(to:)`` apart): it
+    /// is kept; `catalog duplicates` shows the group. Follows the file's own event; counted apart.
+    case nearDuplicate(id: Int64, path: String, of: Int64, distance: Int)
+
     /// A problem that did not stop the file (an unusable colour profile, taken as sRGB); the file's
     /// own event follows. Not counted in the summary.
     case warning(path: String, message: String)
+
+    /// Whether the event is a file's own outcome (it advances a progress count); a warning and a
+    /// near-duplicate note are about a file whose outcome has its own event.
+    public var isFileOutcome: Bool {
+        switch self {
+        case .warning, .nearDuplicate: false
+        default: true
+        }
+    }
 
     /// The event's path.
     public var path: String {
         switch self {
         case .imported(_, let path), .duplicate(_, let path, _), .failed(_, let path, _, _), .updated(_, let path), .skipped(let path, _, _),
-            .warning(let path, _): path
+            .warning(let path, _), .nearDuplicate(_, let path, _, _): path
         }
     }
 
@@ -32,6 +45,7 @@ public enum ImportEvent: Sendable, Equatable, TaggedEvent {
         case .updated: "updated"
         case .skipped: "skipped"
         case .warning: "warning"
+        case .nearDuplicate: "near-duplicate"
         }
     }
 
@@ -49,6 +63,7 @@ public enum ImportEvent: Sendable, Equatable, TaggedEvent {
         case .failed(let id, _, let code, let message): [("id", id), ("error", EventProblem(code: code, message: message))]
         case .skipped(_, let code, let message): [("reason", EventProblem(code: code, message: message))]
         case .warning(_, let message): [("message", message)]
+        case .nearDuplicate(let id, _, let of, let distance): [("id", id), ("of", of), ("distance", distance)]
         }
     }
 }
@@ -62,6 +77,8 @@ public struct ImportSummary: Sendable, Equatable, TaggedEvent {
     public var updated = 0
     /// Files and folders met and deliberately not read (each reported with its reason).
     public var skipped = 0
+    /// New entries that look like one already in the catalog (each also counted as imported or updated).
+    public var nearDuplicates = 0
     /// True when the run was stopped (SIGINT/SIGTERM) before every file was examined.
     public var interrupted = false
 
@@ -77,6 +94,7 @@ public struct ImportSummary: Sendable, Equatable, TaggedEvent {
         case .failed: failed += 1
         case .updated: updated += 1
         case .skipped: skipped += 1
+        case .nearDuplicate: nearDuplicates += 1
         case .warning: break
         }
     }
@@ -84,7 +102,7 @@ public struct ImportSummary: Sendable, Equatable, TaggedEvent {
     public var eventName: String { "summary" }
 
     public var eventFields: [EventField] {
-        [("imported", imported), ("duplicates", duplicates), ("failed", failed), ("updated", updated),
+        [("imported", imported), ("duplicates", duplicates), ("nearDuplicates", nearDuplicates), ("failed", failed), ("updated", updated),
          ("skipped", skipped), ("interrupted", interrupted)]
     }
 }

@@ -30,10 +30,10 @@ public struct ImportOptions: Sendable {
 /// and hands each finished result to the repository, which commits it in its own transaction.
 public struct Importer: Sendable {
     /// nil only for a dry run against a catalog that does not exist yet.
-    let repository: (any EntryStore & ReprocessStore)?
+    let repository: (any EntryStore & ReprocessStore & SimilarityStore)?
     let options: ImportOptions
 
-    public init(repository: (any EntryStore & ReprocessStore)?, options: ImportOptions) {
+    public init(repository: (any EntryStore & ReprocessStore & SimilarityStore)?, options: ImportOptions) {
         self.repository = repository
         self.options = options
     }
@@ -84,6 +84,10 @@ public struct Importer: Sendable {
             if let event = try await commit(examined) {
                 summary.count(event)
                 onEvent(event)
+                if let near = try await nearDuplicate(of: examined, recordedAs: event) {
+                    summary.count(near)
+                    onEvent(near)
+                }
             }
         }
         if Task.isCancelled {
@@ -180,6 +184,23 @@ public struct Importer: Sendable {
                 sha256: file.sha256, source: file.source, format: file.format, facts: file.facts, code: file.code, message: file.message)
             return Self.event(outcome, path: file.source.path, failure: (file.code, file.message))
         }
+    }
+
+    /// The note that a newly recorded entry is a near-duplicate of one already in the catalog (the
+    /// nearest, within the default distance, not marked distinct from it); nil when it has none. The
+    /// entry is kept either way: nothing is dropped without the user asking.
+    private func nearDuplicate(of examined: Examined, recordedAs event: ImportEvent) async throws(CatalogError) -> ImportEvent? {
+        guard let repository, case .processed(let photo, _, _, _) = examined, let signature = photo.signature else { return nil }
+        let id: Int64
+        switch event {
+        case .imported(let new?, _), .updated(let new?, _): id = new
+        default: return nil
+        }
+        let near = try await repository.nearDuplicates(of: signature, within: SimilaritySignature.defaultWithin, excluding: id)
+        guard !near.isEmpty else { return nil }
+        let distinct = try await repository.duplicateDecisions().distinct
+        guard let nearest = near.first(where: { !distinct.contains(EntryPair(id, $0.id)) }) else { return nil }
+        return .nearDuplicate(id: id, path: event.path, of: nearest.id, distance: nearest.distance)
     }
 
     /// The event of an edit in place (entry `id` re-made); nil when it did not happen (the entry changed

@@ -19,14 +19,16 @@ extension PostgresCatalogStore {
             }
             var stickers: [Int64: StoredSticker] = [:]
             for row in try await connection.rows("""
-                SELECT s.photo_id, s.width, s.height, s.pipeline_version, s.settings_json, s.created_at, g.png
-                FROM sticker s LEFT JOIN sticker_png g ON g.photo_id = s.photo_id
+                SELECT s.photo_id, s.width, s.height, s.pipeline_version, s.settings_json, s.created_at, g.png,
+                    m.photo_hash, m.surroundings_hash, m.subject_hash, m.sharpness, m.color_l, m.color_a, m.color_b
+                FROM sticker s LEFT JOIN sticker_png g ON g.photo_id = s.photo_id LEFT JOIN similarity m ON m.photo_id = s.photo_id
                 WHERE s.photo_id BETWEEN $1 AND $2
                 """, binds(first, last)) {
+                let signed = try row.value("photo_hash", as: Int64?.self) != nil
                 stickers[try row.value("photo_id")] = StoredSticker(
                     width: try row.value("width"), height: try row.value("height"), pipelineVersion: try row.value("pipeline_version"),
                     settingsJson: try row.value("settings_json"), createdAt: try row.value("created_at"),
-                    png: [UInt8](try row.value("png", as: Data?.self) ?? Data()))
+                    png: [UInt8](try row.value("png", as: Data?.self) ?? Data()), signature: signed ? try Self.signature(row) : nil)
             }
             var palettes: [Int64: [StoredColor]] = [:]
             for row in try await connection.rows("""
@@ -59,7 +61,14 @@ extension PostgresCatalogStore {
             for row in try await connection.rows("SELECT key, value FROM setting") {
                 settings[try row.value("key")] = try row.value("value")
             }
-            return StoredCatalogRest(packs: packs, settings: settings)
+            let decisions = try await connection.rows(
+                "SELECT first_id, second_id, kind, decided_at FROM duplicate_decision ORDER BY first_id, second_id, kind"
+            ).map { row in
+                StoredDuplicateDecision(
+                    firstID: try row.value("first_id"), secondID: try row.value("second_id"), kind: try row.value("kind"),
+                    decidedAt: try row.value("decided_at"))
+            }
+            return StoredCatalogRest(packs: packs, settings: settings, duplicateDecisions: decisions)
         }
     }
 
@@ -113,6 +122,12 @@ extension PostgresCatalogStore {
                         "INSERT INTO pack_item (pack_id, photo_id, position, emoji) VALUES ($1, $2, $3, $4)",
                         binds(packID, item.entryID, item.position, item.emoji))
                 }
+            }
+            try await connection.run("DELETE FROM duplicate_decision")
+            for decision in rest.duplicateDecisions {
+                try await connection.run(
+                    "INSERT INTO duplicate_decision (first_id, second_id, kind, decided_at) VALUES ($1, $2, $3, $4)",
+                    binds(decision.firstID, decision.secondID, decision.kind, decision.decidedAt))
             }
             try await connection.run("DELETE FROM setting")
             for (key, value) in rest.settings.sorted(by: { $0.key < $1.key }) {
@@ -177,6 +192,9 @@ extension PostgresCatalogStore {
                            sticker.createdAt))
             try await connection.run(
                 "INSERT INTO sticker_png (photo_id, png) VALUES ($1, $2)", binds(entry.id, ByteBuffer(bytes: sticker.png)))
+            if let signature = sticker.signature {
+                try await insertSignature(signature, id: entry.id, connection)
+            }
         }
         for color in entry.palette {
             try await connection.run("""

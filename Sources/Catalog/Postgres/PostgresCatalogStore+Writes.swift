@@ -198,11 +198,11 @@ extension PostgresCatalogStore {
     }
 }
 
-/// The bindings and SQL that insert a processed photo's content (EXIF, sticker, PNG, palette) in one
+/// The bindings and SQL that insert a processed photo's content (EXIF, sticker, PNG, palette, signature) in one
 /// statement, as data-modifying CTEs: the palette goes in as arrays through `unnest`, the PNG as one binary
 /// parameter. The content's parameters are `$1` to `$parameterCount`; the statement adds its own after them.
 struct StickerContentInsert {
-    static let parameterCount = 27
+    static let parameterCount = 35
     var bindings = PostgresBindings()
 
     init(_ photo: ProcessedPhoto, now: String) throws {
@@ -214,6 +214,9 @@ struct StickerContentInsert {
             photo.sticker.width, photo.sticker.height, photo.sticker.png.count, photo.pipelineVersion, try CatalogJSON.string(photo.settings),
             now, PNGBytes(photo.sticker.png),
             colors.map(\.hex), colors.map(\.l), colors.map(\.a), colors.map(\.b), colors.map(\.share),
+            photo.signature.map { SimilarityQuery.stored($0.photo) } ?? 0, photo.signature.map { SimilarityQuery.stored($0.surroundings) } ?? 0,
+            photo.signature.map { SimilarityQuery.stored($0.subject) } ?? 0, photo.signature?.sharpness ?? 0, photo.signature != nil,
+            photo.signature?.color.l ?? 0, photo.signature?.color.a ?? 0, photo.signature?.color.b ?? 0,
         ]
         for value in values {
             if let value { bindings.append(value) } else { bindings.appendNull() }
@@ -240,6 +243,10 @@ struct StickerContentInsert {
                 SELECT s.photo_id, c.rank - 1, c.hex, c.l, c.a, c.b, c.share
                 FROM content_sticker s,
                     unnest($23::text[], $24::float8[], $25::float8[], $26::float8[], $27::float8[]) WITH ORDINALITY AS c(hex, l, a, b, share, rank)
+            ), content_similarity AS (
+                INSERT INTO similarity (photo_id, photo_hash, surroundings_hash, subject_hash, sharpness, color_l, color_a, color_b)
+                SELECT photo_id, $28::bigint, $29::bigint, $30::bigint, $31::float8, $33::float8, $34::float8, $35::float8
+                FROM content_sticker WHERE $32::bool
             )
         """
     }

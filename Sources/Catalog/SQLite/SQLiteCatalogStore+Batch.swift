@@ -30,6 +30,7 @@ private struct BatchInserter {
     let insertSticker: Statement
     let insertPNG: Statement
     let insertColor: Statement
+    let insertSignature: Statement
     let findUnreadable: Statement
     /// The last settings' JSON: a batch nearly always has one settings value.
     var settings: (value: StickerSettings, json: String)?
@@ -53,6 +54,10 @@ private struct BatchInserter {
         insertPNG = try db.cachedStatement(sql: "INSERT INTO sticker_png (photo_id, png) VALUES (?, ?)")
         insertColor = try db.cachedStatement(sql: """
             INSERT INTO palette_color (photo_id, rank, hex, l, a, b, share) VALUES (?, ?, ?, ?, ?, ?, ?)
+            """)
+        insertSignature = try db.cachedStatement(sql: """
+            INSERT INTO similarity (photo_id, photo_hash, surroundings_hash, subject_hash, sharpness, color_l, color_a, color_b)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """)
         findUnreadable = try db.cachedStatement(sql: "SELECT 1 FROM photo WHERE sha256 IS NULL AND path = ?")
     }
@@ -91,6 +96,13 @@ private struct BatchInserter {
         for (rank, color) in photo.palette.colors.enumerated() {
             insertColor.setUncheckedArguments([id, rank, color.hex, color.l, color.a, color.b, color.share])
             try insertColor.execute()
+        }
+        if let signature = photo.signature {
+            insertSignature.setUncheckedArguments([
+                id, SimilarityQuery.stored(signature.photo), SimilarityQuery.stored(signature.surroundings),
+                SimilarityQuery.stored(signature.subject), signature.sharpness, signature.color.l, signature.color.a, signature.color.b,
+            ])
+            try insertSignature.execute()
         }
         return .imported(id: id)
     }

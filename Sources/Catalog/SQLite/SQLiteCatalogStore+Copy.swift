@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Processing
 
 /// `catalog copy` on SQLite: complete entries read in id order, written back with their ids, and the
 /// `copy_marker` row (migration 0004) that makes a copy resumable and refuses every other one.
@@ -24,12 +25,15 @@ extension SQLiteCatalogStore {
                 grouping: try PaletteColorRecord.fetchAll(
                     db, sql: "SELECT * FROM palette_color WHERE photo_id BETWEEN ? AND ? ORDER BY photo_id, rank", arguments: range),
                 by: \.photoId)
+            let signatures = Dictionary(
+                uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT * FROM similarity WHERE photo_id BETWEEN ? AND ?", arguments: range)
+                    .map { (($0["photo_id"] as Int64), Self.signature($0)) })
             return photos.map { photo in
                 let id = photo.id ?? 0
                 return StoredEntry(
                     photo,
                     exif: exif[id].map(StoredExif.init),
-                    sticker: stickers[id].map { StoredSticker($0, png: pngs[id].map { [UInt8]($0) } ?? []) },
+                    sticker: stickers[id].map { StoredSticker($0, png: pngs[id].map { [UInt8]($0) } ?? [], signature: signatures[id]) },
                     palette: (palettes[id] ?? []).map(StoredColor.init))
             }
         }
@@ -48,7 +52,10 @@ extension SQLiteCatalogStore {
             let settings = Dictionary(
                 uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT key, CAST(value AS TEXT) AS value FROM setting")
                     .map { ($0["key"] as String, $0["value"] as String) })
-            return StoredCatalogRest(packs: packs, settings: settings)
+            let decisions = try Row.fetchAll(
+                db, sql: "SELECT * FROM duplicate_decision ORDER BY first_id, second_id, kind"
+            ).map { StoredDuplicateDecision(firstID: $0["first_id"], secondID: $0["second_id"], kind: $0["kind"], decidedAt: $0["decided_at"]) }
+            return StoredCatalogRest(packs: packs, settings: settings, duplicateDecisions: decisions)
         }
     }
 
@@ -94,6 +101,12 @@ extension SQLiteCatalogStore {
                 for item in pack.items {
                     try PackItemRecord(packId: record.id ?? 0, photoId: item.entryID, position: item.position, emoji: item.emoji).insert(db)
                 }
+            }
+            try db.execute(sql: "DELETE FROM duplicate_decision")
+            for decision in rest.duplicateDecisions {
+                try db.execute(
+                    sql: "INSERT INTO duplicate_decision (first_id, second_id, kind, decided_at) VALUES (?, ?, ?, ?)",
+                    arguments: [decision.firstID, decision.secondID, decision.kind, decision.decidedAt])
             }
             try db.execute(sql: "DELETE FROM setting")
             for (key, value) in rest.settings.sorted(by: { $0.key < $1.key }) {
@@ -151,6 +164,9 @@ extension SQLiteCatalogStore {
                 pipelineVersion: sticker.pipelineVersion, settingsJson: sticker.settingsJson, createdAt: sticker.createdAt
             ).insert(db)
             try StickerPNGRecord(photoId: entry.id, png: Data(sticker.png)).insert(db)
+            if let signature = sticker.signature {
+                try insertSignature(signature, id: entry.id, db)
+            }
         }
         for color in entry.palette {
             var row = PaletteColorRecord(
@@ -181,10 +197,10 @@ extension StoredExif {
 }
 
 extension StoredSticker {
-    init(_ record: StickerRecord, png: [UInt8]) {
+    init(_ record: StickerRecord, png: [UInt8], signature: SimilaritySignature?) {
         self.init(
             width: record.width, height: record.height, pipelineVersion: record.pipelineVersion, settingsJson: record.settingsJson,
-            createdAt: record.createdAt, png: png)
+            createdAt: record.createdAt, png: png, signature: signature)
     }
 }
 

@@ -116,7 +116,7 @@ extension SQLiteCatalogStore {
 
     // MARK: - Inside a write transaction
 
-    /// Inserts the `exif`, `sticker`, `sticker_png` and `palette_color` rows of entry `id`.
+    /// Inserts the `exif`, `sticker`, `sticker_png`, `palette_color` and `similarity` rows of entry `id`.
     static func insertContent(of photo: ProcessedPhoto, id: Int64, now: String, _ db: Database) throws {
         if let exif = photo.exif {
             try ExifRecord(photoId: id, exif: exif).insert(db)
@@ -132,6 +132,9 @@ extension SQLiteCatalogStore {
                 photoId: id, rank: rank, hex: color.hex, l: color.l, a: color.a, b: color.b, share: color.share
             )
             try row.insert(db)
+        }
+        if let signature = photo.signature {
+            try insertSignature(signature, id: id, db)
         }
     }
 

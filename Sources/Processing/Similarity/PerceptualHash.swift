@@ -22,14 +22,15 @@ public struct PerceptualHash: Sendable, Hashable, Codable, CustomStringConvertib
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
-    /// The photo's hash, from its luma (Rec. 601 weights; alpha ignored).
+    /// The photo's hash, from its luma (Rec. 601 weights) over mid-grey: what transparent pixels hide
+    /// (white, black, anything an editor left there) does not count.
     public static func ofLuma(_ image: RGBAImage) -> PerceptualHash {
-        let grid = SampleGrid.averaged(image) { r, g, b, _ in 0.299 * r + 0.587 * g + 0.114 * b }
-        return PerceptualHash(coefficients: grid)
+        let plane = LumaPlane(image)
+        return PerceptualHash(coefficients: SampleGrid.averaged(plane, region: plane.whole, outside: 0.5))
     }
 
     /// The hash of a 32 x 32 grid of samples.
-    private init(coefficients grid: [Double]) {
+    init(coefficients grid: [Float]) {
         let transformed = DCT32.lowFrequencies(grid)
         // The DC term says only how bright the picture is: left out of the median (as it is far
         // from the others it would move the threshold), kept as bit 0 against it.
@@ -40,52 +41,172 @@ public struct PerceptualHash: Sendable, Hashable, Codable, CustomStringConvertib
     }
 }
 
-/// A square grid of one value per cell (32 x 32 unless told), each the average over its part of
-/// the image.
-enum SampleGrid {
+/// One channel of an image as floats in 0 ... 1: the luma (Rec. 601 weights) of each pixel blended
+/// by its alpha over mid-grey, so that what transparent pixels hide does not count. A plane may be
+/// `step` times smaller than the image (each value the mean of step x step pixels): hashes read 32 x 32
+/// cells, and halving a working-size photo first makes every later pass four times cheaper.
+struct LumaPlane {
+    let width: Int
+    let height: Int
+    /// Image pixels per plane value, along each side.
+    let step: Int
+    var values: [Float]
 
-    /// `value(r, g, b, a)` with channels in 0 ... 1, averaged over each cell's pixels (a pixel
-    /// counts in each cell it overlaps, by the overlap, so any size maps without aliasing).
-    static func averaged(_ image: RGBAImage, side: Int = 32, value: (Double, Double, Double, Double) -> Double) -> [Double] {
-        averaged(width: image.width, height: image.height, side: side) { x, y in
-            let p = image.pixel(x: x, y: y)
-            return value(Double(p.red) / 255, Double(p.green) / 255, Double(p.blue) / 255, Double(p.alpha) / 255)
-        }
+    /// The whole image's plane, halved when both sides keep at least 128 values.
+    init(_ image: RGBAImage) {
+        self.init(image, region: SampleGrid.Region(x: 0, y: 0, width: image.width, height: image.height))
     }
 
-    /// `sample(x, y)` over a `width` x `height` area, averaged into the grid.
-    static func averaged(width: Int, height: Int, side: Int = 32, sample: (Int, Int) -> Double) -> [Double] {
-        var sums = [Double](repeating: 0, count: side * side)
-        var weights = [Double](repeating: 0, count: side * side)
-        let columns = spans(length: width, side: side), rows = spans(length: height, side: side)
-        for y in 0..<height {
-            for x in 0..<width {
-                let value = sample(x, y)
-                for (row, rowWeight) in rows[y] {
-                    for (column, columnWeight) in columns[x] {
-                        let weight = rowWeight * columnWeight
-                        sums[row * side + column] += value * weight
-                        weights[row * side + column] += weight
+    /// The plane of `region` of `image` (outside the image, grey), halved when both sides keep at least
+    /// 128 values.
+    init(_ image: RGBAImage, region: SampleGrid.Region) {
+        step = min(region.width, region.height) >= 256 ? 2 : 1
+        width = region.width / step
+        height = region.height / step
+        var values = [Float](repeating: 0.5, count: width * height)
+        let step = self.step, width = self.width, height = self.height
+        // Luma in 16-bit fixed point (Rec. 601 weights: 0 ... 65280), grey is 32640; a plane value sums step x step of them.
+        let grey = 32_640, scale = 1 / Float(step * step * 65_280)
+        let left = max(0, region.x), right = min(image.width, region.x + width * step)
+        let sums = UnsafeMutableBufferPointer<Int>.allocate(capacity: width), counts = UnsafeMutableBufferPointer<Int>.allocate(capacity: width)
+        defer { sums.deallocate(); counts.deallocate() }
+        image.pixels.withUnsafeBufferPointer { pixels in
+            values.withUnsafeMutableBufferPointer { plane in
+                for row in 0..<height {
+                    sums.update(repeating: 0)
+                    counts.update(repeating: 0)
+                    for y in (region.y + row * step)..<(region.y + (row + 1) * step) where y >= 0 && y < image.height && left < right {
+                        var source = (y * image.width + left) * 4
+                        var cell = (left - region.x) / step, phase = (left - region.x) % step
+                        for _ in left..<right {
+                            let luma = (Int(pixels[source]) &* 19_595 &+ Int(pixels[source + 1]) &* 38_470 &+ Int(pixels[source + 2]) &* 7_471) >> 8
+                            let alpha = Int(pixels[source + 3])
+                            // Most photos are opaque throughout; a transparent part is blended over grey.
+                            sums[cell] &+= alpha == 255 ? luma : (luma &* alpha &+ grey &* (255 &- alpha)) / 255
+                            counts[cell] &+= 1
+                            source &+= 4
+                            phase &+= 1
+                            if phase == step { phase = 0; cell &+= 1 }
+                        }
+                    }
+                    for index in 0..<width {
+                        plane[row * width + index] = Float(sums[index] + (step * step - counts[index]) * grey) * scale
                     }
                 }
             }
         }
-        return zip(sums, weights).map { $1 > 0 ? $0 / $1 : 0 }
+        self.values = values
     }
 
-    /// For each pixel of a line of `length`, the cells it falls in and by how much.
-    private static func spans(length: Int, side: Int) -> [[(Int, Double)]] {
-        let scale = Double(side) / Double(length)
-        return (0..<length).map { pixel in
-            let start = Double(pixel) * scale, end = Double(pixel + 1) * scale
-            var cells: [(Int, Double)] = []
-            var cell = Int(start)
-            while cell < side, Double(cell) < end {
-                let overlap = min(end, Double(cell + 1)) - max(start, Double(cell))
-                if overlap > 1e-12 { cells.append((cell, overlap)) }
-                cell += 1
+    /// The plane's own rectangle.
+    var whole: SampleGrid.Region { SampleGrid.Region(x: 0, y: 0, width: width, height: height) }
+
+    /// `region` of the image, in this plane's values.
+    func scaled(_ region: SampleGrid.Region) -> SampleGrid.Region {
+        SampleGrid.Region(x: region.x / step, y: region.y / step, width: max(1, region.width / step), height: max(1, region.height / step))
+    }
+}
+
+/// A square grid of one value per cell (32 x 32 unless told), each the average over its part of
+/// the region, a pixel counting in each cell it overlaps by the overlap (so any size maps to the grid
+/// without aliasing, and a copy at another size gives the same grid).
+enum SampleGrid {
+    /// A rectangle of an image or a plane; parts outside it read as the caller says.
+    struct Region {
+        var x: Int, y: Int, width: Int, height: Int
+    }
+
+    /// `region` of `plane` averaged into the grid; the region's parts outside the plane count as `outside`.
+    /// Separable: each row is first summed into the grid's columns, then the row's sums into the grid's
+    /// rows, so each pixel costs one or two multiply-adds: a few ms for a working-size photo.
+    static func averaged(_ plane: LumaPlane, region: Region, side: Int = 32, outside: Float) -> [Float] {
+        let columns = Spans(length: region.width, side: side), rows = Spans(length: region.height, side: side)
+        // One slot past the grid: a pixel's second cell when it has none (weight 0).
+        var sums = [Float](repeating: 0, count: side * side)
+        var line = [Float](repeating: 0, count: side + 1)
+        let rowSpans = (0..<region.height).map { rows.spans(of: $0) }
+        let columnLists = columns.isPaired ? [] : (0..<region.width).map { columns.spans(of: $0) }
+        plane.values.withUnsafeBufferPointer { values in
+            line.withUnsafeMutableBufferPointer { line in
+                sums.withUnsafeMutableBufferPointer { sums in
+                    columns.first.withUnsafeBufferPointer { first in
+                        columns.firstWeight.withUnsafeBufferPointer { firstWeight in
+                            columns.secondWeight.withUnsafeBufferPointer { secondWeight in
+                                for offsetY in 0..<region.height {
+                                    line.update(repeating: 0)
+                                    let y = region.y + offsetY
+                                    if y >= 0 && y < plane.height && columns.isPaired {
+                                        let rowStart = y * plane.width
+                                        for offsetX in 0..<region.width {
+                                            let x = region.x + offsetX
+                                            let sample = x >= 0 && x < plane.width ? values[rowStart + x] : outside
+                                            let cell = first[offsetX]
+                                            line[cell] += sample * firstWeight[offsetX]
+                                            line[cell + 1] += sample * secondWeight[offsetX]
+                                        }
+                                    } else {
+                                        for offsetX in 0..<region.width {
+                                            let x = region.x + offsetX
+                                            let inside = y >= 0 && y < plane.height && x >= 0 && x < plane.width
+                                            let sample = inside ? values[y * plane.width + x] : outside
+                                            let spans = columns.isPaired
+                                                ? [(first[offsetX], firstWeight[offsetX]), (first[offsetX] + 1, secondWeight[offsetX])]
+                                                : columnLists[offsetX]
+                                            for span in spans { line[span.0] += sample * span.1 }
+                                        }
+                                    }
+                                    for span in rowSpans[offsetY] where span.cell < side {
+                                        let row = span.cell * side
+                                        for cell in 0..<side { sums[row + cell] += line[cell] * span.weight }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
             }
-            return cells
+        }
+        // Every cell covers (width / side) x (height / side) pixels.
+        let area = Float(region.width) * Float(region.height) / Float(side * side)
+        return sums.map { $0 / area }
+    }
+
+    /// For each pixel of a line of `length`, the cells it overlaps and by how much (in pixels). A line
+    /// at least as long as the grid has pixels no larger than a cell: each overlaps one cell, or two
+    /// side by side, kept as flat arrays for the hot loop; a shorter line keeps lists.
+    struct Spans {
+        /// Whether every pixel is in `first`, `firstWeight`, `secondWeight` (else in `lists`).
+        let isPaired: Bool
+        private(set) var first: [Int] = []
+        private(set) var firstWeight: [Float] = []
+        private(set) var secondWeight: [Float] = []
+        private(set) var lists: [[(cell: Int, weight: Float)]] = []
+
+        init(length: Int, side: Int) {
+            isPaired = length >= side
+            let cellLength = Double(length) / Double(side)
+            for pixel in 0..<length {
+                var list: [(cell: Int, weight: Float)] = []
+                var cell = min(side - 1, Int(Double(pixel) / cellLength))
+                while cell < side, Double(cell) * cellLength < Double(pixel + 1) {
+                    let overlap = min(Double(pixel + 1), Double(cell + 1) * cellLength) - max(Double(pixel), Double(cell) * cellLength)
+                    if overlap > 1e-9 { list.append((cell, Float(overlap))) }
+                    cell += 1
+                }
+                if isPaired {
+                    first.append(list.first?.cell ?? 0)
+                    firstWeight.append(list.first?.weight ?? 0)
+                    secondWeight.append(list.count > 1 ? list[1].weight : 0)
+                } else {
+                    lists.append(list)
+                }
+            }
+        }
+
+        /// Pixel `pixel`'s cells and weights (the second cell, when it has none, is the spare slot past
+        /// its first with weight 0). For the rows, once per row; the columns' hot loop reads the arrays.
+        func spans(of pixel: Int) -> [(cell: Int, weight: Float)] {
+            isPaired ? [(first[pixel], firstWeight[pixel]), (first[pixel] + 1, secondWeight[pixel])] : lists[pixel]
         }
     }
 }
@@ -94,12 +215,12 @@ enum SampleGrid {
 enum DCT32 {
     private static let n = 32, kept = 8
     /// cos((2x + 1) u pi / 64) for u < 8, x < 32.
-    private static let basis: [Double] = (0..<kept).flatMap { u in
-        (0..<n).map { x in cos(Double((2 * x + 1) * u) * Double.pi / Double(2 * n)) }
+    private static let basis: [Float] = (0..<kept).flatMap { u in
+        (0..<n).map { x in Float(cos(Double((2 * x + 1) * u) * Double.pi / Double(2 * n))) }
     }
 
     /// Coefficients (u, v) for u, v < 8, at index 8 v + u.
-    static func lowFrequencies(_ grid: [Double]) -> [Double] {
+    static func lowFrequencies(_ grid: [Float]) -> [Float] {
         // Rows first (32 rows x 8 frequencies), then the columns of those.
         let rows = (0..<n).flatMap { y in transform { grid[y * n + $0] } }
         let columns = (0..<kept).map { u in transform { rows[$0 * kept + u] } }
@@ -107,7 +228,7 @@ enum DCT32 {
     }
 
     /// The 8 lowest frequencies of the 32 samples `sample(0 ..< 32)`.
-    private static func transform(_ sample: (Int) -> Double) -> [Double] {
+    private static func transform(_ sample: (Int) -> Float) -> [Float] {
         let samples = (0..<n).map(sample)
         return (0..<kept).map { u in (0..<n).reduce(0) { $0 + samples[$1] * basis[u * n + $1] } }
     }

@@ -149,6 +149,9 @@ extension CatalogCommand {
             if summary.updated > 0 { text += ", \(summary.updated) \(dryRun ? "would be " : "")updated (edited in place)" }
             text += ", \(summary.failed) failed"
             if summary.skipped > 0 { text += ", \(summary.skipped) skipped (--json lists each with its reason)" }
+            if summary.nearDuplicates > 0 {
+                text += "; \(summary.nearDuplicates) of the new entries look like ones already catalogued (`catalog duplicates` lists them)"
+            }
             return text + ".\n"
         }
 
@@ -166,9 +169,13 @@ extension CatalogCommand {
             } else if case .warning(let path, let message) = event {
                 let line = "catalog: warning: \(path): \(message)\n"
                 if let progress { progress.interject(line) } else { Terminal.standardError.write(line) }
+            } else if case .nearDuplicate(let id, let path, let of, let distance) = event {
+                let line = "catalog: \(path): entry \(id) is a near-duplicate of #\(of) (distance \(distance)); kept\n"
+                if let progress { progress.interject(line) } else { Terminal.standardError.write(line) }
             }
-            // A warning comes before the file's own event, which advances the bar.
+            // A warning comes before the file's own event, which advances the bar; a near-duplicate after it.
             if case .warning = event { return }
+            if case .nearDuplicate = event { return }
             progress?.advance()
         }
     }

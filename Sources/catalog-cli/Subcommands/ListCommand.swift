@@ -22,9 +22,13 @@ extension CatalogCommand {
         @Flag(help: "Only entries `catalog reprocess` would run, with the reasons (pipeline, settings, source-changed, failed, source-missing).")
         var stale = false
 
+        @Flag(help: "One entry per group of near-duplicates: the group's best (see `catalog duplicates`).")
+        var distinct = false
+
         func validate() throws {
             if failed && stale { throw ValidationError("choose one of --failed and --stale") }
             if stale && pack != nil { throw ValidationError("choose one of --pack and --stale") }
+            if stale && distinct { throw ValidationError("choose one of --distinct and --stale") }
             if let pack { try validatePackName(pack) }
         }
 
@@ -39,7 +43,7 @@ extension CatalogCommand {
                 let writable = try? await CatalogStores.open(catalog.address, access: .readWrite, options: immediate)
                 return try await listStale(writable ?? repository)
             }
-            let entries: [EntrySummary]
+            var entries: [EntrySummary]
             if let pack {
                 do {
                     entries = try await repository.entries(inPack: pack).filter { !failed || $0.status == .failed }
@@ -49,6 +53,14 @@ extension CatalogCommand {
             } else {
                 do {
                     entries = try await repository.entries(failed ? .failed : .all)
+                } catch {
+                    throw Diagnostics.exit(for: error)
+                }
+            }
+            if distinct {
+                do {
+                    let groups = try await DistinctEntries.load(repository)
+                    entries = entries.filter { groups.isShown($0.id) }
                 } catch {
                     throw Diagnostics.exit(for: error)
                 }

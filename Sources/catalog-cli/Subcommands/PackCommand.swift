@@ -74,13 +74,15 @@ extension CatalogCommand.PackCommand {
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Append stickers to a pack, in the order given.",
-            discussion: "Ids already in the pack stay where they are (their emoji is updated when --emoji is given). An unknown id or an entry without a sticker refuses the whole command (exit 65)."
+            discussion: "Ids already in the pack stay where they are (their emoji is updated when --emoji is given). An unknown id or an entry without a sticker refuses the whole command (exit 65). When the pack then holds two near-duplicates (`catalog duplicates`), a warning names them; the stickers are added all the same."
         )
 
         @OptionGroup var catalog: CatalogOptions
         @Argument(help: "The pack's name.") var name: String
         @Argument(help: ArgumentHelp("Entry ids; - reads ids from stdin.", valueName: "id")) var ids: [String]
         @Option(help: "The stickers' emoji (1-20; default 🙂).") var emoji: String?
+        @Flag(help: "Do not warn when the pack would hold near-duplicates (see `catalog duplicates`).")
+        var allowDuplicates = false
 
         func validate() throws {
             try validatePackName(name)
@@ -100,6 +102,25 @@ extension CatalogCommand.PackCommand {
                 Terminal.standardOutput.write(line + ".\n")
             } catch {
                 throw Diagnostics.exit(for: error)
+            }
+            if !allowDuplicates { try await warnAboutDuplicates(added: ids, repository) }
+        }
+
+        /// One line on stderr for each sticker of the pack that looks like one just added; the add stands.
+        private func warnAboutDuplicates(added: [Int64], _ repository: any CatalogStore) async throws {
+            let pairs: [PackDuplicate]
+            do {
+                let pack = try await repository.entries(inPack: name).map(\.id)
+                pairs = try await PackDuplicate.among(added: added, pack: pack, store: repository)
+            } catch let error as PackError {
+                throw Diagnostics.exit(for: error)
+            } catch let error as CatalogError {
+                throw Diagnostics.exit(for: error)
+            }
+            for pair in pairs {
+                Diagnostics.report(
+                    "warning: \(name) now holds #\(pair.added) and #\(pair.other), near-duplicates (distance \(pair.distance)); "
+                        + "`catalog pack remove \(name) ID` takes one out, --allow-duplicates silences this")
             }
         }
     }

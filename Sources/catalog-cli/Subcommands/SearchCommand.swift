@@ -52,6 +52,9 @@ extension CatalogCommand {
         @Flag(help: "Print only the ids, one a line.")
         var ids = false
 
+        @Flag(help: "One result per group of near-duplicates: the best-matching member (see `catalog duplicates`).")
+        var distinct = false
+
         func validate() throws {
             if colors.isEmpty { throw ValidationError("name a colour to look for: --color C, where C is \(ColorName.accepted)") }
             for color in colors where ColorName.parse(color) == nil {
@@ -70,7 +73,7 @@ extension CatalogCommand {
             let repository = try await catalog.open(.readOnly)
             let results: [ColorSearchResult]
             do {
-                results = try await repository.search(query)
+                results = distinct ? try await Self.distinctResults(query, repository) : try await repository.search(query)
             } catch {
                 throw Diagnostics.exit(for: error)
             }
@@ -93,6 +96,21 @@ extension CatalogCommand {
                     )
                 }
                 Terminal.standardOutput.write(table.rendered())
+            }
+        }
+
+        /// The best-matching result of each group of near-duplicates, up to the query's limit: the search
+        /// is run for more results until the limit is reached or nothing more matches.
+        static func distinctResults(_ query: ColorQuery, _ repository: any CatalogStore) async throws(CatalogError) -> [ColorSearchResult] {
+            let groups = try await DistinctEntries.load(repository)
+            var wider = query
+            while true {
+                let found = try await repository.search(wider)
+                let distinct = groups.firstOfEachGroup(found, id: \.id)
+                if distinct.count >= query.limit || found.count < wider.limit || wider.limit >= 100_000 {
+                    return Array(distinct.prefix(query.limit))
+                }
+                wider.limit = min(100_000, wider.limit * 4)
             }
         }
 

@@ -1,0 +1,65 @@
+import Processing
+
+/// The one lookup both back ends run for ``SimilarityStore/nearDuplicates(of:within:excluding:)``:
+/// multi-index hashing over the four 16-bit quarters of each hash. Two hashes within d bits agree on
+/// some quarter up to floor(d / 4) bits (if every quarter differed in more, the whole would differ in
+/// more than d), so the candidates are the rows whose quarter is one of those values, each read
+/// through its expression index (Migrations/0008_similarity.sql), and the exact distance is checked
+/// on them alone.
+public enum SimilarityQuery {
+    /// The three hash columns with the radius each is searched at for `within`.
+    static func columns(within: Int) -> [(column: String, radius: Int)] {
+        [("photo_hash", min(within, SimilaritySignature.photoLimit)), ("surroundings_hash", within), ("subject_hash", within)]
+    }
+
+    /// The SQL expression of quarter `quarter` of `column`, exactly as the index is written.
+    static func quarter(_ quarter: Int, of column: String) -> String {
+        quarter == 0 ? "(\(column) & 65535)" : "((\(column) >> \(quarter * 16)) & 65535)"
+    }
+
+    /// The SELECT of the candidate rows' ids near `signature` (integer literals only: nothing bound).
+    static func candidateIDs(near signature: SimilaritySignature, within: Int, table: String = "similarity") -> String {
+        let hashes = [signature.photo.bits, signature.surroundings.bits, signature.subject.bits]
+        var selects: [String] = []
+        for ((column, radius), bits) in zip(columns(within: within), hashes) {
+            for quarter in 0..<4 {
+                let value = UInt16(truncatingIfNeeded: bits >> UInt64(quarter * 16))
+                let values = variants(of: value, flipping: radius / 4).map(String.init).joined(separator: ",")
+                selects.append("SELECT photo_id FROM \(table) WHERE \(Self.quarter(quarter, of: column)) IN (\(values))")
+            }
+        }
+        return selects.joined(separator: " UNION ")
+    }
+
+    /// `value` and every 16-bit value that differs from it in at most `bits` bits.
+    static func variants(of value: UInt16, flipping bits: Int) -> [UInt16] {
+        var result: [UInt16] = [value]
+        func flip(_ current: UInt16, from: Int, left: Int) {
+            guard left > 0 else { return }
+            for bit in from..<16 {
+                let next = current ^ (1 << UInt16(bit))
+                result.append(next)
+                flip(next, from: bit + 1, left: left - 1)
+            }
+        }
+        flip(value, from: 0, left: bits)
+        return result
+    }
+
+    /// The stored integer of a hash: the same 64 bits, signed (both back ends keep 64-bit signed integers).
+    static func stored(_ hash: PerceptualHash) -> Int64 { Int64(bitPattern: hash.bits) }
+
+    /// The hash of a stored integer.
+    static func hash(_ stored: Int64) -> PerceptualHash { PerceptualHash(bits: UInt64(bitPattern: stored)) }
+
+    /// The near-duplicates among `candidates` (id and signature), nearest first then by id.
+    static func nearest(
+        _ candidates: [(Int64, SimilaritySignature)], to signature: SimilaritySignature, within: Int, excluding: Int64?
+    ) -> [NearDuplicate] {
+        candidates.compactMap { id, other -> NearDuplicate? in
+            guard id != excluding else { return nil }
+            let distance = signature.distance(to: other)
+            return distance <= within ? NearDuplicate(id: id, distance: distance) : nil
+        }.sorted { ($0.distance, $0.id) < ($1.distance, $1.id) }
+    }
+}
