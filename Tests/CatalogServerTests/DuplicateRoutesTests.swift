@@ -204,7 +204,7 @@ func addNearDuplicates(to fixture: ServerFixture) async throws -> [Int64] {
     for (number, (hash, width, height)) in shapes.enumerated() {
         let signature = SimilaritySignature(
             photo: PerceptualHash(bits: hash), surroundings: PerceptualHash(bits: hash), subject: PerceptualHash(bits: hash),
-            sharpness: 20, color: SubjectColor(l: 0.7, a: 0.1, b: 0.1))
+            sharpness: 20, color: OklabColor(l: 0.7, a: 0.1, b: 0.1))
         let photo = ProcessedPhoto(
             format: .jpeg, width: width, height: height, exif: nil,
             sticker: StickerImage(png: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], width: 512, height: 384),

@@ -24,7 +24,7 @@ import Testing
             pipelineVersion: 1, settings: .default,
             signature: index % 4 == 0 ? nil : SimilaritySignature(
                 photo: PerceptualHash(bits: UInt64(index) &* 0x9E37_79B9_7F4A_7C15), surroundings: PerceptualHash(bits: ~UInt64(index)),
-                subject: PerceptualHash(bits: UInt64(index) << 60), sharpness: Double(index), color: SubjectColor(l: 0.5, a: 0, b: -0.1))
+                subject: PerceptualHash(bits: UInt64(index) << 60), sharpness: Double(index), color: OklabColor(l: 0.5, a: 0, b: -0.1))
         )
     }
 

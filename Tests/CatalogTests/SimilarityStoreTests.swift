@@ -8,16 +8,7 @@ import Testing
 /// scan of every signature gives, the signature goes with its sticker (reprocess, copy), decisions are
 /// kept, and groups follow them.
 @Suite(.timeLimit(.minutes(15))) struct SimilarityStoreTests {
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    typealias SplitMix = PostgresSearchParityTests.SplitMix
 
     static func photo(_ signature: SimilaritySignature?, width: Int = 4000) -> ProcessedPhoto {
         let base = sampleProcessedPhoto()
@@ -35,7 +26,7 @@ import Testing
     /// Random signatures around a few centres (so that many pairs are near), all of one colour.
     static func signatures(_ count: Int) -> [SimilaritySignature] {
         var random = SplitMix(state: 30)
-        let color = SubjectColor(l: 0.7, a: 0.1, b: 0.1)
+        let color = OklabColor(l: 0.7, a: 0.1, b: 0.1)
         let centres = (0..<6).map { _ in
             SimilaritySignature(photo: PerceptualHash(bits: random.next()), surroundings: PerceptualHash(bits: random.next()),
                                 subject: PerceptualHash(bits: random.next()), sharpness: 5, color: color)

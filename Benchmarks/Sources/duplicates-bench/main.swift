@@ -69,7 +69,7 @@ func randomSignature(_ random: inout BenchGenerator) -> SimilaritySignature {
     SimilaritySignature(
         photo: PerceptualHash(bits: random.next()), surroundings: PerceptualHash(bits: random.next()),
         subject: PerceptualHash(bits: random.next()), sharpness: random.unit() * 40,
-        color: SubjectColor(l: random.unit(), a: random.unit() - 0.5, b: random.unit() - 0.5))
+        color: OklabColor(l: random.unit(), a: random.unit() - 0.5, b: random.unit() - 0.5))
 }
 
 /// A copy of `signature`: up to 3 bits of each hash flipped, the same colour.

@@ -96,6 +96,6 @@ extension PostgresCatalogStore {
         SimilaritySignature(
             photo: SimilarityQuery.hash(try row.value("photo_hash")), surroundings: SimilarityQuery.hash(try row.value("surroundings_hash")),
             subject: SimilarityQuery.hash(try row.value("subject_hash")), sharpness: try row.value("sharpness"),
-            color: SubjectColor(l: try row.value("color_l"), a: try row.value("color_a"), b: try row.value("color_b")))
+            color: OklabColor(l: try row.value("color_l"), a: try row.value("color_a"), b: try row.value("color_b")))
     }
 }

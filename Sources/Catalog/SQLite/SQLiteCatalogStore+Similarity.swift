@@ -92,6 +92,6 @@ extension SQLiteCatalogStore {
         SimilaritySignature(
             photo: SimilarityQuery.hash(row["photo_hash"]), surroundings: SimilarityQuery.hash(row["surroundings_hash"]),
             subject: SimilarityQuery.hash(row["subject_hash"]), sharpness: row["sharpness"],
-            color: SubjectColor(l: row["color_l"], a: row["color_a"], b: row["color_b"]))
+            color: OklabColor(l: row["color_l"], a: row["color_a"], b: row["color_b"]))
     }
 }
