@@ -34,12 +34,6 @@ import Testing
         try folder.write(try PNGCodec.encode(ImageResizer.resized(house, width: 100, height: 100)), to: "photos/a-house-shared.png")
         try folder.write(try PNGCodec.encode(house), to: "photos/b-house.png")
         try folder.write(try PNGCodec.encode(ball), to: "photos/c-ball.png")
-        if let debug = ProcessInfo.processInfo.environment["DUPLICATES_DEBUG_DIR"] {
-            try? FileManager.default.createDirectory(atPath: debug, withIntermediateDirectories: true)
-            for name in ["a-house-shared.png", "b-house.png", "c-ball.png"] {
-                try? FileManager.default.copyItem(atPath: folder.path("photos/" + name), toPath: debug + "/" + name)
-            }
-        }
         return folder
     }
 

@@ -100,7 +100,7 @@ struct BandIndex {
                         hashes[table].withUnsafeBufferPointer { hashes in
                             for value in 0..<(1 << band.bits) where starts[value] < starts[value + 1] {
                                 let own = Int(starts[value])..<Int(starts[value + 1])
-                                Self.forEachVariant(of: value, bits: band.bits, flipping: column.radius / Self.bands.count) { other in
+                                SimilarityQuery.forEachVariant(of: value, bits: band.bits, flipping: column.radius / Self.bands.count) { other in
                                     guard other >= value else { return }
                                     for first in own {
                                         let from = other == value ? first + 1 : Int(starts[other])
@@ -118,16 +118,6 @@ struct BandIndex {
         }
     }
 
-    /// `value` and every `bits`-bit value that differs from it in at most `flipping` bits.
-    static func forEachVariant(of value: Int, bits: Int, flipping: Int, from: Int = 0, _ body: (Int) -> Void) {
-        if from == 0 { body(value) }
-        guard flipping > 0 else { return }
-        for bit in from..<bits {
-            let next = value ^ (1 << bit)
-            body(next)
-            forEachVariant(of: next, bits: bits, flipping: flipping - 1, from: bit + 1, body)
-        }
-    }
 }
 
 /// Disjoint sets of 0 ..< count, with path halving.

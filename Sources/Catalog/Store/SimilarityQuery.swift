@@ -33,17 +33,20 @@ public enum SimilarityQuery {
 
     /// `value` and every 16-bit value that differs from it in at most `bits` bits.
     static func variants(of value: UInt16, flipping bits: Int) -> [UInt16] {
-        var result: [UInt16] = [value]
-        func flip(_ current: UInt16, from: Int, left: Int) {
-            guard left > 0 else { return }
-            for bit in from..<16 {
-                let next = current ^ (1 << UInt16(bit))
-                result.append(next)
-                flip(next, from: bit + 1, left: left - 1)
-            }
-        }
-        flip(value, from: 0, left: bits)
+        var result: [UInt16] = []
+        forEachVariant(of: Int(value), bits: 16, flipping: bits) { result.append(UInt16($0)) }
         return result
+    }
+
+    /// Calls `body` with `value` and every `bits`-bit value that differs from it in at most `flipping` bits.
+    static func forEachVariant(of value: Int, bits: Int, flipping: Int, from: Int = 0, _ body: (Int) -> Void) {
+        if from == 0 { body(value) }
+        guard flipping > 0 else { return }
+        for bit in from..<bits {
+            let next = value ^ (1 << bit)
+            body(next)
+            forEachVariant(of: next, bits: bits, flipping: flipping - 1, from: bit + 1, body)
+        }
     }
 
     /// The stored integer of a hash: the same 64 bits, signed (both back ends keep 64-bit signed integers).
