@@ -216,7 +216,14 @@ struct ServeLimitsTests {
         let client = try RawClient(port: server.port)
         client.send(server.request("POST", "/api/import", headers: ["Content-Type: multipart/form-data; boundary=\(boundary)", "Content-Length: \(length)"]))
         client.send(parts[0])
-        try await Task.sleep(for: .milliseconds(300))
+        // The signal must come once the server is reading this request: a connection whose head it has
+        // not read yet is simply closed by the stop, as it should be, and that is not what this checks.
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(60)
+        while !Self.uploadedFiles(server).contains(where: { $0.hasPrefix(".incoming-") }) && clock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        try #require(!Self.uploadedFiles(server).isEmpty, "the server never began saving the upload")
         kill(server.process.processIdentifier, SIGTERM)
         try await Task.sleep(for: .milliseconds(500))
         for part in parts.dropFirst() { client.send(part) }
