@@ -6,7 +6,7 @@ extension PostgresCatalogStore {
     public func nearDuplicates(
         of signature: SimilaritySignature, within: Int, excluding id: Int64?
     ) async throws(CatalogError) -> [NearDuplicate] {
-        let sql = "SELECT * FROM similarity WHERE photo_id IN (\(SimilarityQuery.candidateIDs(near: signature, within: within)))"
+        let sql = SimilarityQuery.neighbours(of: signature, within: within, distance: .bitCount)
         let candidates = try await read { connection in
             try await connection.rows(sql).map { (try $0.value("photo_id", as: Int64.self), try Self.signature($0)) }
         }

@@ -6,7 +6,7 @@ extension SQLiteCatalogStore {
     public nonisolated func nearDuplicates(
         of signature: SimilaritySignature, within: Int, excluding id: Int64?
     ) throws(CatalogError) -> [NearDuplicate] {
-        let sql = "SELECT * FROM similarity WHERE photo_id IN (\(SimilarityQuery.candidateIDs(near: signature, within: within)))"
+        let sql = SimilarityQuery.neighbours(of: signature, within: within, distance: .function)
         let candidates = try read { db in try Row.fetchAll(db, sql: sql).map { (($0["photo_id"] as Int64), Self.signature($0)) } }
         return SimilarityQuery.nearest(candidates, to: signature, within: within, excluding: id)
     }

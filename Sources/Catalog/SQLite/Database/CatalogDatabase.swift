@@ -24,6 +24,8 @@ enum CatalogDatabase {
         configuration.label = "sticker-catalog"
         // Colour search's best-first R*Tree query (`palette_score`), on every connection.
         configuration.prepareDatabase { db in try PaletteScoreQuery.register(db) }
+        // The near-duplicate lookup's distance, counted inside its indexes.
+        configuration.prepareDatabase { db in db.add(function: HammingFunction.make()) }
         // Reads (every connection that only reads: pool readers and read-only opens) map the file instead
         // of copying each page in with pread: a colour search touches thousands of index and palette pages,
         // and half its time went to those copies. Writes still go through the file (and its journal).
