@@ -23,23 +23,7 @@ public enum WebPCodec {
         guard image.width <= maxDimension, image.height <= maxDimension else {
             throw .encodingFailed("\(image.width)x\(image.height) is larger than WebP allows (\(maxDimension) a side)")
         }
-        var config = WebPConfig()
-        guard WebPConfigInit(&config) != 0 else { throw .encodingFailed("libwebp version mismatch") }
-        switch mode {
-        case .lossless:
-            config.lossless = 1
-            config.quality = 75
-        case .lossy(let quality):
-            config.lossless = 0
-            config.quality = Float(min(100, max(0, quality)))
-            config.alpha_quality = 100
-        }
-        config.method = Int32(min(6, max(0, method)))
-        config.thread_level = 0
-        // Keep the colour under fully transparent pixels out of the file: smaller, and what was
-        // invisible never becomes visible after a lossy round trip.
-        config.exact = 0
-        guard WebPValidateConfig(&config) != 0 else { throw .encodingFailed("invalid WebP settings") }
+        var config = try configuration(mode: mode, method: method)
 
         var picture = WebPPicture()
         guard WebPPictureInit(&picture) != 0 else { throw .encodingFailed("libwebp version mismatch") }
@@ -64,6 +48,28 @@ public enum WebPCodec {
             throw .encodingFailed("libwebp could not encode the image (error \(picture.error_code.rawValue))")
         }
         return Array(UnsafeBufferPointer(start: memory, count: writer.size))
+    }
+
+    /// libwebp's settings for `mode` and `method`, checked.
+    static func configuration(mode: Mode, method: Int) throws(ProcessingError) -> WebPConfig {
+        var config = WebPConfig()
+        guard WebPConfigInit(&config) != 0 else { throw .encodingFailed("libwebp version mismatch") }
+        switch mode {
+        case .lossless:
+            config.lossless = 1
+            config.quality = 75
+        case .lossy(let quality):
+            config.lossless = 0
+            config.quality = Float(min(100, max(0, quality)))
+            config.alpha_quality = 100
+        }
+        config.method = Int32(min(6, max(0, method)))
+        config.thread_level = 0
+        // Keep the colour under fully transparent pixels out of the file: smaller, and what was
+        // invisible never becomes visible after a lossy round trip.
+        config.exact = 0
+        guard WebPValidateConfig(&config) != 0 else { throw .encodingFailed("invalid WebP settings") }
+        return config
     }
 
     /// The pixel size of a WebP file, or nil when the bytes are not one libwebp reads.
