@@ -55,7 +55,8 @@ extension APIError {
         }
     }
 
-    /// A pack failure: a bad value → 400, an unknown pack or entry → 404, a clash with what is there → 409.
+    /// A pack failure: a bad value → 400, an unknown pack → 404, a clash with what is there → 409, ids in the
+    /// body that are no entries → 422: a 404 would say the pack itself (the request's target) is gone.
     init(_ error: PackError) {
         let message = error.errorDescription ?? "\(error)"
         switch error {
@@ -63,7 +64,7 @@ extension APIError {
         case .invalidValue: self.init(.badRequest, "invalid-value", message)
         case .invalidPosition: self.init(.badRequest, "invalid-position", message)
         case .notFound: self.init(.notFound, "not-found", message)
-        case .unknownEntries: self.init(.notFound, "unknown-entries", message)
+        case .unknownEntries: self.init(.unprocessableContent, "unknown-entries", message)
         case .alreadyExists: self.init(.conflict, "already-exists", message)
         case .notStickers: self.init(.conflict, "not-stickers", message)
         case .notInPack: self.init(.conflict, "not-in-pack", message)
