@@ -135,20 +135,31 @@ struct AnimationDecoderTests {
     }
 
     @Test func displayMatrixRotationIsApplied() throws {
-        // Blue left half, red right half, stored landscape with a 90° rotation to show.
-        let bytes = try ClipFixtures.make("rotated.mp4", [
+        // Blue left half, red right half, stored landscape; then a rotation to show it with
+        // (`rotate` metadata, which FFmpeg 5.1 writes only when copying the stream).
+        let landscape = try ClipFixtures.make("landscape.mp4", [
             "-f", "lavfi", "-i", "color=c=red:size=320x240:rate=30", "-t", "1",
-            "-vf", "drawbox=x=0:y=0:w=160:h=240:color=blue:t=fill", "-metadata:s:v:0", "rotate=90",
+            "-vf", "drawbox=x=0:y=0:w=160:h=240:color=blue:t=fill",
         ] + Self.x264)
-        let animation = try AnimationDecoder.decode(bytes)
+        let rotated = try ClipFixtures.make(
+            "rotated.mp4", from: ("landscape.mp4", landscape), ["-i", "INPUT", "-c", "copy", "-metadata:s:v:0", "rotate=90"])
+        let animation = try AnimationDecoder.decode(rotated)
         #expect((animation.width, animation.height) == (240, 320))
         let first = try #require(animation.frames.first).image
         #expect((first.width, first.height) == (240, 320))
-        // Turned clockwise, the left half is on top.
-        let top = first.pixel(x: 120, y: 40)
-        let bottom = first.pixel(x: 120, y: 280)
-        #expect(top.blue > 200 && top.red < 60, "top \(top)")
-        #expect(bottom.red > 200 && bottom.blue < 60, "bottom \(bottom)")
+        // The way FFmpeg's own player turns it (autorotation): which half ends on top depends on how
+        // this FFmpeg writes the matrix, so ask it rather than assume.
+        let upright = try ClipFixtures.make(
+            "upright.rgba", from: ("rotated.mp4", rotated), ["-i", "INPUT", "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgba"])
+        #expect(upright.count == 240 * 320 * 4)
+        guard upright.count == 240 * 320 * 4 else { return }
+        let reference = RGBAImage(width: 240, height: 320, pixels: upright)
+        for (x, y) in [(120, 40), (120, 280)] {
+            let ours = first.pixel(x: x, y: y)
+            let theirs = reference.pixel(x: x, y: y)
+            #expect(abs(Int(ours.red) - Int(theirs.red)) < 40 && abs(Int(ours.blue) - Int(theirs.blue)) < 40, "(\(x), \(y)): \(ours) vs \(theirs)")
+        }
+        #expect(first.pixel(x: 120, y: 40) != first.pixel(x: 120, y: 280))
     }
 
     @Test func pixelLimitIsCheckedBeforeDecoding() throws {
@@ -159,6 +170,9 @@ struct AnimationDecoderTests {
         #expect(throws: ProcessingError.tooLarge(width: 320, height: 240, limit: 320 * 240 - 1)) {
             try AnimationDecoder.decode(bytes, window: AnimationWindow(maxPixels: 320 * 240 - 1))
         }
+        // Under the limit, the zeroed frames are damaged data.
+        let damaged = #expect(throws: ProcessingError.self) { try AnimationDecoder.decode(bytes) }
+        #expect(damaged?.code == "corrupt-image", "\(String(describing: damaged))")
         let webp = try ClipFixtures.make("anim.webp", Self.small10fps + ["-c:v", "libwebp_anim"])
         #expect(throws: ProcessingError.tooLarge(width: 160, height: 120, limit: 1000)) {
             try AnimationDecoder.decode(webp, window: AnimationWindow(maxPixels: 1000))
@@ -185,8 +199,9 @@ struct AnimationDecoderTests {
     }
 
     @Test func clipWithAudioDecodesItsVideo() throws {
-        let bytes = try ClipFixtures.make("av.mp4", ClipFixtures.pattern + [
-            "-f", "lavfi", "-i", "sine=frequency=440:duration=4", "-c:a", "aac",
+        // Both sources bounded by their own duration: a `-t` between two inputs would bound only the second.
+        let bytes = try ClipFixtures.make("av.mp4", [
+            "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30:duration=4", "-f", "lavfi", "-i", "sine=frequency=440:duration=4", "-c:a", "aac",
         ] + Self.x264)
         #expect(try AnimationDecoder.decode(bytes).frames.count == 90)
     }
@@ -221,6 +236,20 @@ struct AnimationDecoderTests {
         let error = #expect(throws: ProcessingError.self) { try AnimationDecoder.decode(boxed) }
         #expect(error?.code == "corrupt-image", "\(String(describing: error))")
         #expect(error?.localizedDescription.contains("MP4") == true)
+    }
+
+    @concurrent static func decodeOffTheCaller(_ bytes: [UInt8], window: AnimationWindow) async throws -> DecodedAnimation {
+        try AnimationDecoder.decode(bytes, window: window)
+    }
+
+    @Test func decodesTheSameFromConcurrentTasks() async throws {
+        let bytes = try Self.h264Clip()
+        let window = AnimationWindow(duration: 1)
+        async let first = Self.decodeOffTheCaller(bytes, window: window)
+        async let second = Self.decodeOffTheCaller(bytes, window: window)
+        let (a, b) = try await (first, second)
+        #expect(a.frames.count == 30)
+        #expect(a == b)
     }
 
     /// The payload range of the first top-level ISO box of `type`.

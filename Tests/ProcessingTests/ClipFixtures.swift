@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 /// Clips and animations made at test time with the `ffmpeg` CLI (`make test-deps` installs it), so
@@ -28,10 +29,22 @@ enum ClipFixtures {
     /// Runs ffmpeg with `arguments` writing a file named `name` and returns its bytes; fails the test
     /// with a clear message when ffmpeg is missing or fails.
     static func make(_ name: String, _ arguments: [String]) throws -> [UInt8] {
+        try make(name, from: nil, arguments)
+    }
+
+    /// Like `make(_:_:)`, with `input` written to a file named `inputName` that `arguments` name
+    /// with `-i INPUT` (the placeholder is replaced by the file's path).
+    static func make(_ name: String, from input: (name: String, bytes: [UInt8])?, _ arguments: [String]) throws -> [UInt8] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("anim-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let output = folder.appendingPathComponent(name)
+        var arguments = arguments
+        if let input {
+            let inputURL = folder.appendingPathComponent(input.name)
+            try Data(input.bytes).write(to: inputURL)
+            arguments = arguments.map { $0 == "INPUT" ? inputURL.path : $0 }
+        }
         let all = ["-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + arguments + [output.path]
         let result = try run(all)
         guard result.status == 0 else { throw FFmpegFailed(arguments: all, output: result.output) }
@@ -44,6 +57,13 @@ enum ClipFixtures {
         return result.output.split(separator: "\n").contains { $0.split(separator: " ").dropFirst().first == Substring(name) }
     }
 
+    /// Set once ffmpeg has exited, so the watchdog does not signal a reused process id.
+    private final class FinishedFlag: Sendable {
+        private let state = Mutex(false)
+        var isSet: Bool { state.withLock { $0 } }
+        func set() { state.withLock { $0 = true } }
+    }
+
     private static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
         guard let ffmpeg else { throw MissingFFmpeg() }
         let process = Process()
@@ -53,6 +73,11 @@ enum ClipFixtures {
         process.standardOutput = pipe
         process.standardError = pipe
         try process.run()
+        // A wrong argument can make ffmpeg read an endless source: stop it rather than the suite's time limit.
+        let pid = process.processIdentifier
+        let finished = FinishedFlag()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 300) { if !finished.isSet { kill(pid, SIGKILL) } }
+        defer { finished.set() }
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))

@@ -32,8 +32,8 @@ struct FrameSampler {
             return
         }
         let relative = time - window.start
-        if relative >= window.duration - tolerance || kept.count == window.maxFrames {
-            end = min(relative, window.duration)
+        if relative >= window.duration - tolerance {
+            end = window.duration
             return
         }
         if kept.isEmpty, let pending, relative > tolerance {
@@ -41,12 +41,13 @@ struct FrameSampler {
             kept.append((pending, 0))
             self.pending = nil
             nextSlot = interval
-            if kept.count == window.maxFrames {
-                end = relative
-                return
-            }
         }
         guard relative >= nextSlot - tolerance else { return }
+        // Only a frame that would be kept ends the window at the cap; a dropped one shows nothing new.
+        if kept.count == window.maxFrames {
+            end = relative
+            return
+        }
         kept.append((try image(), relative))
         nextSlot = (relative / interval + tolerance / interval).rounded(.down) * interval + interval
     }
