@@ -37,8 +37,9 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
-        // libwebp, with libwebpdemux for animated WebP (WebPAnimDecoder); both come with libwebp-dev.
-        .systemLibrary(name: "CWebP", pkgConfig: "libwebp libwebpdemux", providers: [.apt(["libwebp-dev"])]),
+        // libwebp, with libwebpdemux and libwebpmux for animated WebP (WebPAnimDecoder, WebPAnimEncoder);
+        // all three come with libwebp-dev.
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp libwebpdemux libwebpmux", providers: [.apt(["libwebp-dev"])]),
         // FFmpeg's libraries: clips (MP4/MOV, WebM), GIF and APNG decoded into frames (Processing/Animation).
         .systemLibrary(
             name: "CFFmpeg", pkgConfig: "libavformat libavcodec libswscale libavutil",

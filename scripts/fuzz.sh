@@ -67,7 +67,7 @@ build_harness() {
     rm -f "$FUZZ_DIR/fuzz-$target"
     "$SWIFTC" -parse-as-library -O -g -sanitize=fuzzer,address -swift-version 6 "${includes[@]}" -I "$FUZZ_DIR" \
         "Fuzz/Fuzz$name.swift" Fuzz/FuzzLimits.swift -L "$FUZZ_DIR" -lProcessing \
-        -lturbojpeg -lpng16 -lexif -lwebp -lwebpdemux -lavformat -lavcodec -lswscale -lavutil -lheif -llcms2 -lz -ldeflate -lm -o "$FUZZ_DIR/fuzz-$target" 2>&1 | grep -v 'Cannot export local symbol' >&2 || true
+        -lturbojpeg -lpng16 -lexif -lwebp -lwebpdemux -lwebpmux -lavformat -lavcodec -lswscale -lavutil -lheif -llcms2 -lz -ldeflate -lm -o "$FUZZ_DIR/fuzz-$target" 2>&1 | grep -v 'Cannot export local symbol' >&2 || true
     [ -x "$FUZZ_DIR/fuzz-$target" ] || { echo "fuzz: the $target harness did not build" >&2; exit 1; }
 }
 

@@ -30,9 +30,27 @@ public struct EntryDetail: Sendable, Equatable, Encodable {
         public var settings: StickerSettings
         /// When it was made (ISO 8601 UTC); not in the JSON.
         public var createdAt: String
+        /// The frames and timing of an animated sticker; absent for a still.
+        public var animation: Animation? = nil
 
         private enum CodingKeys: String, CodingKey {
-            case width, height, bytes, pipelineVersion, settings
+            case width, height, bytes, pipelineVersion, settings, animation
+        }
+    }
+
+    /// An animated sticker's frames and timing (its moving form comes from `EntryStore.animation(id:)`).
+    public struct Animation: Sendable, Equatable, Encodable {
+        /// How many frames it has.
+        public var frames: Int
+        /// Frames a second, on average.
+        public var frameRate: Double
+        /// One loop's running time in milliseconds.
+        public var durationMs: Int
+
+        init(frames: Int, durationMs: Int) {
+            self.frames = frames
+            self.durationMs = durationMs
+            frameRate = (Double(frames) * 1000 / Double(max(1, durationMs)) * 100).rounded() / 100
         }
     }
 

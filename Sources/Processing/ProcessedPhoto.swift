@@ -26,12 +26,15 @@ public struct ProcessedPhoto: Sendable {
     public let signature: SimilaritySignature?
     /// Problems that did not stop the work (an unusable colour profile, taken as sRGB).
     public let warnings: [String]
+    /// The moving sticker, for an entry made from a clip; `sticker` is then its first frame.
+    public let animation: AnimatedSticker?
 
     public init(
         format: ImageFormat, width: Int, height: Int, exif: ExifMetadata?,
         sticker: StickerImage, palette: Palette, pipelineVersion: Int, settings: StickerSettings,
-        signature: SimilaritySignature? = nil, warnings: [String] = []
+        signature: SimilaritySignature? = nil, warnings: [String] = [], animation: AnimatedSticker? = nil
     ) {
+        self.animation = animation
         self.signature = signature
         self.warnings = warnings
         self.format = format

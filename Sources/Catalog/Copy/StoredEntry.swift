@@ -102,12 +102,15 @@ public struct StoredSticker: Sendable, Equatable {
     public var png: [UInt8]
     /// Its near-duplicate signature; nil for a sticker made before signatures.
     public var signature: SimilaritySignature?
+    /// The moving sticker of an entry made from a clip (`png` is then its first frame).
+    public var animation: AnimatedSticker?
 
     public init(
         width: Int, height: Int, pipelineVersion: Int, settingsJson: String, createdAt: String, png: [UInt8],
-        signature: SimilaritySignature? = nil
+        signature: SimilaritySignature? = nil, animation: AnimatedSticker? = nil
     ) {
         self.signature = signature
+        self.animation = animation
         self.width = width
         self.height = height
         self.pipelineVersion = pipelineVersion

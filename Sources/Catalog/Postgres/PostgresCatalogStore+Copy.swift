@@ -20,15 +20,18 @@ extension PostgresCatalogStore {
             var stickers: [Int64: StoredSticker] = [:]
             for row in try await connection.rows("""
                 SELECT s.photo_id, s.width, s.height, s.pipeline_version, s.settings_json, s.created_at, g.png,
-                    m.photo_hash, m.surroundings_hash, m.subject_hash, m.sharpness, m.color_l, m.color_a, m.color_b
+                    m.photo_hash, m.surroundings_hash, m.subject_hash, m.sharpness, m.color_l, m.color_a, m.color_b,
+                    v.webp, v.frame_count, v.duration_ms
                 FROM sticker s LEFT JOIN sticker_png g ON g.photo_id = s.photo_id LEFT JOIN similarity m ON m.photo_id = s.photo_id
+                    LEFT JOIN animation v ON v.photo_id = s.photo_id
                 WHERE s.photo_id BETWEEN $1 AND $2
                 """, binds(first, last)) {
                 let signed = try row.value("photo_hash", as: Int64?.self) != nil
                 stickers[try row.value("photo_id")] = StoredSticker(
                     width: try row.value("width"), height: try row.value("height"), pipelineVersion: try row.value("pipeline_version"),
                     settingsJson: try row.value("settings_json"), createdAt: try row.value("created_at"),
-                    png: [UInt8](try row.value("png", as: Data?.self) ?? Data()), signature: signed ? try Self.signature(row) : nil)
+                    png: [UInt8](try row.value("png", as: Data?.self) ?? Data()), signature: signed ? try Self.signature(row) : nil,
+                    animation: try Self.animation(row))
             }
             var palettes: [Int64: [StoredColor]] = [:]
             for row in try await connection.rows("""
@@ -194,6 +197,9 @@ extension PostgresCatalogStore {
                 "INSERT INTO sticker_png (photo_id, png) VALUES ($1, $2)", binds(entry.id, ByteBuffer(bytes: sticker.png)))
             if let signature = sticker.signature {
                 try await insertSignature(signature, id: entry.id, connection)
+            }
+            if let animation = sticker.animation {
+                try await insertAnimation(animation, id: entry.id, connection)
             }
         }
         for color in entry.palette {

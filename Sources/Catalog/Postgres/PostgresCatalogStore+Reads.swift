@@ -58,7 +58,8 @@ extension PostgresCatalogStore {
             guard let photo = try await Self.photo(id: id, connection) else { return nil }
             let exif = try await connection.row("SELECT * FROM exif WHERE photo_id = $1", binds(id)).map(Self.exifRecord)
             let sticker = try await connection.row("""
-                SELECT width, height, bytes, pipeline_version, settings_json, created_at FROM sticker WHERE photo_id = $1
+                SELECT s.width, s.height, s.bytes, s.pipeline_version, s.settings_json, s.created_at, a.frame_count, a.duration_ms
+                FROM sticker s LEFT JOIN animation a ON a.photo_id = s.photo_id WHERE s.photo_id = $1
                 """, binds(id))
             let colors = try await connection.rows(
                 "SELECT hex, share, l, a, b FROM palette_color WHERE photo_id = $1 ORDER BY rank", binds(id))
@@ -72,7 +73,10 @@ extension PostgresCatalogStore {
                         width: try row.value("width"), height: try row.value("height"), bytes: try row.value("bytes"),
                         pipelineVersion: try row.value("pipeline_version"),
                         settings: try CatalogJSON.decode(StickerSettings.self, from: try row.value("settings_json")),
-                        createdAt: try row.value("created_at"))
+                        createdAt: try row.value("created_at"),
+                        animation: try row.value("frame_count", as: Int?.self).map { frames in
+                            EntryDetail.Animation(frames: frames, durationMs: try row.value("duration_ms"))
+                        })
                 },
                 palette: try colors.map { row in
                     EntryDetail.Color(hex: try row.value("hex"), share: try row.value("share"), l: try row.value("l"),

@@ -198,11 +198,11 @@ extension PostgresCatalogStore {
     }
 }
 
-/// The bindings and SQL that insert a processed photo's content (EXIF, sticker, PNG, palette, signature) in one
+/// The bindings and SQL that insert a processed photo's content (EXIF, sticker, PNG, palette, signature, animation) in one
 /// statement, as data-modifying CTEs: the palette goes in as arrays through `unnest`, the PNG as one binary
 /// parameter. The content's parameters are `$1` to `$parameterCount`; the statement adds its own after them.
 struct StickerContentInsert {
-    static let parameterCount = 35
+    static let parameterCount = 39
     var bindings = PostgresBindings()
 
     init(_ photo: ProcessedPhoto, now: String) throws {
@@ -217,6 +217,8 @@ struct StickerContentInsert {
             photo.signature.map { SimilarityQuery.stored($0.photo) } ?? 0, photo.signature.map { SimilarityQuery.stored($0.surroundings) } ?? 0,
             photo.signature.map { SimilarityQuery.stored($0.subject) } ?? 0, photo.signature?.sharpness ?? 0, photo.signature != nil,
             photo.signature?.color.l ?? 0, photo.signature?.color.a ?? 0, photo.signature?.color.b ?? 0,
+            PNGBytes(photo.animation?.webp ?? []), Int64(photo.animation?.frameCount ?? 1),
+            Int64(photo.animation?.durationMilliseconds ?? 1), photo.animation != nil,
         ]
         for value in values {
             if let value { bindings.append(value) } else { bindings.appendNull() }
@@ -247,12 +249,15 @@ struct StickerContentInsert {
                 INSERT INTO similarity (photo_id, photo_hash, surroundings_hash, subject_hash, sharpness, color_l, color_a, color_b)
                 SELECT photo_id, $28::bigint, $29::bigint, $30::bigint, $31::float8, $33::float8, $34::float8, $35::float8
                 FROM content_sticker WHERE $32::bool
+            ), content_animation AS (
+                INSERT INTO animation (photo_id, webp, frame_count, duration_ms)
+                SELECT photo_id, $36::bytea, $37::integer, $38::integer FROM content_sticker WHERE $39::bool
             )
         """
     }
 }
 
-/// A sticker's PNG as a `bytea` parameter, written straight from its array into the message (no
+/// A sticker's PNG (or animated WebP) as a `bytea` parameter, written straight from its array into the message (no
 /// intermediate buffer: the bytes are copied once on their way to the server).
 struct PNGBytes: PostgresNonThrowingEncodable {
     let bytes: [UInt8]

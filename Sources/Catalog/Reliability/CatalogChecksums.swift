@@ -11,7 +11,8 @@ public struct CatalogChecksums: Sendable, Equatable, Encodable {
     public var packItems: Int
     public var settings: Int
     /// Over every entry in id order: id, hash, status, failure code, path, sticker PNG bytes, palette
-    /// (rank, hex, Oklab and share as 64-bit floats), and the cut-out guidance of an entry that has one.
+    /// (rank, hex, Oklab and share as 64-bit floats), the cut-out guidance of an entry that has one, and
+    /// the moving sticker of an animated entry.
     public var entriesSHA256: String
     /// Over packs by name (title, author, items in order with their emoji) and settings by key.
     public var packsSHA256: String
@@ -62,6 +63,11 @@ public struct CatalogChecksums: Sendable, Equatable, Encodable {
         }
         // Only guided entries add a field: a catalog without guidance keeps the checksums it had before 0007.
         if let guidance = entry.guidanceJson { addFields(["guidance", guidance], to: &hasher) }
+        // Likewise only animated entries add theirs (0010).
+        if let animation = entry.sticker?.animation {
+            addFields(["animation", String(animation.frameCount), String(animation.durationMilliseconds), String(animation.webp.count)], to: &hasher)
+            hasher.update(data: animation.webp)
+        }
     }
 
     /// Each field followed by a 0 byte, so that field boundaries count.

@@ -104,6 +104,9 @@ private struct BatchInserter {
             ])
             try insertSignature.execute()
         }
+        if let animation = photo.animation {
+            try SQLiteCatalogStore.insertAnimation(animation, id: id, db)
+        }
         return .imported(id: id)
     }
 }

@@ -28,12 +28,15 @@ extension SQLiteCatalogStore {
             let signatures = Dictionary(
                 uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT * FROM similarity WHERE photo_id BETWEEN ? AND ?", arguments: range)
                     .map { (($0["photo_id"] as Int64), Self.signature($0)) })
+            let animations = Dictionary(
+                uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT * FROM animation WHERE photo_id BETWEEN ? AND ?", arguments: range)
+                    .map { (($0["photo_id"] as Int64), Self.animation($0)) })
             return photos.map { photo in
                 let id = photo.id ?? 0
                 return StoredEntry(
                     photo,
                     exif: exif[id].map(StoredExif.init),
-                    sticker: stickers[id].map { StoredSticker($0, png: pngs[id].map { [UInt8]($0) } ?? [], signature: signatures[id]) },
+                    sticker: stickers[id].map { StoredSticker($0, png: pngs[id].map { [UInt8]($0) } ?? [], signature: signatures[id], animation: animations[id]) },
                     palette: (palettes[id] ?? []).map(StoredColor.init))
             }
         }
@@ -167,6 +170,9 @@ extension SQLiteCatalogStore {
             if let signature = sticker.signature {
                 try insertSignature(signature, id: entry.id, db)
             }
+            if let animation = sticker.animation {
+                try insertAnimation(animation, id: entry.id, db)
+            }
         }
         for color in entry.palette {
             var row = PaletteColorRecord(
@@ -197,10 +203,10 @@ extension StoredExif {
 }
 
 extension StoredSticker {
-    init(_ record: StickerRecord, png: [UInt8], signature: SimilaritySignature?) {
+    init(_ record: StickerRecord, png: [UInt8], signature: SimilaritySignature?, animation: AnimatedSticker?) {
         self.init(
             width: record.width, height: record.height, pipelineVersion: record.pipelineVersion, settingsJson: record.settingsJson,
-            createdAt: record.createdAt, png: png, signature: signature)
+            createdAt: record.createdAt, png: png, signature: signature, animation: animation)
     }
 }
 

@@ -42,6 +42,7 @@ extension SQLiteCatalogStore {
             guard let photo = try PhotoRecord.fetchOne(db, key: id) else { return nil }
             let exif = try ExifRecord.fetchOne(db, key: id)
             let sticker = try StickerRecord.fetchOne(db, key: id)
+            let animation = try Row.fetchOne(db, sql: "SELECT frame_count, duration_ms FROM animation WHERE photo_id = ?", arguments: [id])
             let colors = try PaletteColorRecord
                 .filter(PaletteColorRecord.Columns.photoId == id)
                 .order(PaletteColorRecord.Columns.rank)
@@ -61,7 +62,8 @@ extension SQLiteCatalogStore {
                         width: sticker.width, height: sticker.height, bytes: sticker.bytes,
                         pipelineVersion: sticker.pipelineVersion,
                         settings: try CatalogJSON.decode(StickerSettings.self, from: sticker.settingsJson),
-                        createdAt: sticker.createdAt
+                        createdAt: sticker.createdAt,
+                        animation: animation.map { EntryDetail.Animation(frames: $0["frame_count"], durationMs: $0["duration_ms"]) }
                     )
                 },
                 palette: colors.map { EntryDetail.Color(hex: $0.hex, share: $0.share, l: $0.l, a: $0.a, b: $0.b) },

@@ -116,7 +116,7 @@ extension SQLiteCatalogStore {
 
     // MARK: - Inside a write transaction
 
-    /// Inserts the `exif`, `sticker`, `sticker_png`, `palette_color` and `similarity` rows of entry `id`.
+    /// Inserts the `exif`, `sticker`, `sticker_png`, `palette_color`, `similarity` and `animation` rows of entry `id`.
     static func insertContent(of photo: ProcessedPhoto, id: Int64, now: String, _ db: Database) throws {
         if let exif = photo.exif {
             try ExifRecord(photoId: id, exif: exif).insert(db)
@@ -135,6 +135,9 @@ extension SQLiteCatalogStore {
         }
         if let signature = photo.signature {
             try insertSignature(signature, id: id, db)
+        }
+        if let animation = photo.animation {
+            try insertAnimation(animation, id: id, db)
         }
     }
 

@@ -34,6 +34,8 @@ public protocol EntryStore: CatalogHandle {
     func entry(id: Int64) async throws(CatalogError) -> EntryDetail?
     /// Entry `id`'s sticker PNG; nil when it has none.
     func stickerPNG(id: Int64) async throws(CatalogError) -> [UInt8]?
+    /// Entry `id`'s moving sticker (an animated WebP, its frame count and running time); nil for a still.
+    func animation(id: Int64) async throws(CatalogError) -> AnimatedSticker?
     /// One page of entries, newest (highest id) first, by LIMIT/OFFSET, with the total (see ``EntryPageQuery``
     /// for the filter and the bounds, which every back end applies the same way).
     func entryPage(_ query: EntryPageQuery, settings: StickerSettings) async throws(CatalogError) -> EntryPage

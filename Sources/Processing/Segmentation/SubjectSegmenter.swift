@@ -105,7 +105,7 @@ public struct SubjectSegmenter: Sendable {
 
     /// The predictor's mask at the photo's size (`upsampled`, the coarse one `covering` that many
     /// of the photo's pixels) refined along its edges, guided and cleaned up.
-    private func refined(
+    func refined(
         _ upsampled: [Float], coarse: LowResolutionMask, covering: (width: Int, height: Int), photo: RGBAImage, guidance: WorkingGuidance
     ) throws(ProcessingError) -> [UInt8] {
         // The window follows the photo's size: about a pixel of the predictor's grid.

@@ -17,10 +17,13 @@ public enum StickerRenderer {
 
     /// The sticker of `cutout`. `sourceScale` is how many pixels of the source photo one pixel of
     /// `cutout` stands for (more than 1 when the cut-out was made from a reduced copy): it is what
-    /// `maxEnlargement` is measured against.
-    public static func render(_ cutout: RGBAImage, style: StickerStyle, sourceScale: Double = 1) throws(ProcessingError) -> RGBAImage {
+    /// `maxEnlargement` is measured against. `box`, when given, is the part of `cutout` to draw instead
+    /// of its subject's bounds: a clip's frames share one box, so that the subject does not jump.
+    public static func render(
+        _ cutout: RGBAImage, style: StickerStyle, sourceScale: Double = 1, box: (x: Int, y: Int, width: Int, height: Int)? = nil
+    ) throws(ProcessingError) -> RGBAImage {
         guard style.size >= 16 else { throw .encodingFailed("a sticker must be at least 16 pixels, not \(style.size)") }
-        guard let box = subjectBounds(cutout) else { throw .noSubject("the cut-out is fully transparent") }
+        guard let box = box ?? subjectBounds(cutout) else { throw .noSubject("the cut-out is fully transparent") }
         let padding = style.padding
         let available = style.size - 2 * padding
         guard available >= 4 else { throw .encodingFailed("outline and shadow leave no room in a \(style.size)-pixel sticker") }

@@ -64,6 +64,11 @@ extension CatalogCommand {
             }
             if let sticker = entry.sticker {
                 rows.append(("Sticker", "\(sticker.width)×\(sticker.height), \(Format.bytes(Int64(sticker.bytes))), pipeline \(sticker.pipelineVersion), model \(sticker.settings.model.rawValue)"))
+                if let animation = sticker.animation {
+                    let seconds = String(format: "%.1f", Double(animation.durationMs) / 1000)
+                    let rate = String(format: "%g", animation.frameRate)
+                    rows.append(("Animated", "\(animation.frames) frames, \(rate) fps, \(seconds) s"))
+                }
             }
             // Only a guided entry says so: the others are the automatic cut-out, as always.
             if entry.guidance != nil { rows.append(("Guidance", GuidanceText.describe(entry.guidance))) }
