@@ -27,6 +27,25 @@ extension CatalogAPI {
             return Response(status: .ok, headers: headers, body: Self.streamed(png))
         }
 
+        // An animated sticker's moving form (animated WebP, which every current browser plays); the
+        // PNG above is its first frame. Cached as the PNG is.
+        router.get("/api/stickers/{id}.webp") { request, context in
+            let id = try context.entryId()
+            guard let version = try await catalog({ () async throws(CatalogError) in try await repository.stickerVersion(id: id) }) else {
+                throw APIError.notFound("entry \(id) has no sticker (no such entry, or its processing failed)")
+            }
+            let etag = "\"" + SHA256.hash(data: Data(("webp:" + version).utf8)).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
+            var headers: HTTPFields = [.eTag: etag, .cacheControl: "private, no-cache"]
+            if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag }) {
+                return Response(status: .notModified, headers: headers)
+            }
+            guard let animation = try await catalog({ () async throws(CatalogError) in try await repository.animation(id: id) }) else {
+                throw APIError(.notFound, "not-animated", "entry \(id)'s sticker is a still: its image is /api/stickers/\(id).png")
+            }
+            headers[.contentType] = "image/webp"
+            return Response(status: .ok, headers: headers, body: Self.streamed(animation.webp))
+        }
+
         // The source photo, upright and scaled down.
         router.get("/api/photos/{id}/preview.jpg") { request, context in
             let id = try context.entryId()

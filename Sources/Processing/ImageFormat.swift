@@ -1,6 +1,8 @@
-/// An image file format, recognised from the file's first bytes, never from its name.
+/// An image file format, recognised from the file's first bytes, never from its name. The last five
+/// are what entries made from clips and animations record (`detect` leaves them to `AnimationFormat`).
 public enum ImageFormat: String, Sendable, Codable, CaseIterable {
     case jpeg, png, gif, webp, tiff, bmp, heif, avif
+    case mp4, mov, webm, mkv, apng
 
     /// The format whose signature starts `bytes`, or nil when no known signature matches.
     public static func detect(_ bytes: [UInt8]) -> ImageFormat? {
@@ -56,6 +58,11 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         case .bmp: "BMP"
         case .heif: "HEIF"
         case .avif: "AVIF"
+        case .mp4: "MP4"
+        case .mov: "QuickTime (MOV)"
+        case .webm: "WebM"
+        case .mkv: "Matroska"
+        case .apng: "APNG"
         }
     }
 }

@@ -20,7 +20,7 @@ struct EntryRoutesTests {
                 #expect(ids.count == 2)
                 #expect(ids == ids.sorted(by: >))
                 let first = try #require((page["entries"] as? [[String: Any]])?.first)
-                #expect(Set(first.keys) == ["id", "sha256", "path", "status", "failure", "reasons"])
+                #expect(Set(first.keys) == ["id", "sha256", "path", "status", "failure", "animated", "reasons"])
             }
             try await client.execute(uri: "/api/entries?status=failed", method: .get) { response in
                 let page = try #require(response.json as? [String: Any])
@@ -124,6 +124,44 @@ struct EntryRoutesTests {
             try await client.execute(uri: "/api/stickers/\(fixture.failedId).png", method: .get) { response in
                 #expect(response.status == .notFound)
                 #expect(response.errorCode == "not-found")
+            }
+        }
+    }
+
+    /// An animated entry: its moving form at .webp (cached as the PNG is), `animated` in the page and
+    /// the timing in the detail; a still answers `not-animated`.
+    @Test func anAnimatedStickerIsServedAsWebPAndMarkedInThePage() async throws {
+        try await withServer { fixture, client in
+            let frames = (0..<3).map { RGBAImage(width: 40, height: 30, red: UInt8(60 * $0), green: 90, blue: 200) }
+            let animation = try AnimatedSticker(frames: frames, durations: [50, 50, 100])
+            let base = try #require(try await fixture.repository.stickerPNG(id: fixture.stickerIds[0]))
+            let photo = ProcessedPhoto(
+                format: .mp4, width: 640, height: 480, exif: nil, sticker: StickerImage(png: base, width: 40, height: 30),
+                palette: Palette(), pipelineVersion: PhotoProcessor.pipelineVersion, settings: .default, animation: animation)
+            guard case .imported(let id) = try await fixture.repository.recordProcessed(
+                photo, sha256: String(repeating: "a", count: 64), source: SourceFile(path: "/clips/dog.mp4", size: 1, modificationTime: 1))
+            else { Issue.record("not imported"); return }
+            let etag = try await client.execute(uri: "/api/stickers/\(id).webp", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "image/webp")
+                #expect(Array(response.body.readableBytesView) == animation.webp)
+                return try #require(response.headers[.eTag])
+            }
+            try await client.execute(uri: "/api/stickers/\(id).webp", method: .get, headers: [.ifNoneMatch: etag]) { response in
+                #expect(response.status == .notModified)
+            }
+            try await client.execute(uri: "/api/stickers/\(fixture.stickerIds[0]).webp", method: .get) { response in
+                #expect(response.status == .notFound)
+                #expect(response.errorCode == "not-animated")
+            }
+            try await client.execute(uri: "/api/entries?limit=100", method: .get) { response in
+                let entries = try #require((response.json as? [String: Any])?["entries"] as? [[String: Any]])
+                #expect(entries.filter { $0["animated"] as? Bool == true }.compactMap { $0["id"] as? Int } == [Int(id)])
+            }
+            try await client.execute(uri: "/api/entries/\(id)", method: .get) { response in
+                let sticker = try #require((response.json as? [String: Any])?["sticker"] as? [String: Any])
+                let timing = try #require(sticker["animation"] as? [String: Any])
+                #expect(timing["frames"] as? Int == 3 && timing["durationMs"] as? Int == 200 && timing["frameRate"] as? Double == 15)
             }
         }
     }

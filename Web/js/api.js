@@ -88,6 +88,10 @@ let generation = 0;
 /** Makes sticker URLs new, so images re-made by a reprocess are fetched again. */
 export function renewStickers() { generation += 1; }
 export const stickerURL = (id) => generation ? `/api/stickers/${enc(id)}.png?v=${generation}` : `/api/stickers/${enc(id)}.png`;
+/** An animated sticker's moving form (animated WebP); its PNG is the first frame. */
+export const animationURL = (id) => generation ? `/api/stickers/${enc(id)}.webp?v=${generation}` : `/api/stickers/${enc(id)}.webp`;
+/** Whether the person asked for less motion: animated stickers then stay still until asked to play. */
+export const reducedMotion = () => window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 export const photoURL = (id, size = 1024) => url(`/api/photos/${enc(id)}/preview.jpg`, { size });
 
 export const packs = () => request('GET', '/api/packs');

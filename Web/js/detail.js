@@ -89,9 +89,26 @@ function fixCutout(body, entry) {
 
 function pictures(entry, body) {
   const stickerArt = h('div', { class: 'detail-art' });
+  let animationRow = null;
   stickerArt.style.setProperty('background-image', gradient(entry.palette));
   if (entry.sticker) {
-    stickerArt.append(h('img', { src: api.stickerURL(entry.id), alt: stickerAlt(entry, entry.palette), width: entry.sticker.width, height: entry.sticker.height }));
+    const animation = entry.sticker.animation;
+    const moving = animation && !api.reducedMotion();
+    const img = h('img', { src: moving ? api.animationURL(entry.id) : api.stickerURL(entry.id), alt: stickerAlt(entry, entry.palette), width: entry.sticker.width, height: entry.sticker.height });
+    stickerArt.append(img);
+    if (animation) {
+      const seconds = (animation.durationMs / 1000).toFixed(1);
+      const timing = h('p', { class: 'detail-animation' }, `Animated: ${animation.frames} frames, ${animation.frameRate} fps, ${seconds} s`);
+      // Less motion asked for: the first frame, and a button that plays it on request.
+      const toggle = h('button', { type: 'button', class: 'button', 'aria-pressed': String(moving) }, moving ? 'Pause' : 'Play');
+      toggle.addEventListener('click', () => {
+        const playing = toggle.getAttribute('aria-pressed') === 'true';
+        img.src = playing ? api.stickerURL(entry.id) : api.animationURL(entry.id);
+        toggle.setAttribute('aria-pressed', String(!playing));
+        toggle.textContent = playing ? 'Play' : 'Pause';
+      });
+      animationRow = h('div', { class: 'detail-animation-row' }, timing, toggle);
+    }
   } else {
     stickerArt.append(h('p', { class: 'no-sticker' }, icon('warning'), 'No sticker'));
   }
@@ -113,7 +130,7 @@ function pictures(entry, body) {
       h('p', { class: 'hint guided-note' }, guided ? `Fixed by hand: ${fixcutout.describe(entry.guidance)}.` : 'Cut out automatically.'))
     : null;
   return h('div', { class: 'detail-pictures' },
-    h('figure', {}, stickerArt, h('figcaption', {}, 'Sticker', entry.sticker ? ` · ${entry.sticker.width} × ${entry.sticker.height} · ${formatBytes(entry.sticker.bytes)}` : '', guided ? ' · fixed by hand' : '')),
+    h('figure', {}, stickerArt, animationRow, h('figcaption', {}, 'Sticker', entry.sticker ? ` · ${entry.sticker.width} × ${entry.sticker.height} · ${formatBytes(entry.sticker.bytes)}` : '', guided ? ' · fixed by hand' : '')),
     h('figure', {}, photoBox, h('figcaption', {}, 'Photo', entry.width ? ` · ${entry.width} × ${entry.height}` : '', entry.format ? ` · ${entry.format.toUpperCase()}` : '')),
     fix);
 }

@@ -15,7 +15,22 @@ import { colourWords } from './colors.js';
 export function stickerAlt(entry, palette) {
   const name = fileName(entry.path) || `#${entry.id}`;
   const words = colourWords(palette);
-  return words ? `${name}, sticker in ${words}` : `${name}, sticker`;
+  const kind = entry.animated || entry.sticker?.animation ? 'animated sticker' : 'sticker';
+  return words ? `${name}, ${kind} in ${words}` : `${name}, ${kind}`;
+}
+
+/**
+ * Plays an animated sticker while the pointer or the keyboard focus is on `node`, and shows its
+ * first frame otherwise: hundreds of them in the grid cost no more than stills until one is looked
+ * at. Not for those who asked for less motion.
+ */
+function playOnHover(node, img, id) {
+  const play = () => { if (!api.reducedMotion()) img.src = api.animationURL(id); };
+  const still = () => { img.src = api.stickerURL(id); };
+  node.addEventListener('mouseenter', play);
+  node.addEventListener('mouseleave', still);
+  node.addEventListener('focusin', play);
+  node.addEventListener('focusout', still);
 }
 
 /** Sets the tile art's background from a palette, and says its colours in the image's alternative. */
@@ -42,6 +57,7 @@ export function tile(entry, { caption, onOpen, selectable = true } = {}) {
   img.addEventListener('load', () => img.classList.add('loaded'), { once: true });
   img.addEventListener('error', () => img.classList.add('broken'), { once: true });
   const art = h('div', { class: 'tile-art' }, img);
+  if (entry.animated) art.append(h('span', { class: 'tile-badge' }, 'Animated'));
   const palette = entry.palette ?? palettes.cached(id);
   if (palette) paint(art, palette, entry);
   else palettes.load(id, (loaded) => paint(art, loaded, entry));
@@ -58,6 +74,7 @@ export function tile(entry, { caption, onOpen, selectable = true } = {}) {
   const node = h('div', { class: 'tile', dataset: { entryId: String(id) } }, open,
     h('div', { class: 'tile-caption' }, caption ?? h('span', { class: 'tile-name', title: entry.path || '' }, name || `#${id}`),
       h('span', { class: 'tile-id' }, `#${id}`)));
+  if (entry.animated) playOnHover(node, img, id);
   if (selectable) {
     const box = h('input', {
       type: 'checkbox',

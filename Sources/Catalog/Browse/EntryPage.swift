@@ -29,9 +29,11 @@ public struct EntryPage: Sendable, Equatable, Encodable {
         public var path: String
         public var status: EntryStatus
         public var failure: EntryDetail.Failure?
+        /// Whether its sticker moves (its animated form is `/api/stickers/ID.webp`).
+        public var animated: Bool
         public var reasons: [StaleReason]
 
-        private enum CodingKeys: String, CodingKey { case id, sha256, path, status, failure, reasons }
+        private enum CodingKeys: String, CodingKey { case id, sha256, path, status, failure, animated, reasons }
 
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -40,6 +42,7 @@ public struct EntryPage: Sendable, Equatable, Encodable {
             try container.encode(path, forKey: .path)
             try container.encode(status, forKey: .status)
             try container.encodeOrNull(failure, forKey: .failure)
+            try container.encode(animated, forKey: .animated)
             try container.encode(reasons, forKey: .reasons)
         }
     }

@@ -12,6 +12,8 @@ struct EntryPageRow {
     /// nil when the entry has no sticker.
     var pipelineVersion: Int?
     var settingsJSON: String?
+    /// Whether the sticker moves (the entry has an `animation` row).
+    var animated = false
 }
 
 extension EntryPageQuery {
@@ -40,7 +42,7 @@ extension EntryPage.Item {
         }
         self.init(
             id: row.id, sha256: row.sha256, path: row.path, status: EntryStatus(storedValue: row.status),
-            failure: row.failureCode.map { EntryDetail.Failure(code: $0, message: row.failureMessage ?? "") },
+            failure: row.failureCode.map { EntryDetail.Failure(code: $0, message: row.failureMessage ?? "") }, animated: row.animated,
             reasons: StaleReason.recorded(
                 sticker: sticker, failureCode: row.failureCode, current: settings, pipelineVersion: PhotoProcessor.pipelineVersion))
     }

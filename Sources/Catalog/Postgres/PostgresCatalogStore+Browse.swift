@@ -32,7 +32,8 @@ extension PostgresCatalogStore {
                 "SELECT count(*) AS n FROM photo p LEFT JOIN sticker s ON s.photo_id = p.id \(whereClause)", countBindings
             )?.value("n") ?? 0
             let rows = try await connection.rows("""
-                SELECT p.id, p.sha256, p.path, p.status, p.failure_code, p.failure_message, s.pipeline_version, s.settings_json
+                SELECT p.id, p.sha256, p.path, p.status, p.failure_code, p.failure_message, s.pipeline_version, s.settings_json,
+                    EXISTS (SELECT 1 FROM animation a WHERE a.photo_id = p.id) AS animated
                 FROM photo p LEFT JOIN sticker s ON s.photo_id = p.id
                 \(whereClause)
                 ORDER BY p.id DESC LIMIT $\(count - 1) OFFSET $\(count)
@@ -41,7 +42,8 @@ extension PostgresCatalogStore {
                 try EntryPage.Item(EntryPageRow(
                     id: try row.value("id"), sha256: try row.value("sha256"), path: try row.value("path"), status: try row.value("status"),
                     failureCode: try row.value("failure_code"), failureMessage: try row.value("failure_message"),
-                    pipelineVersion: try row.value("pipeline_version"), settingsJSON: try row.value("settings_json")
+                    pipelineVersion: try row.value("pipeline_version"), settingsJSON: try row.value("settings_json"),
+                    animated: try row.value("animated")
                 ), settings: settings)
             }
             return EntryPage(total: total, limit: limit, offset: offset, entries: items)

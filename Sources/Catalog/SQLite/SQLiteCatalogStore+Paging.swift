@@ -32,7 +32,7 @@ extension SQLiteCatalogStore {
             ) ?? 0
             let rows = try Row.fetchAll(db, sql: """
                 SELECT p.id, p.sha256, p.path, p.status, p.failure_code, p.failure_message,
-                       s.pipeline_version, s.settings_json
+                       s.pipeline_version, s.settings_json, EXISTS (SELECT 1 FROM animation a WHERE a.photo_id = p.id) AS animated
                 FROM photo p LEFT JOIN sticker s ON s.photo_id = p.id
                 \(whereClause)
                 ORDER BY p.id DESC LIMIT ? OFFSET ?
@@ -40,7 +40,8 @@ extension SQLiteCatalogStore {
             let items = try rows.map { row in
                 try EntryPage.Item(EntryPageRow(
                     id: row["id"], sha256: row["sha256"], path: row["path"], status: row["status"], failureCode: row["failure_code"],
-                    failureMessage: row["failure_message"], pipelineVersion: row["pipeline_version"], settingsJSON: row["settings_json"]
+                    failureMessage: row["failure_message"], pipelineVersion: row["pipeline_version"], settingsJSON: row["settings_json"],
+                    animated: row["animated"]
                 ), settings: settings)
             }
             return EntryPage(total: total, limit: limit, offset: offset, entries: items)
