@@ -25,6 +25,12 @@ struct AnimationFormatTests {
         #expect(AnimationFormat.detect(Self.ftyp(major: "crx ", compatible: ["crx "])) == nil)
     }
 
+    @Test func everyAnimationFormatHasAFormatToRecord() {
+        let recorded = AnimationFormat.allCases.map(\.recordedFormat)
+        #expect(Set(recorded).count == AnimationFormat.allCases.count)
+        #expect(recorded == [.mp4, .mov, .webm, .mkv, .gif, .apng, .webp])
+    }
+
     @Test func matroskaDocTypeTellsWebMFromMatroska() {
         func ebml(_ docType: String) -> [UInt8] {
             let body: [UInt8] = [0x42, 0x82, 0x80 | UInt8(docType.utf8.count)] + Array(docType.utf8)

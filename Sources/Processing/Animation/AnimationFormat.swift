@@ -56,6 +56,19 @@ public enum AnimationFormat: String, Sendable, Codable, CaseIterable {
         "3gp4", "3gp5", "3gp6", "3g2a", "dash", "MSNV", "XAVC", "f4v ",
     ]
 
+    /// What an entry made from this source records as its format.
+    public var recordedFormat: ImageFormat {
+        switch self {
+        case .mp4: .mp4
+        case .quickTime: .mov
+        case .webm: .webm
+        case .matroska: .mkv
+        case .gif: .gif
+        case .apng: .apng
+        case .webp: .webp
+        }
+    }
+
     /// The name users know the format by.
     public var displayName: String {
         switch self {
