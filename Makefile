@@ -1,7 +1,7 @@
 # sticker-catalog — `make demo`, `make test`, `make bench`, `make install`, `make deb`. Each installs what it needs first.
 SWIFT   ?= swift
 CONFIG  ?= release
-DEPS    := libsqlite3-dev libpng-dev libexif-dev libturbojpeg0-dev libwebp-dev libheif-dev liblcms2-dev zlib1g-dev libdeflate-dev pkg-config python3-venv
+DEPS    := libsqlite3-dev libpng-dev libexif-dev libturbojpeg0-dev libwebp-dev libheif-dev liblcms2-dev zlib1g-dev libdeflate-dev libavformat-dev libavcodec-dev libswscale-dev libavutil-dev pkg-config python3-venv
 # Real third-party test material (camera JPEGs, broken PNG/JPEG suites), fetched, never committed.
 CORPUS  ?= testdata-3p
 FETCH   ?= ../shared/corpus/fetch.sh
@@ -18,6 +18,8 @@ BROWSER_DEPS := chromium chromium-driver fonts-noto-color-emoji python3-venv
 # test (FleetTests) makes its hosts with network namespaces: `ip` from iproute2 (util-linux's unshare is essential).
 # The sslmode tests make their certificates with openssl.
 PG_TEST_DEPS := postgresql iproute2 openssl
+# The animation decoder's tests make their clips (MP4, WebM, GIF, APNG, animated WebP) with the ffmpeg CLI.
+MEDIA_TEST_DEPS := ffmpeg
 # The segmentation models the tests use, u2net and u2netp (installed by scripts/install-model.sh; skipped when
 # they can't be). Most tests run u2netp, the fast one; u2net's own tests and the demo run u2net.
 TEST_MODEL ?= $(abspath .build/test-model)
@@ -92,7 +94,7 @@ test: test-deps corpus test-model
 
 ## test-deps: the build's packages plus what the browser tests need (Chromium, its driver) and PostgreSQL
 test-deps:
-	$(MAKE) deps EXTRA_DEPS="$(BROWSER_DEPS) $(PG_TEST_DEPS)"
+	$(MAKE) deps EXTRA_DEPS="$(BROWSER_DEPS) $(PG_TEST_DEPS) $(MEDIA_TEST_DEPS)"
 
 ## test-browser: the page in a real Chromium against `catalog serve` (debug build); screenshots in .build/browser-test/screens
 test-browser:

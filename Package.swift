@@ -37,7 +37,13 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
-        .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        // libwebp, with libwebpdemux and libwebpmux for animated WebP (WebPAnimDecoder, WebPAnimEncoder);
+        // all three come with libwebp-dev.
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp libwebpdemux libwebpmux", providers: [.apt(["libwebp-dev"])]),
+        // FFmpeg's libraries: clips (MP4/MOV, WebM), GIF and APNG decoded into frames (Processing/Animation).
+        .systemLibrary(
+            name: "CFFmpeg", pkgConfig: "libavformat libavcodec libswscale libavutil",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
         // HEIF/HEIC and AVIF (libheif decodes HEVC with libde265 and AV1 with dav1d).
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         // Little CMS: embedded colour profiles to sRGB.
@@ -75,7 +81,7 @@ let package = Package(
         .target(
             name: "Processing",
             dependencies: [
-                "CTurboJPEG", "CPNG", "CPNGWriter", "CExif", "CWebP", "CHeif", "CLCMS2", "CColorMatrix", "CInflate", "CDeflate", "CPNGRows", "CResampleRows", "CSegmentationKernels", "CMalloc",
+                "CTurboJPEG", "CPNG", "CPNGWriter", "CExif", "CWebP", "CFFmpeg", "CHeif", "CLCMS2", "CColorMatrix", "CInflate", "CDeflate", "CPNGRows", "CResampleRows", "CSegmentationKernels", "CMalloc",
             ],
             swiftSettings: strictSwift + [.unsafeFlags(["-O"], .when(configuration: .debug))]
         ),

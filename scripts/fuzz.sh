@@ -21,7 +21,7 @@ targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(jpeg png exif heif webp icc)
 # Processing's own C targets (compiled here, instrumented) and the system libraries it imports.
 c_targets=(CPNGWriter CSegmentationKernels CColorMatrix CPNGRows CResampleRows)
-system_modules=(CTurboJPEG CPNG CExif CWebP CHeif CLCMS2 CInflate CDeflate CMalloc)
+system_modules=(CTurboJPEG CPNG CExif CWebP CFFmpeg CHeif CLCMS2 CInflate CDeflate CMalloc)
 for module in "${c_targets[@]}"; do mkdir -p "$FUZZ_DIR/modules/$module"; done
 mkdir -p "$FUZZ_DIR/obj"
 root=$(pwd)
@@ -67,7 +67,7 @@ build_harness() {
     rm -f "$FUZZ_DIR/fuzz-$target"
     "$SWIFTC" -parse-as-library -O -g -sanitize=fuzzer,address -swift-version 6 "${includes[@]}" -I "$FUZZ_DIR" \
         "Fuzz/Fuzz$name.swift" Fuzz/FuzzLimits.swift -L "$FUZZ_DIR" -lProcessing \
-        -lturbojpeg -lpng16 -lexif -lwebp -lheif -llcms2 -lz -ldeflate -lm -o "$FUZZ_DIR/fuzz-$target" 2>&1 | grep -v 'Cannot export local symbol' >&2 || true
+        -lturbojpeg -lpng16 -lexif -lwebp -lwebpdemux -lwebpmux -lavformat -lavcodec -lswscale -lavutil -lheif -llcms2 -lz -ldeflate -lm -o "$FUZZ_DIR/fuzz-$target" 2>&1 | grep -v 'Cannot export local symbol' >&2 || true
     [ -x "$FUZZ_DIR/fuzz-$target" ] || { echo "fuzz: the $target harness did not build" >&2; exit 1; }
 }
 

@@ -21,6 +21,9 @@ public enum ProcessingError: Error, Equatable, Sendable, LocalizedError {
     case invalidModel(String)
     /// The cut-out's guidance (box, points) does not fit the photo, e.g. after its file changed.
     case invalidGuidance(String)
+    /// A clip or animation has nothing to decode in the asked window: no video stream, or the
+    /// window lies past its end.
+    case noFrames(String)
 
     /// The failure's stable reason code, as stored in the catalog and printed in JSON.
     public var code: String {
@@ -34,6 +37,7 @@ public enum ProcessingError: Error, Equatable, Sendable, LocalizedError {
         case .segmentationUnavailable: "segmentation-unavailable"
         case .invalidModel: "invalid-model"
         case .invalidGuidance: "invalid-guidance"
+        case .noFrames: "no-frames"
         }
     }
 
@@ -49,6 +53,7 @@ public enum ProcessingError: Error, Equatable, Sendable, LocalizedError {
         case .segmentationUnavailable(let reason): "cannot cut out the subject: \(reason)"
         case .invalidModel(let reason): "invalid model: \(reason)"
         case .invalidGuidance(let reason): "invalid guidance: \(reason)"
+        case .noFrames(let reason): "no frames to decode: \(reason)"
         }
     }
 }

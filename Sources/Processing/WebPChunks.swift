@@ -11,12 +11,15 @@ public struct WebPChunks {
     let chunks: [Chunk]
     /// True when the RIFF header says the file is longer than the data (a cut download).
     let isTruncated: Bool
+    /// The flags byte of a leading `VP8X` chunk (nil for a simple file).
+    let vp8xFlags: UInt8?
 
     init(_ bytes: [UInt8]) {
         var found: [Chunk] = []
         guard bytes.count >= 12, bytes[0..<4].elementsEqual("RIFF".utf8), bytes[8..<12].elementsEqual("WEBP".utf8) else {
             chunks = []
             isTruncated = false
+            vp8xFlags = nil
             return
         }
         let declaredEnd = 8 + Int(Self.readUInt32LE(bytes, at: 4))
@@ -35,8 +38,12 @@ public struct WebPChunks {
             position = payloadEnd + (size & 1)  // Chunks are padded to an even size.
         }
         chunks = found
+        vp8xFlags = found.first.flatMap { $0.type == "VP8X" && !$0.payload.isEmpty ? bytes[$0.payload.lowerBound] : nil }
         isTruncated = cut
     }
+
+    /// True when the file opens with a `VP8X` chunk whose flags include animation (`ANIM`/`ANMF` follow).
+    var isAnimated: Bool { (vp8xFlags ?? 0) & 0x02 != 0 }
 
     func payload(_ type: String, in bytes: [UInt8]) -> [UInt8]? {
         chunks.first { $0.type == type }.map { Array(bytes[$0.payload]) }

@@ -56,3 +56,64 @@ extension WebPCodec {
         WebPAnimEncoderGetError(encoder).map { String(cString: $0) } ?? "unknown error"
     }
 }
+
+extension WebPCodec {
+    /// Decodes the frames of an animated WebP in `window` with libwebp's `WebPAnimDecoder`, which
+    /// composes each frame onto the canvas as the file's blend and dispose rules say. The canvas
+    /// size and the animation's length are checked against the window's limits before any frame is
+    /// decoded; frames larger than the working size are scaled down after.
+    static func decodeAnimation(_ bytes: [UInt8], window: AnimationWindow) throws(ProcessingError) -> DecodedAnimation {
+        try window.validate()
+        guard !WebPChunks(bytes).isTruncated else { throw .truncated("the RIFF container is longer than the data") }
+        return try bytes.withUnsafeBufferPointer { (buffer) throws(ProcessingError) -> DecodedAnimation in
+            var data = WebPData(bytes: buffer.baseAddress, size: buffer.count)
+            var options = WebPAnimDecoderOptions()
+            guard WebPAnimDecoderOptionsInit(&options) != 0 else { throw .corruptImage("libwebp version mismatch") }
+            options.color_mode = MODE_RGBA
+            options.use_threads = 0
+            guard let decoder = WebPAnimDecoderNew(&data, &options) else {
+                throw .corruptImage("libwebp could not read the animated WebP")
+            }
+            defer { WebPAnimDecoderDelete(decoder) }
+            var info = WebPAnimInfo()
+            guard WebPAnimDecoderGetInfo(decoder, &info) != 0 else { throw .corruptImage("libwebp could not read the animation's header") }
+            let width = Int(info.canvas_width)
+            let height = Int(info.canvas_height)
+            guard width > 0, height > 0 else { throw .corruptImage("invalid WebP canvas size \(width)x\(height)") }
+            guard width * height <= window.maxPixels else { throw .tooLarge(width: width, height: height, limit: window.maxPixels) }
+            try window.check(sourceDuration: Double(animationMilliseconds(WebPAnimDecoderGetDemuxer(decoder))) / 1000)
+
+            var sampler = FrameSampler(window: window)
+            var frameStart = 0
+            while !sampler.isFinished, WebPAnimDecoderHasMoreFrames(decoder) != 0 {
+                var pixels: UnsafeMutablePointer<UInt8>?
+                var frameEnd: Int32 = 0  // libwebp's timestamp is when the frame stops showing.
+                guard WebPAnimDecoderGetNext(decoder, &pixels, &frameEnd) != 0, let pixels else {
+                    throw .corruptImage("libwebp could not decode frame \(sampler.offered + 1) of the animated WebP")
+                }
+                try sampler.offer(time: Double(frameStart) / 1000) { () throws(ProcessingError) in
+                    // The canvas belongs to the decoder and is overwritten by the next frame: copy it.
+                    let image = RGBAImage(width: width, height: height, pixels: Array(UnsafeBufferPointer(start: pixels, count: width * height * 4)))
+                    guard let workingSize = window.workingSize, max(width, height) > workingSize else { return image }
+                    return ImageResizer.fitted(image, longSide: workingSize)
+                }
+                frameStart = Int(frameEnd)
+            }
+            let frames = sampler.finish(sourceEnd: Double(frameStart) / 1000)
+            guard !frames.isEmpty else {
+                throw .noFrames(String(format: "no frame between %.3f s and %.3f s of the animated WebP", window.start, window.end))
+            }
+            return DecodedAnimation(format: .webp, width: width, height: height, frames: frames, loopCount: Int(info.loop_count))
+        }
+    }
+
+    /// The sum of the frames' durations, read from the demuxer's index without decoding.
+    private static func animationMilliseconds(_ demuxer: OpaquePointer?) -> Int {
+        var iterator = WebPIterator()
+        guard let demuxer, WebPDemuxGetFrame(demuxer, 1, &iterator) != 0 else { return 0 }
+        defer { WebPDemuxReleaseIterator(&iterator) }
+        var total = 0
+        repeat { total += Int(iterator.duration) } while WebPDemuxNextFrame(&iterator) != 0
+        return total
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Synchronization
+import Testing
+
+/// Clips and animations made at test time with the `ffmpeg` CLI (`make test-deps` installs it), so
+/// every expectation is exact and no media file is committed.
+enum ClipFixtures {
+    struct MissingFFmpeg: Error, CustomStringConvertible {
+        var description: String {
+            "the ffmpeg CLI is not on PATH: the animation tests make their clips with it (apt-get install ffmpeg, or make test-deps)"
+        }
+    }
+
+    struct FFmpegFailed: Error, CustomStringConvertible {
+        let arguments: [String]
+        let output: String
+        var description: String { "ffmpeg \(arguments.joined(separator: " ")) failed:\n\(output)" }
+    }
+
+    /// The `ffmpeg` executable on PATH, nil when there is none.
+    static let ffmpeg: String? = {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/ffmpeg" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }()
+
+    /// The 30 fps test pattern most clips are made from.
+    static let pattern = ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-t", "4"]
+
+    /// Runs ffmpeg with `arguments` writing a file named `name` and returns its bytes; fails the test
+    /// with a clear message when ffmpeg is missing or fails.
+    static func make(_ name: String, _ arguments: [String]) throws -> [UInt8] {
+        try make(name, from: nil, arguments)
+    }
+
+    /// Like `make(_:_:)`, with `input` written to a file named `inputName` that `arguments` name
+    /// with `-i INPUT` (the placeholder is replaced by the file's path).
+    static func make(_ name: String, from input: (name: String, bytes: [UInt8])?, _ arguments: [String]) throws -> [UInt8] {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("anim-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent(name)
+        var arguments = arguments
+        if let input {
+            let inputURL = folder.appendingPathComponent(input.name)
+            try Data(input.bytes).write(to: inputURL)
+            arguments = arguments.map { $0 == "INPUT" ? inputURL.path : $0 }
+        }
+        let all = ["-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + arguments + [output.path]
+        let result = try run(all)
+        guard result.status == 0 else { throw FFmpegFailed(arguments: all, output: result.output) }
+        return try [UInt8](Data(contentsOf: output))
+    }
+
+    /// Whether this ffmpeg has the encoder (libx265, libwebp_anim...); false without ffmpeg.
+    static func hasEncoder(_ name: String) -> Bool {
+        guard let result = try? run(["-hide_banner", "-encoders"]), result.status == 0 else { return false }
+        return result.output.split(separator: "\n").contains { $0.split(separator: " ").dropFirst().first == Substring(name) }
+    }
+
+    /// Set once ffmpeg has exited, so the watchdog does not signal a reused process id.
+    private final class FinishedFlag: Sendable {
+        private let state = Mutex(false)
+        var isSet: Bool { state.withLock { $0 } }
+        func set() { state.withLock { $0 = true } }
+    }
+
+    private static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        guard let ffmpeg else { throw MissingFFmpeg() }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ffmpeg)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        // A wrong argument can make ffmpeg read an endless source: stop it rather than the suite's time limit.
+        let pid = process.processIdentifier
+        let finished = FinishedFlag()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 300) { if !finished.isSet { kill(pid, SIGKILL) } }
+        defer { finished.set() }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
