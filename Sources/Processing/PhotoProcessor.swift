@@ -39,6 +39,8 @@ public nonisolated struct PhotoProcessor: Sendable {
     /// guidance that does not fit the photo fails the photo with `.invalidGuidance`.
     @concurrent
     public func attempt(_ bytes: [UInt8], guidance: CutoutGuidance = .none) async -> ProcessingAttempt {
+        // Clips and animated images become animated stickers (guidance is for stills).
+        if let format = AnimationFormat.detect(bytes) { return animatedAttempt(bytes, format: format) }
         let decoded: DecodedPhoto
         do throws(ProcessingError) {
             decoded = try PhotoDecoder.decode(bytes, options: decodeOptions)

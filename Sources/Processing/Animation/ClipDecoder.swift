@@ -7,10 +7,15 @@ import CFFmpeg
 ///
 /// The decoder runs on one thread (`thread_count` 1): the pipeline already decodes one file a core.
 enum ClipDecoder {
+    /// FFmpeg's own log goes to stderr, in the middle of the catalog's output; what goes wrong is
+    /// reported as the entry's error instead. Set once, for the process.
+    static let quietLibraries: Void = av_log_set_level(AV_LOG_QUIET)
+
     static func decode(
         _ bytes: [UInt8], format: AnimationFormat, window: AnimationWindow, loopCount: Int?
     ) throws(ProcessingError) -> DecodedAnimation {
         try window.validate()
+        _ = quietLibraries
         let session = try ClipSession(bytes: bytes, format: format)
         let (width, height) = session.codedSize
         guard width > 0, height > 0 else { throw .corruptImage("the \(format.displayName) video stream has no size") }

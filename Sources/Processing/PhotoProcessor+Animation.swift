@@ -1,0 +1,40 @@
+extension PhotoProcessor {
+    /// The part of a clip or animated image that is made into a sticker, and its limits: the first
+    /// 3 seconds, at most 90 frames and 30 a second, each frame within the pixel limit and reduced to
+    /// the working size.
+    public var animationWindow: AnimationWindow {
+        AnimationWindow(maxPixels: decodeOptions.maxPixels, workingSize: decodeOptions.workingSize)
+    }
+
+    /// A clip or animated image through the pipeline: its frames decoded, cut out without flicker
+    /// (``ClipCutter``) and kept as an ``AnimatedSticker``, the first frame as the still sticker.
+    /// What the decode learned (format, upright size) is kept when a later stage fails.
+    func animatedAttempt(_ bytes: [UInt8], format: AnimationFormat) -> ProcessingAttempt {
+        let decoded: DecodedAnimation
+        do throws(ProcessingError) {
+            let window = animationWindow
+            decoded = try StageClock.measure(.decode) { () throws(ProcessingError) in try AnimationDecoder.decode(bytes, window: window) }
+        } catch {
+            return ProcessingAttempt(facts: nil, warnings: [], result: .failure(error))
+        }
+        let facts = PhotoFacts(format: format.recordedFormat, width: decoded.width, height: decoded.height, exif: nil)
+        do throws(ProcessingError) {
+            let cutter = ClipCutter(
+                style: settings.style, paletteColors: settings.paletteColors, workingSize: decodeOptions.workingSize, segmenter: segmenter)
+            let clip = try cutter.cut(decoded.frames.map(\.image))
+            let durations = decoded.frames.map(\.durationMilliseconds)
+            let animation = try StageClock.measure(.encode) { () throws(ProcessingError) in
+                try AnimatedSticker(frames: clip.frames, durations: durations)
+            }
+            let first = try StageClock.measure(.encode) { () throws(ProcessingError) in try PNGCodec.encode(clip.frames[0]) }
+            let processed = ProcessedPhoto(
+                format: facts.format, width: facts.width, height: facts.height, exif: nil,
+                sticker: StickerImage(png: first, width: clip.frames[0].width, height: clip.frames[0].height),
+                palette: clip.palette, pipelineVersion: Self.pipelineVersion, settings: settings, signature: clip.signature,
+                animation: animation)
+            return ProcessingAttempt(facts: facts, warnings: [], result: .success(processed))
+        } catch {
+            return ProcessingAttempt(facts: facts, warnings: [], result: .failure(error))
+        }
+    }
+}
