@@ -27,14 +27,8 @@ extension WebPCodec {
         defer { WebPAnimEncoderDelete(encoder) }
         var timestamp: Int32 = 0
         for (frame, duration) in zip(frames, durations) {
-            var picture = WebPPicture()
-            guard WebPPictureInit(&picture) != 0 else { throw .encodingFailed("libwebp version mismatch") }
-            picture.use_argb = 1
-            picture.width = Int32(frame.width)
-            picture.height = Int32(frame.height)
+            var picture = try picture(of: frame)
             defer { WebPPictureFree(&picture) }
-            let imported = frame.pixels.withUnsafeBufferPointer { WebPPictureImportRGBA(&picture, $0.baseAddress, Int32(frame.width * 4)) }
-            guard imported != 0 else { throw .encodingFailed("libwebp could not take the pixels (out of memory)") }
             guard WebPAnimEncoderAdd(encoder, &picture, timestamp, &config) != 0 else {
                 throw .encodingFailed("libwebpmux could not add a frame (\(animationError(encoder)))")
             }

@@ -25,16 +25,8 @@ public enum WebPCodec {
         }
         var config = try configuration(mode: mode, method: method)
 
-        var picture = WebPPicture()
-        guard WebPPictureInit(&picture) != 0 else { throw .encodingFailed("libwebp version mismatch") }
-        picture.use_argb = 1
-        picture.width = Int32(image.width)
-        picture.height = Int32(image.height)
+        var picture = try picture(of: image)
         defer { WebPPictureFree(&picture) }
-        let imported = image.pixels.withUnsafeBufferPointer { pixels in
-            WebPPictureImportRGBA(&picture, pixels.baseAddress, Int32(image.width * 4))
-        }
-        guard imported != 0 else { throw .encodingFailed("libwebp could not take the pixels (out of memory)") }
 
         var writer = WebPMemoryWriter()
         WebPMemoryWriterInit(&writer)
@@ -48,6 +40,23 @@ public enum WebPCodec {
             throw .encodingFailed("libwebp could not encode the image (error \(picture.error_code.rawValue))")
         }
         return Array(UnsafeBufferPointer(start: memory, count: writer.size))
+    }
+
+    /// A picture holding `image`'s pixels, for an encoder; the caller frees it with `WebPPictureFree`.
+    static func picture(of image: RGBAImage) throws(ProcessingError) -> WebPPicture {
+        var picture = WebPPicture()
+        guard WebPPictureInit(&picture) != 0 else { throw .encodingFailed("libwebp version mismatch") }
+        picture.use_argb = 1
+        picture.width = Int32(image.width)
+        picture.height = Int32(image.height)
+        let imported = image.pixels.withUnsafeBufferPointer { pixels in
+            WebPPictureImportRGBA(&picture, pixels.baseAddress, Int32(image.width * 4))
+        }
+        guard imported != 0 else {
+            WebPPictureFree(&picture)
+            throw .encodingFailed("libwebp could not take the pixels (out of memory)")
+        }
+        return picture
     }
 
     /// libwebp's settings for `mode` and `method`, checked.
