@@ -124,7 +124,8 @@ function pictures(entry, body) {
   const guided = !fixcutout.isEmpty(entry.guidance);
   // Only a photo that was decoded (its size is known) can be guided; a failed cut-out ("no subject")
   // is exactly what a box fixes.
-  const fix = entry.width && entry.sha256
+  // Guidance is for stills: a clip's cut-out cannot be fixed by hand yet.
+  const fix = entry.width && entry.sha256 && !entry.sticker?.animation
     ? h('div', { class: 'detail-cutout' },
       h('button', { type: 'button', class: 'button fix-button', onclick: () => fixCutout(body, entry) }, icon('scissors'), 'Fix the cut-out'),
       h('p', { class: 'hint guided-note' }, guided ? `Fixed by hand: ${fixcutout.describe(entry.guidance)}.` : 'Cut out automatically.'))
