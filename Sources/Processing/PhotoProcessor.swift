@@ -39,8 +39,15 @@ public nonisolated struct PhotoProcessor: Sendable {
     /// guidance that does not fit the photo fails the photo with `.invalidGuidance`.
     @concurrent
     public func attempt(_ bytes: [UInt8], guidance: CutoutGuidance = .none) async -> ProcessingAttempt {
-        // Clips and animated images become animated stickers (guidance is for stills).
-        if let format = AnimationFormat.detect(bytes) { return animatedAttempt(bytes, format: format) }
+        // Clips and animated images become animated stickers; guidance is for stills, and a clip asked
+        // to follow it is refused rather than cut out without it.
+        if let format = AnimationFormat.detect(bytes) {
+            guard guidance.isEmpty else {
+                return ProcessingAttempt(facts: nil, warnings: [], result: .failure(
+                    .invalidGuidance("\(format.displayName) becomes an animated sticker, and its cut-out cannot be guided yet")))
+            }
+            return animatedAttempt(bytes, format: format)
+        }
         let decoded: DecodedPhoto
         do throws(ProcessingError) {
             decoded = try PhotoDecoder.decode(bytes, options: decodeOptions)

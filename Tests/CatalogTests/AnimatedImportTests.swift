@@ -52,6 +52,13 @@ import Testing
                 #expect((decoded.width, decoded.height) == (still.width, still.height))
                 #expect(!detail.palette.isEmpty)
             }
+            // A clip's cut-out cannot be guided: asked to, the processor refuses rather than ignore the guidance.
+            let guided = await PhotoProcessor(predictor: CentredEllipsePredictor()).attempt(
+                apng, guidance: CutoutGuidance(box: CutoutGuidance.Box(x: 0, y: 0, width: 100, height: 100)))
+            guard case .failure(.invalidGuidance) = guided.result else {
+                Issue.record("guidance on a clip: \(guided.result)")
+                return
+            }
         }
     }
 }
