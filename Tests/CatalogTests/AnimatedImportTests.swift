@@ -52,6 +52,10 @@ import Testing
                 #expect((decoded.width, decoded.height) == (still.width, still.height))
                 #expect(!detail.palette.isEmpty)
             }
+            // The detail's picture of the source is its first frame.
+            let preview = try await SourcePreview.jpeg(path: folder.appending(path: "star.png").path, longSide: 160)
+            let shown = try PhotoDecoder.decode(preview, options: DecodeOptions()).image
+            #expect((shown.width, shown.height) == (160, 120))
             // A clip's cut-out cannot be guided: asked to, the processor refuses rather than ignore the guidance.
             let guided = await PhotoProcessor(predictor: CentredEllipsePredictor()).attempt(
                 apng, guidance: CutoutGuidance(box: CutoutGuidance.Box(x: 0, y: 0, width: 100, height: 100)))

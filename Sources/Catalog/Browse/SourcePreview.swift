@@ -15,7 +15,7 @@ public enum SourcePreview {
         case unreadable(path: String, reason: String)
     }
 
-    /// The photo at `path`, oriented by its EXIF, fitted to `longSide` (never enlarged; a large JPEG
+    /// The photo at `path` (a clip's or an animation's first frame), oriented by its EXIF, fitted to `longSide` (never enlarged; a large JPEG
     /// may come out up to 1/32 smaller, at the DCT scale that reaches `DecodeOptions.jpegLongSide`),
     /// as JPEG bytes. Decoding happens off the caller's executor. The file is read as an import reads
     /// it, and no further: its first bytes must be an image's, it must be a regular file within the
@@ -29,6 +29,12 @@ public enum SourcePreview {
         case .failure(let problem): throw .unreadable(path: path, reason: problem.message)
         }
         do throws(ProcessingError) {
+            // A clip or an animated image shows its first frame.
+            if AnimationFormat.detect(read.bytes) != nil {
+                let window = AnimationWindow(duration: 1, maxFrames: 1, maxPixels: maxPixels, workingSize: longSide)
+                let first = try AnimationDecoder.decode(read.bytes, window: window).frames[0].image
+                return try JPEGCodec.encode(first, quality: 85)
+            }
             let photo = try PhotoDecoder.decode(read.bytes, options: DecodeOptions(maxPixels: maxPixels, workingSize: longSide))
             return try JPEGCodec.encode(photo.workingImage(longSide: longSide), quality: 85)
         } catch {

@@ -18,7 +18,7 @@ enum SourceReader {
     /// Files larger than this are refused before reading: no photo we can decode is this big.
     static let maximumFileSize: Int64 = 1 << 30
 
-    /// `requiringImage`: a file whose first bytes are no known image format is refused before the rest is
+    /// `requiringImage`: a file whose first bytes are no known image or clip format is refused before the rest is
     /// read (a preview of a replaced source must not read gigabytes to say "not an image").
     static func read(path: String, requiringImage: Bool = false) -> Result<SourceBytes, SourceReadError> {
         let descriptor: Int32
@@ -36,8 +36,9 @@ enum SourceReader {
             var head = [UInt8](repeating: 0, count: 64)
             let count = head.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress!, $0.count, 0) }
             if count < 0 { return .failure(unreadable(errno)) }
-            guard ImageFormat.detect(Array(head.prefix(count))) != nil else {
-                return .failure(SourceReadError(code: "unsupported-format", message: "not an image: its first bytes are no known image format"))
+            let start = Array(head.prefix(count))
+            guard ImageFormat.detect(start) != nil || AnimationFormat.detect(start) != nil else {
+                return .failure(SourceReadError(code: "unsupported-format", message: "not an image: its first bytes are no known image or clip format"))
             }
         }
         let modificationTime = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
