@@ -12,38 +12,24 @@ extension CatalogAPI {
         // and ask again cheaply (`no-cache` + `If-None-Match` → 304).
         router.get("/api/stickers/{id}.png") { request, context in
             let id = try context.entryId()
-            guard let version = try await catalog({ () async throws(CatalogError) in try await repository.stickerVersion(id: id) }) else {
-                throw APIError.notFound("entry \(id) has no sticker (no such entry, or its processing failed)")
+            return try await stickerImage(id: id, request: request, type: "image/png") { () async throws(APIError) in
+                guard let png = try await catalog({ () async throws(CatalogError) in try await repository.stickerPNG(id: id) }) else {
+                    throw APIError.notFound("entry \(id) has no sticker")
+                }
+                return png
             }
-            let etag = "\"" + SHA256.hash(data: Data(version.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
-            var headers: HTTPFields = [.eTag: etag, .cacheControl: "private, no-cache"]
-            if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag }) {
-                return Response(status: .notModified, headers: headers)
-            }
-            guard let png = try await catalog({ () async throws(CatalogError) in try await repository.stickerPNG(id: id) }) else {
-                throw APIError.notFound("entry \(id) has no sticker")
-            }
-            headers[.contentType] = "image/png"
-            return Response(status: .ok, headers: headers, body: Self.streamed(png))
         }
 
         // An animated sticker's moving form (animated WebP, which every current browser plays); the
         // PNG above is its first frame. Cached as the PNG is.
         router.get("/api/stickers/{id}.webp") { request, context in
             let id = try context.entryId()
-            guard let version = try await catalog({ () async throws(CatalogError) in try await repository.stickerVersion(id: id) }) else {
-                throw APIError.notFound("entry \(id) has no sticker (no such entry, or its processing failed)")
+            return try await stickerImage(id: id, request: request, type: "image/webp") { () async throws(APIError) in
+                guard let animation = try await catalog({ () async throws(CatalogError) in try await repository.animation(id: id) }) else {
+                    throw APIError(.notFound, "not-animated", "entry \(id)'s sticker is a still: its image is /api/stickers/\(id).png")
+                }
+                return animation.webp
             }
-            let etag = "\"" + SHA256.hash(data: Data(("webp:" + version).utf8)).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
-            var headers: HTTPFields = [.eTag: etag, .cacheControl: "private, no-cache"]
-            if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag }) {
-                return Response(status: .notModified, headers: headers)
-            }
-            guard let animation = try await catalog({ () async throws(CatalogError) in try await repository.animation(id: id) }) else {
-                throw APIError(.notFound, "not-animated", "entry \(id)'s sticker is a still: its image is /api/stickers/\(id).png")
-            }
-            headers[.contentType] = "image/webp"
-            return Response(status: .ok, headers: headers, body: Self.streamed(animation.webp))
         }
 
         // The source photo, upright and scaled down.
@@ -68,6 +54,26 @@ extension CatalogAPI {
                 status: .ok, headers: [.contentType: "image/jpeg", .cacheControl: "private, max-age=60"], body: Self.streamed(jpeg)
             )
         }
+    }
+
+    /// One of entry `id`'s sticker images, of media `type`: its ETag follows the sticker's version (and
+    /// the type), so an unchanged one is answered 304 without reading `bytes`.
+    func stickerImage(
+        id: Int64, request: Request, type: String, bytes: () async throws(APIError) -> [UInt8]
+    ) async throws(APIError) -> Response {
+        guard let version = try await catalog({ () async throws(CatalogError) in try await repository.stickerVersion(id: id) }) else {
+            throw APIError.notFound("entry \(id) has no sticker (no such entry, or its processing failed)")
+        }
+        // The PNG keeps the tag it always had; other types add theirs, so that two images of one sticker differ.
+        let tagged = type == "image/png" ? version : type + ":" + version
+        let etag = "\"" + SHA256.hash(data: Data(tagged.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
+        var headers: HTTPFields = [.eTag: etag, .cacheControl: "private, no-cache"]
+        if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag }) {
+            return Response(status: .notModified, headers: headers)
+        }
+        let body = try await bytes()
+        headers[.contentType] = type
+        return Response(status: .ok, headers: headers, body: Self.streamed(body))
     }
 
     /// `bytes` written in chunks, with its length announced.

@@ -18,10 +18,6 @@ extension SubjectSegmenter {
             try refined(Self.bilinear(coarse, width: frame.width, height: frame.height), coarse: coarse,
                         covering: (frame.width, frame.height), photo: frame, guidance: unguided)
         }
-        return StageClock.measure(.decontaminate) {
-            var cutout = EdgeDecontamination.decontaminated(frame, alpha: bytes.map { Float($0) / 255 })
-            for index in bytes.indices { cutout.pixels[index * 4 + 3] = bytes[index] }
-            return (cutout, bytes)
-        }
+        return (Self.cutout(of: frame, alpha: bytes).cutout, bytes)
     }
 }

@@ -48,8 +48,13 @@ public struct SubjectSegmenter: Sendable {
             for index in alpha.indices { cutout.pixels[index * 4 + 3] = alpha[index] }
             return (cutout, alpha.map { Float($0) / 255 })
         }
-        let bytes = try predictedMask(photo, source: source, guidance: guidance)
-        return StageClock.measure(.decontaminate) {
+        return Self.cutout(of: photo, alpha: try predictedMask(photo, source: source, guidance: guidance))
+    }
+
+    /// `photo` with `bytes` (one a pixel) as its alpha and its edge colours freed of the background,
+    /// and the mask as 0...1.
+    static func cutout(of photo: RGBAImage, alpha bytes: [UInt8]) -> (cutout: RGBAImage, mask: [Float]) {
+        StageClock.measure(.decontaminate) {
             let mask = bytes.map { Float($0) / 255 }
             var cutout = EdgeDecontamination.decontaminated(photo, alpha: mask)
             cutout.pixels.withUnsafeMutableBufferPointer { pixels in
