@@ -2,7 +2,7 @@
 /// colour at ``storedQuality``, lossless alpha), with its frame count and running time. The entry's
 /// still sticker is its first frame.
 ///
-/// Measured on 512-pixel stickers of 3-second clips at 30 fps, per 10 seconds: a clean clip 3.2 MB,
+/// Measured on 512-pixel stickers of 3-second clips at 30 fps, per 10 seconds: a clean clip 3.0 MB,
 /// one with strong sensor noise in every frame 5.3 MB (quality 85: 4.0 and 7.4 MB; lossless: over
 /// 40 MB). libwebpmux's `minimize_size`, `allow_mixed` and key-frame spacing changed it by under 2 %:
 /// the noise, not the container, is what costs.
