@@ -79,7 +79,7 @@ extension APIError {
         switch error {
         case .pack(let error): self.init(error)
         case .emptyPack: self.init(.conflict, "empty-pack", message)
-        case .tooFewStickers: self.init(.conflict, "too-few-stickers", message)
+        case .tooFewStickers, .tooFewInSet: self.init(.conflict, "too-few-stickers", message)
         case .titleTooLong: self.init(.conflict, "title-too-long", message)
         case .doesNotFit: self.init(.conflict, "does-not-fit", message)
         case .unreadableSticker: self.init(.internalServerError, "unreadable-sticker", message)

@@ -109,6 +109,19 @@ public enum PNGCodec {
         }
     }
 
+    /// Encodes one byte a pixel as a grey PNG at zlib's best, no row filter: for palette indices,
+    /// whose values are labels, not levels, so differences between neighbours mean nothing and
+    /// filtering only hides their repeats from zlib.
+    static func encodeIndices(_ values: [UInt8], width: Int, height: Int) throws(ProcessingError) -> [UInt8] {
+        guard let pngWidth = UInt32(exactly: width), let pngHeight = UInt32(exactly: height) else {
+            throw .encodingFailed("\(width)x\(height) is too large for PNG")
+        }
+        let settings = PNGCompression.Settings(level: 9, filters: Int32(PNG_WRITER_FILTER_NONE), strategy: Int32(PNG_WRITER_STRATEGY_DEFAULT))
+        return try values.withUnsafeBufferPointer { indices throws(ProcessingError) in
+            try encode(pixels: indices, channels: 1, width: pngWidth, height: pngHeight, settings: settings)
+        }
+    }
+
     /// Encodes a grey image made row by row (`.fast` settings, as `encodeGrey`): `fill(y, row)`
     /// writes row `y`'s `width` bytes, for y = 0 ..< height in order, so the whole image never
     /// has to be in memory.

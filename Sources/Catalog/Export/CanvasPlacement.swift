@@ -40,3 +40,10 @@ extension CanvasRule {
         return CanvasPlacement(canvasWidth: canvas.width, canvasHeight: canvas.height, width: size.width, height: size.height)
     }
 }
+
+extension CanvasPlacement {
+    /// `image` scaled to this placement's size and centred on its canvas.
+    func place(_ image: RGBAImage) -> RGBAImage {
+        CanvasFitter.centred(image, resizedTo: (width, height), onCanvas: (canvasWidth, canvasHeight))
+    }
+}

@@ -9,6 +9,9 @@ public enum ExportError: Error, LocalizedError, Sendable, Equatable {
     case emptyPack(name: String)
     /// The pack has fewer stickers than the platform accepts.
     case tooFewStickers(format: ExportFormat, count: Int, minimum: Int, source: String)
+    /// A platform whose sets are either still or moving would get a set, of a mixed pack, with
+    /// fewer stickers than it accepts.
+    case tooFewInSet(format: ExportFormat, animated: Bool, count: Int, minimum: Int)
     /// The title is longer than the platform accepts.
     case titleTooLong(format: ExportFormat, length: Int, limit: Int)
     /// Stickers (or the icon) that no encoding brought under the limit.
@@ -43,6 +46,10 @@ public enum ExportError: Error, LocalizedError, Sendable, Equatable {
             "the pack \(PackError.quoted(name)) is empty; add stickers with `catalog pack add \(name) ID...`"
         case .tooFewStickers(let format, let count, let minimum, let source):
             "a \(format.rawValue) pack needs at least \(minimum) stickers, this one has \(count) (\(source)); add \(minimum - count) more"
+        case .tooFewInSet(let format, let animated, let count, let minimum):
+            "a \(format.rawValue) pack holds either still or animated stickers, so this pack is exported as two; "
+                + "its \(animated ? "animated" : "still") set would have \(count) and needs at least \(minimum): "
+                + "add \(minimum - count) more \(animated ? "animated" : "still") sticker\(minimum - count == 1 ? "" : "s"), or use --stills to export the animated ones as stills"
         case .titleTooLong(let format, let length, let limit):
             "the pack's title is \(length) characters long, \(format.rawValue) allows \(limit); shorten it with `catalog pack create` on a new pack"
         case .doesNotFit(let failures):

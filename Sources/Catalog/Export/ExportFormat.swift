@@ -32,6 +32,17 @@ public struct IconRule: Sendable, Equatable {
     public var maxBytes: Int
 }
 
+/// What a platform takes for moving stickers (clips, GIFs, animated WebP and APNG in the catalog).
+public struct AnimatedRule: Sendable, Equatable {
+    public var fileType: AnimatedFileType
+    public var limits: AnimationLimits
+    /// A set holds either still or moving stickers, not both: a mixed pack is exported as two sets.
+    public var separateSets: Bool
+    /// The moving sticker goes beside the still one (`NNN-ID.apng` beside `NNN-ID.png`), which stays
+    /// the pack's sticker: plain exports, for people and programs that want both.
+    public var besideStill: Bool
+}
+
 /// Everything one platform requires of a pack. Byte limits are decimal and conservative
 /// (1 KB = 1,000 bytes: platforms have rejected files that passed a 1,024-based check).
 public struct PlatformLimits: Sendable, Equatable {
@@ -50,6 +61,8 @@ public struct PlatformLimits: Sendable, Equatable {
     public var maxTitleLength: Int?
     /// Where the rule is published.
     public var source: String
+    /// How moving stickers are exported.
+    public var animation: AnimatedRule
 
     /// The limits of `format`.
     public static func of(_ format: ExportFormat) -> PlatformLimits {
@@ -69,7 +82,16 @@ public struct PlatformLimits: Sendable, Equatable {
             format: .telegram, fileTypes: [.png, .webp], canvas: .longSide(512), maxBytes: 512_000,
             stickersPerPack: 1...120, emojiPerSticker: 1...20,
             icon: IconRule(file: "thumbnail.png", side: 100, maxBytes: 128_000), maxTitleLength: 64,
-            source: "https://core.telegram.org/stickers, https://core.telegram.org/bots/api#createnewstickerset"
+            source: "https://core.telegram.org/stickers, https://core.telegram.org/bots/api#createnewstickerset",
+            // https://core.telegram.org/stickers#video-stickers-and-emoji: "the video must be in .WEBM
+            // format encoded with the VP9 codec ... one side must be exactly 512 pixels ... Video
+            // duration must not exceed 3 seconds ... Frame rate can be up to 30 FPS ... Video must be
+            // looped ... Video size should not exceed 256 KB ... Video must have no audio stream";
+            // addStickerToSet: "The format of the added sticker must match the format of the other
+            // stickers in the set".
+            animation: AnimatedRule(
+                fileType: .webm, limits: AnimationLimits(maxBytes: 256_000, maxMilliseconds: 3_000, maxFrameRate: 30),
+                separateSets: true, besideStill: false)
         ),
         // WhatsApp, https://github.com/WhatsApp/stickers/blob/main/Android/README.md ("Sticker art
         // and app requirements"): stickers "must be exactly 512x512 pixels", WebP, "less than
@@ -80,7 +102,13 @@ public struct PlatformLimits: Sendable, Equatable {
             format: .whatsapp, fileTypes: [.webp], canvas: .square(512), maxBytes: 100_000,
             stickersPerPack: 3...30, emojiPerSticker: 1...3,
             icon: IconRule(file: "tray.png", side: 96, maxBytes: 50_000), maxTitleLength: 128,
-            source: "https://github.com/WhatsApp/stickers/blob/main/Android/README.md"
+            source: "https://github.com/WhatsApp/stickers/blob/main/Android/README.md",
+            // The same README, "Animated sticker requirements": animated WebP, 512x512, "less than
+            // 500 KB", "the maximum duration ... is 10 seconds", "frame duration ... at least 8 ms",
+            // and "a sticker pack ... cannot contain both static and animated stickers".
+            animation: AnimatedRule(
+                fileType: .webp, limits: AnimationLimits(maxBytes: 500_000, maxMilliseconds: 10_000, maxFrameRate: nil, minFrameMilliseconds: 8),
+                separateSets: true, besideStill: false)
         ),
         // Signal, https://support.signal.org/hc/en-us/articles/360031836512-Stickers ("Sticker
         // requirements"): static stickers PNG or WebP, 512x512 px, max 300 kB each, up to 200
@@ -88,7 +116,12 @@ public struct PlatformLimits: Sendable, Equatable {
         PlatformLimits(
             format: .signal, fileTypes: [.png, .webp], canvas: .square(512), maxBytes: 300_000,
             stickersPerPack: 1...200, emojiPerSticker: 1...1, icon: nil, maxTitleLength: nil,
-            source: "https://support.signal.org/hc/en-us/articles/360031836512-Stickers"
+            source: "https://support.signal.org/hc/en-us/articles/360031836512-Stickers",
+            // The same page: animated stickers are APNG, 512x512, at most 300 kB and 3 seconds; a
+            // pack may mix them with still ones.
+            animation: AnimatedRule(
+                fileType: .apng, limits: AnimationLimits(maxBytes: 300_000, maxMilliseconds: 3_000, maxFrameRate: nil),
+                separateSets: false, besideStill: false)
         ),
         // iMessage, Apple's Human Interface Guidelines, "iMessage apps and stickers"
         // (https://developer.apple.com/design/human-interface-guidelines/imessage-apps-and-stickers):
@@ -97,19 +130,32 @@ public struct PlatformLimits: Sendable, Equatable {
         PlatformLimits(
             format: .imessage, fileTypes: [.png], canvas: .square(408), maxBytes: 499_999,
             stickersPerPack: nil, emojiPerSticker: nil, icon: nil, maxTitleLength: nil,
-            source: "https://developer.apple.com/design/human-interface-guidelines/imessage-apps-and-stickers"
+            source: "https://developer.apple.com/design/human-interface-guidelines/imessage-apps-and-stickers",
+            // The same guidelines: animated stickers are APNG (or GIF) under the same 500 KB.
+            animation: AnimatedRule(
+                fileType: .apng, limits: AnimationLimits(maxBytes: 499_999, maxMilliseconds: nil, maxFrameRate: nil),
+                separateSets: false, besideStill: false)
         ),
         // Plain exports: the stored PNGs, no platform to satisfy.
         PlatformLimits(
             format: .png, fileTypes: [.png], canvas: .asStored, maxBytes: nil,
-            stickersPerPack: nil, emojiPerSticker: nil, icon: nil, maxTitleLength: nil, source: "-"
+            stickersPerPack: nil, emojiPerSticker: nil, icon: nil, maxTitleLength: nil, source: "-",
+            animation: .plain
         ),
         PlatformLimits(
             format: .zip, fileTypes: [.png], canvas: .asStored, maxBytes: nil,
-            stickersPerPack: nil, emojiPerSticker: nil, icon: nil, maxTitleLength: nil, source: "-"
+            stickersPerPack: nil, emojiPerSticker: nil, icon: nil, maxTitleLength: nil, source: "-",
+            animation: .plain
         ),
     ]
 
     /// The sticker sizes iMessage's sticker browser shows (small, regular, large).
     public static let iMessageSizes = [300, 408, 618]
+}
+
+extension AnimatedRule {
+    /// Plain exports: the first frame as the sticker, the whole animation as an APNG beside it.
+    static let plain = AnimatedRule(
+        fileType: .apng, limits: AnimationLimits(maxBytes: nil, maxMilliseconds: nil, maxFrameRate: nil),
+        separateSets: false, besideStill: true)
 }

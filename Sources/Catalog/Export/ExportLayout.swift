@@ -23,7 +23,7 @@ enum ExportLayout {
     static func part(
         limits: PlatformLimits, packName: String, partName: String, title: String, author: String,
         number: Int, of count: Int,
-        items: [(PackSource.Item, Exporter.FittedSticker)],
+        items: [(PackSource.Item, FittedSticker)],
         icon: (rule: IconRule, file: EncodedImage?, smallest: Int)?
     ) throws(ExportError) -> PlannedPart {
         let format = limits.format
@@ -86,11 +86,11 @@ enum ExportLayout {
             self.stickerFolder = stickerFolder
         }
 
-        /// The `number`th sticker (from 1), its file and its line in the emoji list.
-        mutating func add(_ item: PackSource.Item, _ fitted: Exporter.FittedSticker, number: Int) {
+        /// The `number`th sticker (from 1), its file (and a plain export's APNG beside it) and its
+        /// line in the emoji list.
+        mutating func add(_ item: PackSource.Item, _ fitted: FittedSticker, number: Int) {
             let base = String(format: "%03d-%lld", number, item.id)
-            let fileType = fitted.file?.type ?? limits.fileTypes[0]
-            let stickerFile = base + "." + fileType.fileExtension
+            let stickerFile = base + "." + fitted.fileExtension
             let path: String
             if limits.format == .imessage {
                 stickerDirectories.append(base + ".sticker")
@@ -99,19 +99,35 @@ enum ExportLayout {
             } else {
                 path = stickerFolder + stickerFile
             }
-            fits.append(ExportReport.Fit(
-                id: item.id, file: path, width: fitted.width, height: fitted.height, bytes: fitted.bytes,
-                limit: limits.maxBytes, encoding: fitted.encoding, ok: fitted.file != nil
-            ))
-            let bytes = fitted.file?.bytes ?? []
-            files[path] = bytes
+            let bytes = addFile(path, fitted, id: item.id)
+            // A companion keeps the sticker's name with its own extension (`001-12.apng`).
+            let companions = fitted.companions.map { companion in
+                let companionPath = stickerFolder + base + "." + (companion.fileExtension == "png" ? "apng" : companion.fileExtension)
+                let companionBytes = addFile(companionPath, companion, id: item.id)
+                return ExportManifest.Companion(
+                    file: companionPath, bytes: companionBytes.count, sha256: sha256(companionBytes), encoding: companion.encoding,
+                    animation: companion.motion)
+            }
             let emoji = Array(item.emoji.prefix(limits.emojiPerSticker?.upperBound ?? StickerEmoji.maxCount))
             emojiLines.append(stickerFile + " " + emoji.joined())
             stickers.append(ExportManifest.Sticker(
                 id: item.id, position: item.position, file: path, emoji: emoji, width: fitted.width, height: fitted.height,
-                bytes: bytes.count, sha256: sha256(bytes), encoding: fitted.encoding,
+                bytes: bytes.count, sha256: sha256(bytes), encoding: fitted.encoding, animation: fitted.motion,
+                companions: companions.isEmpty ? nil : companions,
                 palette: item.palette.colors.map { ExportManifest.Color(hex: $0.hex, share: $0.share) }, source: item.source
             ))
+        }
+
+        /// One sticker file and its line in the fit report; the bytes written (none when it does not fit).
+        private mutating func addFile(_ path: String, _ fitted: FittedSticker, id: Int64) -> [UInt8] {
+            let limit = fitted.motion == nil ? limits.maxBytes : limits.animation.limits.maxBytes
+            fits.append(ExportReport.Fit(
+                id: id, file: path, width: fitted.width, height: fitted.height, bytes: fitted.bytes,
+                limit: limit, encoding: fitted.encoding, ok: fitted.file != nil, animation: fitted.motion
+            ))
+            let bytes = fitted.file ?? []
+            files[path] = bytes
+            return bytes
         }
 
         /// The pack's icon; it is the cover, except on Signal.

@@ -27,8 +27,21 @@ struct ExportManifest: Encodable {
         var bytes: Int
         var sha256: String
         var encoding: String
+        /// For a moving sticker: its frames, rate, running time and what was changed to fit.
+        var animation: ExportReport.Motion?
+        /// Files beside the sticker (a plain export's APNG).
+        var companions: [Companion]?
         var palette: [Color]
         var source: SourceSummary
+    }
+
+    /// A file written beside a sticker.
+    struct Companion: Encodable {
+        var file: String
+        var bytes: Int
+        var sha256: String
+        var encoding: String
+        var animation: ExportReport.Motion?
     }
 
     struct Color: Encodable {

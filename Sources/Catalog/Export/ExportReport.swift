@@ -31,8 +31,20 @@ public struct ExportReport: Sendable, Equatable, Codable {
         public var bytes: Int
         /// The byte limit (inclusive); nil when there is none.
         public var limit: Int?
-        /// How it was encoded: `stored`, `png`, `png-small`, `png-6bit`, `webp-lossless`, `webp-q83`.
+        /// How it was encoded: `stored`, `png`, `png-small`, `png-6bit`, `webp-lossless`, `webp-q83`;
+        /// for a moving sticker `webp-q75`, `apng`, `apng-128c`, `vp9-q60`.
         public var encoding: String
         public var ok: Bool
+        /// For a moving sticker: what it became; omitted for a still one.
+        public var animation: Motion? = nil
+    }
+
+    /// A moving sticker as exported, and what was given up to fit the platform.
+    public struct Motion: Sendable, Equatable, Codable {
+        public var frames: Int
+        public var frameRate: Double
+        public var durationMs: Int
+        /// What was changed, in words (`30 → 15 fps`, `3.0 → 2.0 s`); empty when nothing was.
+        public var steps: [String]
     }
 }

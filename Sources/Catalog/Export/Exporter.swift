@@ -14,20 +14,24 @@ public struct ExportOptions: Sendable {
     public var iMessageSize: Int
     /// Stickers encoded at once.
     public var jobs: Int
+    /// Moving stickers are exported as their first frame, as still ones.
+    public var stills: Bool
     /// Limits to use instead of the table's (tests: a limit nothing can meet).
     var limitsOverride: PlatformLimits?
 
-    public init(format: ExportFormat, outputDirectory: URL, force: Bool = false, dryRun: Bool = false, iMessageSize: Int = 408, jobs: Int = 2) {
+    public init(format: ExportFormat, outputDirectory: URL, force: Bool = false, dryRun: Bool = false, iMessageSize: Int = 408, jobs: Int = 2, stills: Bool = false) {
         self.format = format
         self.outputDirectory = outputDirectory
         self.force = force
         self.dryRun = dryRun
         self.iMessageSize = iMessageSize
         self.jobs = max(1, jobs)
+        self.stills = stills
     }
 }
 
-/// Exports a pack: checks the platform's rules, splits packs over its maximum, fits every sticker
+/// Exports a pack: checks the platform's rules, splits packs over its maximum (and mixed packs where
+/// a set is either still or moving), fits every sticker
 /// to its canvas and byte limit (in parallel), lays out the files with a manifest, and writes
 /// them under a temporary name renamed into place. Nothing is written unless everything fits.
 public struct Exporter: Sendable {
@@ -50,25 +54,16 @@ public struct Exporter: Sendable {
     public func run(_ source: PackSource) async throws(ExportError) -> ExportReport {
         let limits = self.limits
         guard !source.items.isEmpty else { throw .emptyPack(name: source.name) }
-        if let range = limits.stickersPerPack, source.items.count < range.lowerBound {
-            throw .tooFewStickers(format: limits.format, count: source.items.count, minimum: range.lowerBound, source: limits.source)
-        }
-        let groups = Self.split(count: source.items.count, maximum: limits.stickersPerPack?.upperBound)
-        // Split parts are titled "Title (1/2)": the suffix counts against the limit too.
-        let longestTitle = source.title.count + (groups.count == 1 ? 0 : " (\(groups.count)/\(groups.count))".count)
-        if let maxTitle = limits.maxTitleLength, longestTitle > maxTitle {
-            throw .titleTooLong(format: limits.format, length: longestTitle, limit: maxTitle)
-        }
-        let fitted = try await fitStickers(source.items, limits: limits)
+        let plans = try ExportSet.parts(of: source, limits: limits, stills: options.stills)
+        let moving = Set(plans.filter(\.animated).flatMap(\.indices))
+        let fitted = try await fitStickers(source.items, limits: limits, moving: moving)
         var parts: [PlannedPart] = []
-        for (index, range) in groups.enumerated() {
-            let partName = groups.count == 1 ? source.name : "\(source.name)-\(index + 1)"
-            let title = groups.count == 1 ? source.title : "\(source.title) (\(index + 1)/\(groups.count))"
-            let icon = try Self.icon(limits.icon, from: source.items[range.lowerBound])
+        for plan in plans {
+            let icon = try StickerFit.icon(limits.icon, from: source.items[plan.indices[0]])
             parts.append(try ExportLayout.part(
-                limits: limits, packName: source.name, partName: partName, title: title, author: source.author,
-                number: index + 1, of: groups.count,
-                items: Array(zip(source.items[range], fitted[range])), icon: icon
+                limits: limits, packName: source.name, partName: plan.name, title: plan.title, author: source.author,
+                number: plan.number, of: plans.count,
+                items: plan.indices.map { (source.items[$0], fitted[$0]) }, icon: icon
             ))
         }
         let failures = parts.flatMap { part in
@@ -109,49 +104,23 @@ public struct Exporter: Sendable {
         return ranges
     }
 
-    // MARK: - Fitting
-
-    /// A sticker encoded for the platform, or (file nil) the smallest size any encoding reached.
-    struct FittedSticker: Sendable {
-        var file: EncodedImage?
-        var width: Int
-        var height: Int
-        var bytes: Int
-        var encoding: String
-
-        init(_ file: EncodedImage, width: Int, height: Int) {
-            self.file = file
-            self.width = width
-            self.height = height
-            self.bytes = file.bytes.count
-            self.encoding = file.encoding
-        }
-
-        init(tooLarge smallest: Int, encoding: String, width: Int, height: Int) {
-            self.file = nil
-            self.width = width
-            self.height = height
-            self.bytes = smallest
-            self.encoding = encoding
-        }
-    }
-
     /// Every sticker fitted, in pack order, at most `jobs` at once.
-    private func fitStickers(_ items: [PackSource.Item], limits: PlatformLimits) async throws(ExportError) -> [FittedSticker] {
+    /// The items at `moving` are exported as moving stickers, the rest as still ones.
+    private func fitStickers(_ items: [PackSource.Item], limits: PlatformLimits, moving: Set<Int>) async throws(ExportError) -> [FittedSticker] {
         let jobs = options.jobs
         let results = await withTaskGroup(of: (Int, Result<FittedSticker, ExportError>).self) { group in
             var results = [Result<FittedSticker, ExportError>?](repeating: nil, count: items.count)
             var next = 0
             while next < min(jobs, items.count) {
                 let index = next
-                group.addTask { (index, await Self.fit(items[index], limits: limits)) }
+                group.addTask { (index, await StickerFit.fit(items[index], limits: limits, animated: moving.contains(index))) }
                 next += 1
             }
             while let (index, result) = await group.next() {
                 results[index] = result
                 if next < items.count, !Task.isCancelled {
                     let index = next
-                    group.addTask { (index, await Self.fit(items[index], limits: limits)) }
+                    group.addTask { (index, await StickerFit.fit(items[index], limits: limits, animated: moving.contains(index))) }
                     next += 1
                 }
             }
@@ -163,48 +132,5 @@ public struct Exporter: Sendable {
             fitted.append(try result.get())
         }
         return fitted
-    }
-
-    /// One sticker on the platform's canvas, encoded to fit its byte limit.
-    @concurrent
-    static func fit(_ item: PackSource.Item, limits: PlatformLimits) async -> Result<FittedSticker, ExportError> {
-        let stored = EncodedImage(bytes: item.png, type: .png, encoding: "stored")
-        guard let placement = limits.canvas.placement(width: item.width, height: item.height, fullSize: item.fullSize) else {
-            return .success(FittedSticker(stored, width: item.width, height: item.height))
-        }
-        // A stored PNG already the right size and under the limit goes out as it is.
-        let unchanged = CanvasPlacement(canvasWidth: item.width, canvasHeight: item.height, width: item.width, height: item.height)
-        if placement == unchanged, limits.fileTypes.contains(.png), item.png.count <= limits.maxBytes ?? .max {
-            return .success(FittedSticker(stored, width: item.width, height: item.height))
-        }
-        do {
-            let image = try PNGCodec.decode(item.png, maxPixels: 64_000_000)
-            let canvas = CanvasFitter.centred(
-                image, resizedTo: (placement.width, placement.height), onCanvas: (placement.canvasWidth, placement.canvasHeight)
-            )
-            switch try ByteBudgetEncoder.encode(canvas, types: limits.fileTypes, maxBytes: limits.maxBytes) {
-            case .fits(let file):
-                return .success(FittedSticker(file, width: canvas.width, height: canvas.height))
-            case .tooLarge(let smallest, let encoding):
-                return .success(FittedSticker(tooLarge: smallest, encoding: encoding, width: canvas.width, height: canvas.height))
-            }
-        } catch {
-            return .failure(.unreadableSticker(id: item.id, reason: error.errorDescription ?? error.code))
-        }
-    }
-
-    /// The icon (tray, thumbnail) made from `item`: fitted to its square, PNG under its limit.
-    static func icon(_ rule: IconRule?, from item: PackSource.Item) throws(ExportError) -> (rule: IconRule, file: EncodedImage?, smallest: Int)? {
-        guard let rule else { return nil }
-        do {
-            let image = try PNGCodec.decode(item.png, maxPixels: 64_000_000)
-            let canvas = CanvasFitter.onCanvas(image, width: rule.side, height: rule.side)
-            switch try ByteBudgetEncoder.encode(canvas, types: [.png], maxBytes: rule.maxBytes) {
-            case .fits(let file): return (rule, file, file.bytes.count)
-            case .tooLarge(let smallest, _): return (rule, nil, smallest)
-            }
-        } catch {
-            throw .unreadableSticker(id: item.id, reason: error.errorDescription ?? error.code)
-        }
     }
 }

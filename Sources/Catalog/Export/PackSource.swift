@@ -24,6 +24,8 @@ public struct PackSource: Sendable {
         public var fullSize: Int?
         public var palette: Palette
         public var source: SourceSummary
+        /// The moving sticker, for an entry made from a clip or an animation; its first frame is `png`.
+        public var animation: AnimatedSticker? = nil
     }
 }
 

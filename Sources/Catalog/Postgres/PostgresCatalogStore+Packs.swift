@@ -114,10 +114,12 @@ extension PostgresCatalogStore {
             guard let pack = try await Self.packRow(named: name, connection) else { return .failure(.notFound(name: name)) }
             let rows = try await connection.rows("""
                 SELECT pack_item.photo_id, pack_item.emoji, photo.sha256, photo.format, photo.width AS photo_width,
-                       photo.height AS photo_height, sticker.width, sticker.height, sticker.settings_json, sticker_png.png
+                       photo.height AS photo_height, sticker.width, sticker.height, sticker.settings_json, sticker_png.png,
+                       animation.webp, animation.frame_count, animation.duration_ms
                 FROM pack_item JOIN photo ON photo.id = pack_item.photo_id
                 LEFT JOIN sticker ON sticker.photo_id = pack_item.photo_id
                 LEFT JOIN sticker_png ON sticker_png.photo_id = pack_item.photo_id
+                LEFT JOIN animation ON animation.photo_id = pack_item.photo_id
                 WHERE pack_item.pack_id = $1 ORDER BY pack_item.position
                 """, binds(pack.id))
             var missing: [Int64] = []
@@ -147,7 +149,8 @@ extension PostgresCatalogStore {
                             SourceSummary.ExifSummary(
                                 make: exif.make, model: exif.model, lensModel: exif.lensModel, takenAt: exif.takenAt,
                                 exposureTime: exif.exposureTime, fNumber: exif.fNumber, iso: exif.iso, focalLength: exif.focalLength)
-                        })))
+                        }),
+                    animation: try Self.animation(row)))
             }
             return .success(PackSource(name: pack.name, title: pack.title, author: pack.author, items: items))
         }

@@ -9,10 +9,12 @@ extension SQLiteCatalogStore {
             guard let pack = try Self.packRecord(named: name, db), let packId = pack.id else { return .failure(.notFound(name: name)) }
             let rows = try Row.fetchAll(db, sql: """
                 SELECT pack_item.photo_id, pack_item.emoji, photo.sha256, photo.format, photo.width AS photo_width,
-                       photo.height AS photo_height, sticker.width, sticker.height, sticker.settings_json, sticker_png.png
+                       photo.height AS photo_height, sticker.width, sticker.height, sticker.settings_json, sticker_png.png,
+                       animation.webp, animation.frame_count, animation.duration_ms
                 FROM pack_item JOIN photo ON photo.id = pack_item.photo_id
                 LEFT JOIN sticker ON sticker.photo_id = pack_item.photo_id
                 LEFT JOIN sticker_png ON sticker_png.photo_id = pack_item.photo_id
+                LEFT JOIN animation ON animation.photo_id = pack_item.photo_id
                 WHERE pack_item.pack_id = ? ORDER BY pack_item.position
                 """, arguments: [packId])
             // An entry whose sticker went away (a failed reprocess) is named, never silently skipped.
@@ -40,7 +42,8 @@ extension SQLiteCatalogStore {
                                 exposureTime: exif.exposureTime, fNumber: exif.fNumber, iso: exif.iso, focalLength: exif.focalLength
                             )
                         }
-                    )
+                    ),
+                    animation: (row["webp"] as Data?) == nil ? nil : Self.animation(row)
                 ))
             }
             return .success(PackSource(name: pack.name, title: pack.title, author: pack.author, items: items))

@@ -39,7 +39,7 @@ extension ExitStatus {
     static func of(_ error: ExportError) -> ExitStatus {
         switch error {
         case .pack(let error): of(error)
-        case .emptyPack, .tooFewStickers, .titleTooLong, .doesNotFit, .unreadableSticker: .dataError
+        case .emptyPack, .tooFewStickers, .tooFewInSet, .titleTooLong, .doesNotFit, .unreadableSticker: .dataError
         case .outputExists, .unsafePath, .io: .ioError
         case .cancelled: .interrupted
         }

@@ -7,7 +7,15 @@ struct Table {
         self.headers = headers
     }
 
+    init(headers: [String]) {
+        self.headers = headers
+    }
+
     mutating func append(_ row: String...) {
+        rows.append(row)
+    }
+
+    mutating func append(cells row: [String]) {
         rows.append(row)
     }
 

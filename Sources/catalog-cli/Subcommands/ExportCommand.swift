@@ -13,6 +13,8 @@ extension CatalogCommand {
             discussion: """
                 Writes into --output (a folder, default the current one): png → NAME/, zip → NAME.zip, telegram → NAME.telegram/, whatsapp → NAME.wastickers, signal → NAME.signal/, imessage → NAME.imessage/Stickers.xcstickers/. Every export holds manifest.json (ids, emoji, palettes, source EXIF summary, SHA-256 of every file). Stickers are fitted to the platform's canvas and byte limit (PNG, smaller PNG, fewer colours, lossy WebP); a sticker smaller than sticker.size (from a small photo) is padded at the scale of its full-size neighbours, not enlarged; a pack over the platform's maximum is split into NAME-1, NAME-2, ...
 
+                Animated stickers (from clips, GIFs, animated WebP and APNG) go out moving: telegram as WebM (VP9 with transparency, ≤ 3 s, ≤ 30 fps, ≤ 256 KB), whatsapp as animated WebP (≤ 10 s, ≤ 500 KB), signal as APNG (≤ 3 s, ≤ 300 KB), imessage as APNG (≤ 500 KB), png and zip as the first frame with NNN-ID.apng beside it. Telegram and WhatsApp sets are either still or animated, so a mixed pack becomes NAME (the stills) and NAME-animated. To fit, an animation loses frames per second first (20, then 15), then quality (fewer colours for APNG), then 10 fps at any quality, then length; the report's MOTION column says what was given up. --stills exports every sticker as its first frame.
+
                 Exit: 0 written, 64 bad option, 65 unknown/empty pack, too few stickers or a sticker that cannot fit (nothing written; --dry-run prints the fit report first; --json prints it as JSON), 74 output exists (use --force) or cannot be written, 130/143 interrupted (nothing written).
                 """
         )
@@ -27,6 +29,7 @@ extension CatalogCommand {
         ) var iMessageSize = 408
         @Flag(help: "Replace an export that exists.") var force = false
         @Flag(help: "Fit every sticker and print the report; write nothing.") var dryRun = false
+        @Flag(help: "Export animated stickers as their first frame, as still stickers.") var stills = false
         @OptionGroup var printing: OutputOptions
 
         func validate() throws {
@@ -42,7 +45,7 @@ extension CatalogCommand {
             let directory = URL(fileURLWithPath: output ?? FileManager.default.currentDirectoryPath)
             let exporter = Exporter(options: ExportOptions(
                 format: format, outputDirectory: directory, force: force, dryRun: dryRun,
-                iMessageSize: iMessageSize, jobs: ProcessInfo.processInfo.activeProcessorCount
+                iMessageSize: iMessageSize, jobs: ProcessInfo.processInfo.activeProcessorCount, stills: stills
             ))
             let source: PackSource
             do {
@@ -81,16 +84,28 @@ extension CatalogCommand {
             var text = ""
             for part in report.parts {
                 text += (report.dryRun ? "Would write " : "Wrote ") + "\(part.path) (\(part.count) stickers)\n"
-                var table = Table("ID", "FILE", "PIXELS", "BYTES", "LIMIT", "ENCODING", "OK")
+                let moving = part.files.contains { $0.animation != nil }
+                var table = Table(headers: ["ID", "FILE", "PIXELS", "BYTES", "LIMIT", "ENCODING"] + (moving ? ["MOTION"] : []) + ["OK"])
                 for fit in part.files {
-                    table.append(
+                    var cells = [
                         fit.id.map(String.init) ?? "-", fit.file, "\(fit.width)×\(fit.height)", "\(fit.bytes)",
-                        fit.limit.map(String.init) ?? "-", fit.encoding, fit.ok ? "ok" : "TOO LARGE"
-                    )
+                        fit.limit.map(String.init) ?? "-", fit.encoding,
+                    ]
+                    if moving { cells.append(fit.animation.map(motion) ?? "-") }
+                    cells.append(fit.ok ? "ok" : "TOO LARGE")
+                    table.append(cells: cells)
                 }
                 if report.dryRun || !report.ok { text += table.rendered() }
             }
             return text
+        }
+
+        /// `30 frames, 10 fps, 3.0 s (30 → 10 fps)`.
+        static func motion(_ motion: ExportReport.Motion) -> String {
+            let seconds = Double(motion.durationMs) / 1000
+            let rate = motion.frameRate.rounded() == motion.frameRate ? "\(Int(motion.frameRate))" : String(format: "%.1f", motion.frameRate)
+            let summary = "\(motion.frames) frames, \(rate) fps, " + String(format: "%.1f s", seconds)
+            return motion.steps.isEmpty ? summary : summary + " (" + motion.steps.joined(separator: ", ") + ")"
         }
     }
 
