@@ -1149,6 +1149,17 @@ def an_animated_sticker_has_a_badge_plays_on_hover_and_in_the_detail(f):
         f.press(Keys.ESCAPE)
     finally:
         f.emulate()
+    # A pack of a still and the moving sticker says, before any export, what each app takes of it.
+    still_id = next(e["id"] for e in json.loads(catalog(f.db, "list", "--json").stdout) if e["id"] != f.animated_id and e["status"] == "ok")
+    catalog(f.db, "pack", "create", "mixed", "--title", "Mixed")
+    catalog(f.db, "pack", "add", "mixed", str(still_id), str(f.animated_id))
+    f.driver.get(f.url + "#/packs/mixed")
+    f.wait(lambda: f.js("return document.querySelectorAll('.platform-check').length") == 4, "the platform checks")
+    verdicts = f.js("return Object.fromEntries([...document.querySelectorAll('.platform-check')].map(n => [n.dataset.format, n.textContent]))")
+    assert verdicts["telegram"].startswith("Telegram: as 2 packs"), verdicts
+    assert "needs a change" in verdicts["whatsapp"] and "set would have 1" in verdicts["whatsapp"], verdicts
+    assert verdicts["signal"] == "Signal: ready", verdicts
+    f.screenshot("21-mixed-pack")
 
 
 VIEWS = []

@@ -130,11 +130,19 @@ import Testing
         }
     }
 
-    @Test("a mixed pack whose animated set is under WhatsApp's minimum is refused, naming the set; --stills exports one still pack", arguments: StoreKind.allCases)
+    @Test("a mixed pack whose animated set is under WhatsApp's minimum is refused, naming the set, and the pack says so beforehand; --stills exports one still pack", arguments: StoreKind.allCases)
     func setMinimumAndStills(kind: StoreKind) async throws {
         try await withTemporaryDirectory { directory in
             let repository = try await newCatalog(kind, directory)
             try await makePack(repository, stills: 3, moving: 1)
+            // The pack says so before any export: what each app takes as it is.
+            let detail = try await repository.pack(named: "party")
+            #expect(detail.items.map(\.animated) == [false, false, false, true])
+            let checks = Dictionary(uniqueKeysWithValues: detail.platforms.map { ($0.format, $0) })
+            #expect(checks[.telegram]?.ok == true && checks[.telegram]?.sets == 2)
+            #expect(checks[.whatsapp]?.ok == false && checks[.whatsapp]?.note?.contains("animated set would have 1") == true)
+            #expect(checks[.signal] == PlatformCheck(format: .signal, ok: true, sets: 1, note: nil))
+            #expect(checks[.imessage]?.ok == true)
             await #expect(throws: ExportError.tooFewInSet(format: .whatsapp, animated: true, count: 1, minimum: 3)) {
                 try await export(repository, .whatsapp, to: directory.appending(path: "out"))
             }

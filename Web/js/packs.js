@@ -116,7 +116,8 @@ export function renderPack(main, name) {
         h('h2', {}, 'Export'),
         h('div', { class: 'export-buttons' }, FORMATS.map((format) =>
           h('button', { type: 'button', class: `button export-${format.id}`, disabled: pack.items.length === 0 || null, onclick: () => showExport(pack, format) },
-            icon('download'), format.label)))),
+            icon('download'), format.label))),
+        platformChecks(pack.platforms || [])),
       pack.items.length
         ? items
         : h('div', { class: 'empty' }, 'This pack is empty. Pick stickers in the ', h('a', { href: '#/' }, 'Stickers'), ' view and choose “Add to pack”.'));
@@ -215,3 +216,21 @@ export function renderPack(main, name) {
   load();
   return { destroy() {}, reload: () => load() };
 }
+
+/**
+ * What each messaging app makes of the pack as it is: ready, split into several packs (too many
+ * stickers, or still and animated kept apart), or not without a change, with the reason. Said in
+ * words, not colour alone.
+ */
+function platformChecks(checks) {
+  if (checks.length === 0) return null;
+  return h('ul', { class: 'platform-checks', 'aria-label': 'What each app takes' }, checks.map((check) => {
+    const label = FORMATS.find((format) => format.id === check.format)?.label || check.format;
+    const verdict = !check.ok ? 'needs a change' : check.sets > 1 ? `as ${check.sets} packs` : 'ready';
+    return h('li', { class: `platform-check ${check.ok ? 'ok' : 'blocked'}`, dataset: { format: check.format } },
+      h('span', { class: 'platform-name' }, `${label}:`), ' ',
+      h('span', { class: 'platform-verdict' }, verdict),
+      check.note ? h('span', { class: 'platform-note' }, ` — ${check.note}`) : null);
+  }));
+}
+

@@ -19,7 +19,13 @@ struct ExportSet {
 
     /// The parts of `source` under `limits`. `stills` exports every sticker still.
     static func parts(of source: PackSource, limits: PlatformLimits, stills: Bool) throws(ExportError) -> [Part] {
-        let sets = sets(of: source, limits: limits, stills: stills)
+        try parts(name: source.name, title: source.title, moving: source.items.map { $0.animation != nil }, limits: limits, stills: stills)
+    }
+
+    /// The parts of pack `name` whose stickers move where `moving` is true, in pack order.
+    static func parts(name packName: String, title: String, moving: [Bool], limits: PlatformLimits, stills: Bool) throws(ExportError) -> [Part] {
+        guard !moving.isEmpty else { throw .emptyPack(name: packName) }
+        let sets = sets(moving: moving, limits: limits, stills: stills)
         var parts: [Part] = []
         for set in sets {
             if let range = limits.stickersPerPack, set.indices.count < range.lowerBound {
@@ -29,14 +35,14 @@ struct ExportSet {
                 throw .tooFewInSet(format: limits.format, animated: set.moving == true, count: set.indices.count, minimum: range.lowerBound)
             }
             let separate = sets.count > 1 && set.moving == true
-            let name = separate ? source.name + "-animated" : source.name
+            let name = separate ? packName + "-animated" : packName
             let groups = Exporter.split(count: set.indices.count, maximum: limits.stickersPerPack?.upperBound)
             for (index, range) in groups.enumerated() {
                 let count = groups.count
                 let suffix = [separate ? "animated" : nil, count > 1 ? "\(index + 1)/\(count)" : nil].compactMap(\.self).joined(separator: " ")
                 parts.append(Part(
                     name: count == 1 ? name : "\(name)-\(index + 1)",
-                    title: suffix.isEmpty ? source.title : "\(source.title) (\(suffix))",
+                    title: suffix.isEmpty ? title : "\(title) (\(suffix))",
                     number: parts.count + 1,
                     indices: Array(set.indices[range]),
                     animated: !stills && set.moving != false))
@@ -50,12 +56,12 @@ struct ExportSet {
     }
 
     /// The sets, before any split by size: still first.
-    static func sets(of source: PackSource, limits: PlatformLimits, stills: Bool) -> [ExportSet] {
-        let all = Array(source.items.indices)
+    static func sets(moving isMoving: [Bool], limits: PlatformLimits, stills: Bool) -> [ExportSet] {
+        let all = Array(isMoving.indices)
         guard !stills else { return [ExportSet(indices: all, moving: false)] }
         guard limits.animation.separateSets else { return [ExportSet(indices: all, moving: nil)] }
-        let moving = all.filter { source.items[$0].animation != nil }
-        let still = all.filter { source.items[$0].animation == nil }
+        let moving = all.filter { isMoving[$0] }
+        let still = all.filter { !isMoving[$0] }
         if moving.isEmpty { return [ExportSet(indices: still, moving: false)] }
         if still.isEmpty { return [ExportSet(indices: moving, moving: true)] }
         return [ExportSet(indices: still, moving: false), ExportSet(indices: moving, moving: true)]

@@ -23,6 +23,8 @@ public struct PackItem: Sendable, Equatable, Codable {
     public var width: Int
     public var height: Int
     public var bytes: Int
+    /// True when the sticker moves (made from a clip or an animation).
+    public var animated: Bool
 }
 
 /// A pack and its stickers in order: `catalog pack show`. JSON: the summary's keys plus `items`.
@@ -32,6 +34,17 @@ public struct PackDetail: Sendable, Equatable, Codable {
     public var author: String
     public var createdAt: String
     public var items: [PackItem]
+    /// Which messaging apps take the pack as it is, by the rules that need no encoding.
+    public var platforms: [PlatformCheck]
+
+    public init(name: String, title: String, author: String, createdAt: String, items: [PackItem]) {
+        self.name = name
+        self.title = title
+        self.author = author
+        self.createdAt = createdAt
+        self.items = items
+        platforms = PlatformCheck.all(name: name, title: title, moving: items.map(\.animated))
+    }
 }
 
 /// What `addToPack` did.
@@ -60,7 +73,7 @@ extension PackSummary {
 }
 
 extension PackDetail {
-    private enum Keys: String, CodingKey { case name, title, author, createdAt, items }
+    private enum Keys: String, CodingKey { case name, title, author, createdAt, items, platforms }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Keys.self)
@@ -69,5 +82,6 @@ extension PackDetail {
         try container.encode(author.isEmpty ? nil : author, forKey: .author)
         try container.encode(createdAt, forKey: .createdAt)
         try container.encode(items, forKey: .items)
+        try container.encode(platforms, forKey: .platforms)
     }
 }

@@ -78,16 +78,19 @@ extension PostgresCatalogStore {
         try await packRead { connection in
             guard let pack = try await Self.packRow(named: name, connection) else { return .failure(.notFound(name: name)) }
             let rows = try await connection.rows("""
-                SELECT pack_item.photo_id, pack_item.emoji, photo.path, sticker.width, sticker.height, sticker.bytes
+                SELECT pack_item.photo_id, pack_item.emoji, photo.path, sticker.width, sticker.height, sticker.bytes,
+                       animation.photo_id IS NOT NULL AS animated
                 FROM pack_item JOIN photo ON photo.id = pack_item.photo_id
                 LEFT JOIN sticker ON sticker.photo_id = pack_item.photo_id
+                LEFT JOIN animation ON animation.photo_id = pack_item.photo_id
                 WHERE pack_item.pack_id = $1 ORDER BY pack_item.position
                 """, binds(pack.id))
             let items = try rows.enumerated().map { index, row in
                 PackItem(
                     position: index + 1, id: try row.value("photo_id"), emoji: StickerEmoji.split(try row.value("emoji")),
                     path: try row.value("path"), width: try row.value("width", as: Int?.self) ?? 0,
-                    height: try row.value("height", as: Int?.self) ?? 0, bytes: try row.value("bytes", as: Int?.self) ?? 0)
+                    height: try row.value("height", as: Int?.self) ?? 0, bytes: try row.value("bytes", as: Int?.self) ?? 0,
+                    animated: try row.value("animated"))
             }
             return .success(PackDetail(name: pack.name, title: pack.title, author: pack.author, createdAt: pack.createdAt, items: items))
         }

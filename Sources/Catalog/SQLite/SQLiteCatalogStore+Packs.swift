@@ -65,15 +65,16 @@ extension SQLiteCatalogStore {
             guard let pack = try Self.packRecord(named: name, db), let packId = pack.id else { return .failure(.notFound(name: name)) }
             let rows = try Row.fetchAll(db, sql: """
                 SELECT pack_item.position, pack_item.photo_id, pack_item.emoji, photo.path,
-                       sticker.width, sticker.height, sticker.bytes
+                       sticker.width, sticker.height, sticker.bytes, animation.photo_id IS NOT NULL AS animated
                 FROM pack_item JOIN photo ON photo.id = pack_item.photo_id
                 LEFT JOIN sticker ON sticker.photo_id = pack_item.photo_id
+                LEFT JOIN animation ON animation.photo_id = pack_item.photo_id
                 WHERE pack_item.pack_id = ? ORDER BY pack_item.position
                 """, arguments: [packId])
             let items = rows.enumerated().map { index, row in
                 PackItem(
                     position: index + 1, id: row["photo_id"], emoji: StickerEmoji.split(row["emoji"]), path: row["path"],
-                    width: row["width"] ?? 0, height: row["height"] ?? 0, bytes: row["bytes"] ?? 0
+                    width: row["width"] ?? 0, height: row["height"] ?? 0, bytes: row["bytes"] ?? 0, animated: row["animated"]
                 )
             }
             return .success(PackDetail(name: pack.name, title: pack.title, author: pack.author, createdAt: pack.createdAt, items: items))

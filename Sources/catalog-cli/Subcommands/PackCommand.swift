@@ -210,7 +210,7 @@ extension CatalogCommand.PackCommand {
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show a pack's stickers in order.",
-            discussion: "--json prints {\"author\",\"createdAt\",\"items\":[{\"bytes\",\"emoji\",\"height\",\"id\",\"path\",\"position\",\"width\"}],\"name\",\"title\"}."
+            discussion: "Ends with what each messaging app takes of the pack as it is (how many stickers, still and animated mixed, the title's length; byte limits are met by export). --json prints {\"author\",\"createdAt\",\"items\":[{\"animated\",\"bytes\",\"emoji\",\"height\",\"id\",\"path\",\"position\",\"width\"}],\"name\",\"platforms\":[{\"format\",\"note\",\"ok\",\"sets\"}],\"title\"}."
         )
 
         @OptionGroup var catalog: CatalogOptions
@@ -235,9 +235,14 @@ extension CatalogCommand.PackCommand {
             if !pack.items.isEmpty {
                 var table = Table("#", "ID", "EMOJI", "SIZE", "PATH")
                 for item in pack.items {
-                    table.append("\(item.position)", "\(item.id)", item.emoji.joined(), "\(item.width)×\(item.height)", item.path)
+                    let size = "\(item.width)×\(item.height)" + (item.animated ? " animated" : "")
+                    table.append("\(item.position)", "\(item.id)", item.emoji.joined(), size, item.path)
                 }
                 text += table.rendered()
+                for check in pack.platforms {
+                    let verdict = !check.ok ? "needs a change" : check.sets > 1 ? "as \(check.sets) packs" : "ready"
+                    text += "\(check.format.rawValue): \(verdict)" + (check.note.map { " (\($0))" } ?? "") + "\n"
+                }
             }
             Terminal.standardOutput.write(text)
         }
