@@ -8,8 +8,9 @@ extension PhotoProcessor {
 
     /// A clip or animated image through the pipeline: its frames decoded, cut out without flicker
     /// (``ClipCutter``) and kept as an ``AnimatedSticker``, the first frame as the still sticker.
+    /// `box` (upright pixels of the first frame) picks the subject and follows it.
     /// What the decode learned (format, upright size) is kept when a later stage fails.
-    func animatedAttempt(_ bytes: [UInt8], format: AnimationFormat) -> ProcessingAttempt {
+    func animatedAttempt(_ bytes: [UInt8], format: AnimationFormat, box: CutoutGuidance.Box? = nil) -> ProcessingAttempt {
         let decoded: DecodedAnimation
         do throws(ProcessingError) {
             let window = animationWindow
@@ -21,7 +22,14 @@ extension PhotoProcessor {
         do throws(ProcessingError) {
             let cutter = ClipCutter(
                 style: settings.style, paletteColors: settings.paletteColors, workingSize: decodeOptions.workingSize, segmenter: segmenter)
-            let clip = try cutter.cut(decoded.frames.map(\.image))
+            if box != nil {
+                do {
+                    try CutoutGuidance(box: box).validate(width: decoded.width, height: decoded.height)
+                } catch {
+                    throw .invalidGuidance(error.description)
+                }
+            }
+            let clip = try cutter.cut(decoded.frames.map(\.image), box: box, upright: (decoded.width, decoded.height))
             let durations = decoded.frames.map(\.durationMilliseconds)
             let animation = try StageClock.measure(.encode) { () throws(ProcessingError) in
                 try AnimatedSticker(frames: clip.frames, durations: durations)

@@ -39,14 +39,14 @@ public nonisolated struct PhotoProcessor: Sendable {
     /// guidance that does not fit the photo fails the photo with `.invalidGuidance`.
     @concurrent
     public func attempt(_ bytes: [UInt8], guidance: CutoutGuidance = .none) async -> ProcessingAttempt {
-        // Clips and animated images become animated stickers; guidance is for stills, and a clip asked
-        // to follow it is refused rather than cut out without it.
+        // Clips and animated images become animated stickers. Their guidance is a box on the first
+        // frame; points, which name pixels of one picture, are refused rather than ignored.
         if let format = AnimationFormat.detect(bytes) {
-            guard guidance.isEmpty else {
+            guard guidance.include.isEmpty, guidance.exclude.isEmpty else {
                 return ProcessingAttempt(facts: nil, warnings: [], result: .failure(
-                    .invalidGuidance("\(format.displayName) becomes an animated sticker, and its cut-out cannot be guided yet")))
+                    .invalidGuidance("\(format.displayName) becomes an animated sticker, whose cut-out takes a box on its first frame, not points")))
             }
-            return animatedAttempt(bytes, format: format)
+            return animatedAttempt(bytes, format: format, box: guidance.box)
         }
         let decoded: DecodedPhoto
         do throws(ProcessingError) {

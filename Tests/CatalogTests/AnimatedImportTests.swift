@@ -56,12 +56,19 @@ import Testing
             let preview = try await SourcePreview.jpeg(path: folder.appending(path: "star.png").path, longSide: 160)
             let shown = try PhotoDecoder.decode(preview, options: DecodeOptions()).image
             #expect((shown.width, shown.height) == (160, 120))
-            // A clip's cut-out cannot be guided: asked to, the processor refuses rather than ignore the guidance.
-            let guided = await PhotoProcessor(predictor: CentredEllipsePredictor()).attempt(
+            // A clip takes a box on its first frame; points, and a box outside the frame, are refused.
+            let boxed = await PhotoProcessor(predictor: CentredEllipsePredictor()).attempt(
                 apng, guidance: CutoutGuidance(box: CutoutGuidance.Box(x: 0, y: 0, width: 100, height: 100)))
-            guard case .failure(.invalidGuidance) = guided.result else {
-                Issue.record("guidance on a clip: \(guided.result)")
-                return
+            #expect((try? boxed.result.get())?.animation != nil, "a boxed clip: \(boxed.result)")
+            let outside = await PhotoProcessor(predictor: CentredEllipsePredictor()).attempt(
+                apng, guidance: CutoutGuidance(box: CutoutGuidance.Box(x: 0, y: 0, width: 5000, height: 100)))
+            let pointed = await PhotoProcessor(predictor: CentredEllipsePredictor()).attempt(
+                apng, guidance: CutoutGuidance(include: [CutoutGuidance.Point(x: 10, y: 10)]))
+            for guided in [outside, pointed] {
+                guard case .failure(.invalidGuidance) = guided.result else {
+                    Issue.record("wrong guidance on a clip: \(guided.result)")
+                    return
+                }
             }
         }
     }

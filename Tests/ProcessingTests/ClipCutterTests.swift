@@ -107,6 +107,39 @@ struct ClipCutterTests {
         #expect(main.hex.lowercased().hasPrefix("#e") || main.hex.lowercased().hasPrefix("#f"), "\(clip.palette.colors.map(\.hex))")
     }
 
+    @Test func aBoxOnTheFirstFramePicksOneOfTwoSubjectsAndFollowsItAsItMoves() throws {
+        let scenes = (0..<12).map { index in
+            SampleScene(width: 480, height: 360, background: .noise(RGB(70, 110, 150), amplitude: 30), shape: .ellipse,
+                        subjectColor: Self.orange, centerX: 0.55 + 0.3 * Double(index) / 11, radius: 0.15, seed: UInt64(index + 1))
+        }
+        // A second subject of the same colour stands still on the left of every frame.
+        let frames = scenes.map { scene in
+            var photo = scene.renderPhoto()
+            for y in 135..<225 {
+                for x in 25..<115 where (x - 70) * (x - 70) + (y - 180) * (y - 180) < 45 * 45 {
+                    let offset = (y * photo.width + x) * 4
+                    (photo.pixels[offset], photo.pixels[offset + 1], photo.pixels[offset + 2]) = (Self.orange.red, Self.orange.green, Self.orange.blue)
+                }
+            }
+            return photo
+        }
+        let first = scenes[0].renderMask()
+        let columns = (0..<first.count).filter { first[$0] >= 128 }.map { $0 % 480 }
+        let rows = (0..<first.count).filter { first[$0] >= 128 }.map { $0 / 480 }
+        let left = try #require(columns.min()), right = try #require(columns.max())
+        let top = try #require(rows.min()), bottom = try #require(rows.max())
+        let box = CutoutGuidance.Box(x: left - 10, y: top - 10, width: right - left + 21, height: bottom - top + 21)
+
+        let unguided = try Self.cutter(WaveringPredictor(subject: Self.orange)).cut(frames)
+        #expect(unguided.masks[0][180 * 480 + 70] >= 128, "without a box both subjects are kept")
+        let clip = try Self.cutter(WaveringPredictor(subject: Self.orange)).cut(frames, box: box, upright: (480, 360))
+        for (index, (mask, scene)) in zip(clip.masks, scenes).enumerated() {
+            #expect(mask[180 * 480 + 70] < 128, "frame \(index): the subject outside the box is left out")
+            let overlap = ClipCutout.intersectionOverUnion(mask, scene.renderMask())
+            #expect(overlap >= 0.8, "frame \(index): IoU \(overlap) with the boxed subject")
+        }
+    }
+
     @Test func aClipWithNoSubjectIsRefused() {
         let frames = (0..<4).map { _ in RGBAImage(width: 200, height: 150, red: 70, green: 110, blue: 150) }
         #expect(throws: ProcessingError.self) { try Self.cutter(WaveringPredictor(subject: Self.orange)).cut(frames) }

@@ -19,15 +19,21 @@ public struct ClipCutter: Sendable {
     }
 
     /// The sticker frames of `frames` (all of one size, upright). Fails with `.noSubject` when no
-    /// frame has one.
-    public func cut(_ frames: [RGBAImage]) throws(ProcessingError) -> ClipCutout {
+    /// frame has one. `box`, drawn on the first frame in pixels of the upright clip of `upright`
+    /// size (frames may be smaller), picks the subject, and follows it through the clip.
+    public func cut(
+        _ frames: [RGBAImage], box: CutoutGuidance.Box? = nil, upright: (width: Int, height: Int)? = nil
+    ) throws(ProcessingError) -> ClipCutout {
         guard let first = frames.first else { throw .noSubject("the clip has no frames") }
         guard frames.allSatisfy({ $0.width == first.width && $0.height == first.height }) else {
             throw .encodingFailed("the clip's frames differ in size")
         }
         let working = frames.map { ImageResizer.reducedToWorkingSize($0, workingSize: workingSize) }
         let sourceScale = Double(first.width) / Double(working[0].width)
-        let cutouts = try steadyCutouts(of: working)
+        let frame = upright ?? (first.width, first.height)
+        let cutouts = try steadyCutouts(of: working, following: box.map { box in { grid in
+            SubjectBoxFollower.cells(of: box, frame: frame, grid: grid)
+        } })
         let box = try Self.unionOfSubjects(cutouts.map(\.cutout))
         let stickers = try cutouts.map { (cutout, _) throws(ProcessingError) in
             try StageClock.measure(.render) { () throws(ProcessingError) in
@@ -43,10 +49,14 @@ public struct ClipCutter: Sendable {
 
     /// Every frame's cut-out along its steadied coarse mask. A frame in which the clean-up finds no
     /// subject is kept, empty: the subject may leave the picture for a moment.
-    func steadyCutouts(of frames: [RGBAImage]) throws(ProcessingError) -> [(cutout: RGBAImage, mask: [UInt8])] {
+    /// `box`, given the masks' grid, is the first frame's box in its cells.
+    func steadyCutouts(
+        of frames: [RGBAImage], following box: (((width: Int, height: Int)) -> SubjectBoxFollower.Cells)? = nil
+    ) throws(ProcessingError) -> [(cutout: RGBAImage, mask: [UInt8])] {
         var coarse: [LowResolutionMask] = []
         for frame in frames { coarse.append(try segmenter.coarseMask(of: frame)) }
         let grid = (width: coarse[0].width, height: coarse[0].height)
+        if let box { coarse = SubjectBoxFollower.follow(coarse, from: box(grid)) }
         let brightness = frames.map { TemporalMaskFilter.brightness(of: $0, width: grid.width, height: grid.height) }
         let steadied = steadies ? TemporalMaskFilter.steadied(coarse, brightness: brightness) : coarse
         var cutouts: [(cutout: RGBAImage, mask: [UInt8])] = []
