@@ -45,6 +45,7 @@ struct WebMEncoderTests {
         #expect(video["width"] as? Int == 512)
         #expect(video["height"] as? Int == 384)
         #expect(video["nb_read_frames"] as? String == "30")
+        #expect((video["disposition"] as? [String: Int])?["default"] == 1)
         let tags = video["tags"] as? [String: String] ?? [:]
         #expect(tags.first { $0.key.lowercased() == "alpha_mode" }?.value == "1", "the track's AlphaMode, tags: \(tags)")
         let format = try #require(probe["format"] as? [String: Any])

@@ -12,9 +12,11 @@ import CFFmpeg
 /// the muxer writes a random segment UID and its version), and libswscale's bit-exact conversion, so
 /// the output does not depend on which SIMD paths the machine has either.
 public enum WebMEncoder {
-    /// libvpx's speed/quality trade-off at `deadline good` (0 slowest ... 5 fastest). Measured for
-    /// 90 frames of 512x512 on one thread (x86-64, 2 cores): see `encodeTimeAtTelegramSize` in
-    /// WebMEncoderTests, which prints the figure.
+    /// libvpx's speed/quality trade-off at `deadline good` (0 slowest ... 5 fastest). 90 frames of
+    /// 512x512 on one thread (x86-64, 2 cores, user time): a disc over transparency 1.3 s; a busy
+    /// test pattern (testsrc2 in a disc) 5.5 s at 4, 6.4 s at 3, 8.4 s at 2, where 2 is 10-35 %
+    /// smaller at the same crf. A byte budget is met by encoding more than once, so speed wins; above
+    /// 4 `good` is no faster. `encodeTimeAtTelegramSize` in WebMEncoderTests prints the figure.
     static let cpuUsed = 4
 
     /// The WebM of `frames` (one size, any width and height, straight alpha as ``RGBAImage`` holds
@@ -167,6 +169,8 @@ private final class WebMSession {
         let copied = avcodec_parameters_from_context(stream.pointee.codecpar, codec)
         guard copied >= 0 else { throw Self.error(copied, "describing the video stream") }
         stream.pointee.time_base = timeBase
+        // Without it the muxer writes FlagDefault 0, a track that players need not pick.
+        stream.pointee.disposition = AV_DISPOSITION_DEFAULT
         let header = avformat_write_header(container, nil)
         guard header >= 0 else { throw Self.error(header, "writing the WebM header") }
 
