@@ -96,6 +96,21 @@ struct WebMEncoderTests {
         #expect(first == second)
     }
 
+    /// A cut-out keeps its photo's colours under alpha 0: they must not cost bytes.
+    @Test func coloursUnderTransparencyAreNotEncoded() throws {
+        let clean = Array(Self.thirtyFrames.prefix(10))
+        let busy = clean.enumerated().map { index, frame in
+            var image = frame
+            for offset in stride(from: 0, to: image.pixels.count, by: 4) where image.pixels[offset + 3] == 0 {
+                let noise = UInt8(truncatingIfNeeded: (offset &* 2_654_435_761 &+ index &* 97) >> 13)
+                image.pixels.replaceSubrange(offset..<offset + 3, with: [noise, noise &+ 85, noise &+ 170])
+            }
+            return image
+        }
+        let durations = [Int](repeating: 33, count: 10)
+        #expect(try WebMEncoder.encode(busy, durations: durations, quality: 50) == WebMEncoder.encode(clean, durations: durations, quality: 50))
+    }
+
     @Test func higherQualityIsNeverSmaller() throws {
         let sizes = try [0, 25, 50, 75, 100].map { try WebMEncoder.encode(Self.thirtyFrames, durations: Self.durations, quality: $0).count }
         print("WebM sizes of 30 frames 512x384 at quality 0, 25, 50, 75, 100: \(sizes) bytes")
