@@ -14,7 +14,7 @@ import CFFmpeg
 public enum WebMEncoder {
     /// libvpx's speed/quality trade-off at `deadline good` (0 slowest ... 5 fastest). 90 frames of
     /// 512x512 on one thread (x86-64, 2 cores, user time): a disc over transparency 1.3 s; a busy
-    /// test pattern (testsrc2 in a disc) 5.5 s at 4, 6.4 s at 3, 8.4 s at 2, where 2 is 10-35 %
+    /// test pattern (testsrc2 in a disc) 5.5 s at 4, 6.4 s at 3, 8.4 s at 2, where 2 is 18-36 %
     /// smaller at the same crf. A byte budget is met by encoding more than once, so speed wins; above
     /// 4 `good` is no faster. `encodeTimeAtTelegramSize` in WebMEncoderTests prints the figure.
     static let cpuUsed = 4
@@ -29,7 +29,6 @@ public enum WebMEncoder {
             throw .encodingFailed("an animation's frames must all be \(first.width)x\(first.height)")
         }
         guard durations.allSatisfy({ $0 > 0 }) else { throw .encodingFailed("every frame must show for at least 1 ms") }
-        // VP9's frame header holds 16-bit sizes, libvpx refuses larger than 16,384 a side.
         guard first.width <= maxDimension, first.height <= maxDimension else {
             throw .encodingFailed("\(first.width)x\(first.height) is larger than VP9 allows (\(maxDimension) a side)")
         }
@@ -46,7 +45,8 @@ public enum WebMEncoder {
         return try session.finish()
     }
 
-    static let maxDimension = 16_384
+    /// VP9's frame header stores each side less one in 16 bits.
+    static let maxDimension = 65_536
 
     /// libvpx's constant-quality level for `quality`: 0 is crf 63 (the coarsest), 100 is crf 10,
     /// where a sticker's size has stopped buying visible detail; never rising as quality rises.
