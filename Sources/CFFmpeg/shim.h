@@ -42,3 +42,10 @@ static inline int cffmpeg_scale_to_rgba(struct SwsContext *context, const AVFram
     int strides[4] = { stride, 0, 0, 0 };
     return sws_scale(context, (const uint8_t *const *)frame->data, frame->linesize, 0, frame->height, planes, strides);
 }
+
+// sws_scale from one packed RGBA buffer into a frame's planes (the encoder's side of the above).
+static inline int cffmpeg_scale_from_rgba(struct SwsContext *context, const uint8_t *pixels, int stride, int height, AVFrame *frame) {
+    const uint8_t *planes[4] = { pixels, NULL, NULL, NULL };
+    const int strides[4] = { stride, 0, 0, 0 };
+    return sws_scale(context, planes, strides, 0, height, frame->data, frame->linesize);
+}

@@ -7,7 +7,7 @@ import Testing
 enum ClipFixtures {
     struct MissingFFmpeg: Error, CustomStringConvertible {
         var description: String {
-            "the ffmpeg CLI is not on PATH: the animation tests make their clips with it (apt-get install ffmpeg, or make test-deps)"
+            "the ffmpeg CLI (ffmpeg, ffprobe) is not on PATH: the animation tests make and check their clips with it (apt-get install ffmpeg, or make test-deps)"
         }
     }
 
@@ -18,10 +18,15 @@ enum ClipFixtures {
     }
 
     /// The `ffmpeg` executable on PATH, nil when there is none.
-    static let ffmpeg: String? = {
+    static let ffmpeg: String? = executable("ffmpeg")
+
+    /// The `ffprobe` executable on PATH (it comes with ffmpeg), nil when there is none.
+    static let ffprobe: String? = executable("ffprobe")
+
+    private static func executable(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/ffmpeg" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }()
+        return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
 
     /// The 30 fps test pattern most clips are made from.
     static let pattern = ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-t", "4"]
@@ -51,6 +56,21 @@ enum ClipFixtures {
         return try [UInt8](Data(contentsOf: output))
     }
 
+    /// ffprobe's JSON answer (`-of json`) about `bytes`, written to a file named `name`, with
+    /// `arguments` (`-show_streams`, `-count_frames`...); fails the test like `make` does.
+    static func probe(_ bytes: [UInt8], name: String, _ arguments: [String]) throws -> [String: Any] {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("probe-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent(name)
+        try Data(bytes).write(to: file)
+        let all = ["-hide_banner", "-loglevel", "error", "-of", "json"] + arguments + [file.path]
+        let result = try run(all, tool: ffprobe)
+        guard result.status == 0 else { throw FFmpegFailed(arguments: ["(ffprobe)"] + all, output: result.output) }
+        let json = try JSONSerialization.jsonObject(with: Data(result.output.utf8))
+        return try #require(json as? [String: Any], "ffprobe's answer is not a JSON object: \(result.output)")
+    }
+
     /// Whether this ffmpeg has the encoder (libx265, libwebp_anim...); false without ffmpeg.
     static func hasEncoder(_ name: String) -> Bool {
         guard let result = try? run(["-hide_banner", "-encoders"]), result.status == 0 else { return false }
@@ -64,10 +84,10 @@ enum ClipFixtures {
         func set() { state.withLock { $0 = true } }
     }
 
-    private static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        guard let ffmpeg else { throw MissingFFmpeg() }
+    private static func run(_ arguments: [String], tool: String? = ffmpeg) throws -> (status: Int32, output: String) {
+        guard let tool else { throw MissingFFmpeg() }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: ffmpeg)
+        process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = arguments
         let pipe = Pipe()
         process.standardOutput = pipe
