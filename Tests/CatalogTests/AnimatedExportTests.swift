@@ -88,6 +88,40 @@ import Testing
         }
     }
 
+    @Test(
+        "telegram: a mixed pack becomes a still and a video set; WebM VP9 with alpha, one side 512, ≤ 3 s, ≤ 30 fps, ≤ 256 KB, no audio",
+        .enabled(if: FFprobe.path != nil, "ffprobe (Debian's ffmpeg, a test dependency) checks the WebM files"),
+        arguments: StoreKind.allCases)
+    func telegram(kind: StoreKind) async throws {
+        try await withTemporaryDirectory { directory in
+            let repository = try await newCatalog(kind, directory)
+            try await makePack(repository, stills: 1, moving: 2)
+            let report = try await export(repository, .telegram, to: directory.appending(path: "out"))
+            #expect(report.ok && report.parts.map(\.name) == ["party", "party-animated"])
+            let files = try exportedFiles(at: directory.appending(path: "out/party-animated.telegram"))
+            try checkManifest(files)
+            #expect(String(decoding: try #require(files["title.txt"]), as: UTF8.self) == "Party (animated)\n")
+            let fits = report.parts[1].files.filter { $0.id != nil }
+            #expect(fits.count == 2 && fits.allSatisfy { $0.file.hasSuffix(".webm") && $0.bytes <= 256_000 })
+            #expect(fits.contains { $0.animation?.steps.contains("4.0 → 3.0 s") == true })
+            for fit in fits {
+                let url = directory.appending(path: "out/party-animated.telegram/\(fit.file)")
+                let probe = try FFprobe.streams(of: url)
+                #expect(probe.count == 1, "one stream, video, no audio")
+                let video = try #require(probe.first)
+                #expect(video["codec_type"] as? String == "video" && video["codec_name"] as? String == "vp9")
+                let width = try #require(video["width"] as? Int), height = try #require(video["height"] as? Int)
+                #expect(max(width, height) == 512 && min(width, height) <= 512)
+                #expect((video["tags"] as? [String: Any])?["alpha_mode"] as? String == "1" || (video["tags"] as? [String: Any])?["ALPHA_MODE"] as? String == "1")
+                let duration = try FFprobe.duration(of: url)
+                #expect(duration > 0 && duration <= 3.0)
+                let counted = try #require(video["nb_read_frames"] as? String)
+                let frames = try #require(Double(counted))
+                #expect(frames / duration <= 30.5)
+            }
+        }
+    }
+
     @Test("signal: one pack, moving stickers as APNG 512×512, ≤ 300 KB, ≤ 3 s (a 4 s clip is cut, and the report says so)", arguments: StoreKind.allCases)
     func signal(kind: StoreKind) async throws {
         try await withTemporaryDirectory { directory in
@@ -167,3 +201,37 @@ import Testing
         }
     }
 }
+
+/// Debian's ffprobe, to read exported WebM files with a reader that is not ours.
+enum FFprobe {
+    static let path: String? = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        .split(separator: ":").map { "\($0)/ffprobe" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    static func json(_ arguments: [String]) throws -> [String: Any] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(path))
+        process.arguments = ["-v", "error", "-print_format", "json"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let object = try JSONSerialization.jsonObject(with: data)
+        return try #require(object as? [String: Any])
+    }
+
+    /// Every stream, with its frames counted by decoding.
+    static func streams(of url: URL) throws -> [[String: Any]] {
+        let streams = try json(["-count_frames", "-show_streams", url.path])["streams"]
+        return try #require(streams as? [[String: Any]])
+    }
+
+    /// The container's running time in seconds.
+    static func duration(of url: URL) throws -> Double {
+        let container = try json(["-show_format", url.path])["format"]
+        let format = try #require(container as? [String: Any])
+        let duration = try #require(format["duration"] as? String)
+        return try #require(Double(duration))
+    }
+}
+

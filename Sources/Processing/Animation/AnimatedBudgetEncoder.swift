@@ -42,7 +42,7 @@ public enum AnimatedFileType: String, Sendable, Codable {
             level == 0
                 ? try APNGEncoder.encode(clip.frames, durations: clip.durations)
                 : try APNGEncoder.encodePalette(clip.frames, durations: clip.durations, colors: level)
-        case .webm: throw .encodingFailed("VP9 encoding is not available in this build")
+        case .webm: try WebMEncoder.encode(clip.frames, durations: clip.durations, quality: level)
         }
     }
 }
