@@ -17,7 +17,7 @@ extension PhotoProcessor {
         } catch {
             return ProcessingAttempt(facts: nil, warnings: [], result: .failure(error))
         }
-        let facts = PhotoFacts(format: format.recordedFormat, width: decoded.width, height: decoded.height, exif: nil)
+        let facts = PhotoFacts(format: format.recordedFormat, width: decoded.width, height: decoded.height, exif: decoded.exif)
         do throws(ProcessingError) {
             let cutter = ClipCutter(
                 style: settings.style, paletteColors: settings.paletteColors, workingSize: decodeOptions.workingSize, segmenter: segmenter)
@@ -28,7 +28,7 @@ extension PhotoProcessor {
             }
             let first = try StageClock.measure(.encode) { () throws(ProcessingError) in try PNGCodec.encode(clip.frames[0]) }
             let processed = ProcessedPhoto(
-                format: facts.format, width: facts.width, height: facts.height, exif: nil,
+                format: facts.format, width: facts.width, height: facts.height, exif: facts.exif,
                 sticker: StickerImage(png: first, width: clip.frames[0].width, height: clip.frames[0].height),
                 palette: clip.palette, pipelineVersion: Self.pipelineVersion, settings: settings, signature: clip.signature,
                 animation: animation)
