@@ -9,10 +9,11 @@ extension PhotoProcessor {
     /// A clip or animated image through the pipeline: its frames decoded, cut out without flicker
     /// (``ClipCutter``) and kept as an ``AnimatedSticker``, the first frame as the still sticker.
     /// What the decode learned (format, upright size) is kept when a later stage fails.
-    func animatedAttempt(_ bytes: [UInt8], format: AnimationFormat) -> ProcessingAttempt {
+    /// `part` is the entry's part of the source, kept on the result for the catalog to store.
+    func animatedAttempt(_ bytes: [UInt8], format: AnimationFormat, part: ClipWindow) -> ProcessingAttempt {
         let decoded: DecodedAnimation
         do throws(ProcessingError) {
-            let window = animationWindow
+            let window = animationWindow.taking(part)
             decoded = try StageClock.measure(.decode) { () throws(ProcessingError) in try AnimationDecoder.decode(bytes, window: window) }
         } catch {
             return ProcessingAttempt(facts: nil, warnings: [], result: .failure(error))
@@ -31,7 +32,7 @@ extension PhotoProcessor {
                 format: facts.format, width: facts.width, height: facts.height, exif: facts.exif,
                 sticker: StickerImage(png: first, width: clip.frames[0].width, height: clip.frames[0].height),
                 palette: clip.palette, pipelineVersion: Self.pipelineVersion, settings: settings, signature: clip.signature,
-                animation: animation)
+                animation: animation, clip: part)
             return ProcessingAttempt(facts: facts, warnings: [], result: .success(processed))
         } catch {
             return ProcessingAttempt(facts: facts, warnings: [], result: .failure(error))

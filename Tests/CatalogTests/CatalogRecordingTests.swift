@@ -183,7 +183,7 @@ import Testing
                 stickersByPipelineVersion: [4: 2], stickerBytes: 16, paletteColors: 4, packs: 0, fileSize: 0,
                 migrations: CatalogMigrations.identifiers))
             #expect(try sortedJSON(stats) == #"{"failed":3,"failuresByCode":{"unreadable":2,"unsupported-format":1},"#
-                + #""fileSize":0,"migrations":["0001_initial","0002_palette_index","0003_decoder_version","0004_copy_and_work","0005_palette_cell","0006_palette_pack","0007_guidance","0008_similarity","0009_similarity_covering","0010_animation"],"ok":2,"packs":0,"paletteColors":4,"#
+                + #""fileSize":0,"migrations":["0001_initial","0002_palette_index","0003_decoder_version","0004_copy_and_work","0005_palette_cell","0006_palette_pack","0007_guidance","0008_similarity","0009_similarity_covering","0010_animation","0011_clip_window"],"ok":2,"packs":0,"paletteColors":4,"#
                 + #""stickerBytes":16,"stickersByPipelineVersion":{"4":2},"total":5}"#)
         }
     }

@@ -175,11 +175,12 @@ extension PostgresCatalogStore {
     private static func insert(_ entry: StoredEntry, _ connection: PostgresConnection) async throws {
         try await connection.run("""
             INSERT INTO photo (id, sha256, path, file_size, file_mtime, format, width, height, status, failure_code,
-                failure_message, imported_at, updated_at, decoder_version, guidance_json)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+                failure_message, imported_at, updated_at, decoder_version, guidance_json,
+                clip_json)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
             """, binds(entry.id, entry.sha256, entry.path, entry.fileSize, entry.fileMtime, entry.format, entry.width, entry.height,
                        entry.status, entry.failureCode, entry.failureMessage, entry.importedAt, entry.updatedAt, entry.decoderVersion,
-                       entry.guidanceJson))
+                       entry.guidanceJson, entry.clipJson))
         if let exif = entry.exif {
             try await insert(ExifRecord(
                 photoId: entry.id, make: exif.make, model: exif.model, lensModel: exif.lensModel, takenAt: exif.takenAt,

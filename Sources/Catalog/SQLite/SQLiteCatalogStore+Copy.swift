@@ -151,7 +151,7 @@ extension SQLiteCatalogStore {
             id: entry.id, sha256: entry.sha256, path: entry.path, fileSize: entry.fileSize, fileMtime: entry.fileMtime,
             format: entry.format, width: entry.width, height: entry.height, status: entry.status, failureCode: entry.failureCode,
             failureMessage: entry.failureMessage, importedAt: entry.importedAt, updatedAt: entry.updatedAt,
-            decoderVersion: entry.decoderVersion, guidanceJson: entry.guidanceJson)
+            decoderVersion: entry.decoderVersion, guidanceJson: entry.guidanceJson, clipJson: entry.clipJson)
         try photo.insert(db)
         if let exif = entry.exif {
             try ExifRecord(
@@ -188,7 +188,8 @@ extension StoredEntry {
             id: photo.id ?? 0, sha256: photo.sha256, path: photo.path, fileSize: photo.fileSize, fileMtime: photo.fileMtime,
             format: photo.format, width: photo.width, height: photo.height, status: photo.status, failureCode: photo.failureCode,
             failureMessage: photo.failureMessage, importedAt: photo.importedAt, updatedAt: photo.updatedAt,
-            decoderVersion: photo.decoderVersion, exif: exif, sticker: sticker, palette: palette, guidanceJson: photo.guidanceJson)
+            decoderVersion: photo.decoderVersion, exif: exif, sticker: sticker, palette: palette, guidanceJson: photo.guidanceJson,
+            clipJson: photo.clipJson)
     }
 }
 

@@ -71,7 +71,8 @@ extension SQLiteCatalogStore {
                 modificationTime: photo.fileMtime,
                 importedAt: photo.importedAt,
                 updatedAt: photo.updatedAt,
-                guidance: try photo.guidanceJson.map { try CutoutGuidance(storedJSON: $0) }
+                guidance: try photo.guidanceJson.map { try CutoutGuidance(storedJSON: $0) },
+                clip: try photo.clip()
             )
         }
     }
