@@ -18,7 +18,7 @@ import Testing
             let detail = try #require(try repository.entry(id: 1))
             let json = try sortedJSON(detail)
             let expected = #"""
-                {"exif":{"exposureTime":0.004,"fNumber":4,"focalLength":50,"gpsAltitude":35.5,"gpsLatitude":48.8584,\#
+                {"clip":null,"exif":{"exposureTime":0.004,"fNumber":4,"focalLength":50,"gpsAltitude":35.5,"gpsLatitude":48.8584,\#
                 "gpsLongitude":-2.2945,"iso":200,"lensModel":"RF24-105mm F4 L IS USM","make":"Canon","model":"EOS R5",\#
                 "orientation":6,"takenAt":"2024-05-01T12:34:56+02:00"},"failure":null,"format":"jpeg","guidance":null,"height":3000,\#
                 "id":1,"palette":[{"hex":"#ff8800","share":0.5},{"hex":"#0044cc","share":0.25}],\#
