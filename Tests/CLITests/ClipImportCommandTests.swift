@@ -1,4 +1,6 @@
 import Foundation
+import Processing
+import SampleImages
 import Testing
 
 /// Clips through the `catalog` binary: a phone's container tags become the entry's EXIF, `--clip` and
@@ -82,5 +84,28 @@ struct ClipImportCommandTests {
         let imported = try scenario.run(["import", folder.path("clips"), "--json"])
         #expect(imported.status == 65 || imported.status == 1, "\(imported.status)")
         #expect(imported.stdout.contains("\"no-video\""), "\(imported.stdout)")
+    }
+
+    @Test func aLivePhotosHalvesNameEachOther() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder.path("phone"), withIntermediateDirectories: true)
+        let photo = SampleScene(width: 320, height: 240, background: .gradient(top: RGB(150, 200, 235), bottom: RGB(60, 110, 70)), shape: .star,
+                                subjectColor: RGB(240, 120, 20), seed: 5).renderPhoto()
+        _ = try folder.write(try JPEGCodec.encode(photo), to: "phone/IMG_0001.JPG")
+        try Self.iPhoneClip(at: folder.path("phone/img_0001.mov"))
+        let scenario = RecutScenario(catalog: folder.path("c.sqlite"), folder: folder)
+        let imported = try scenario.run(["import", folder.path("phone"), "--jobs", "1"])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let first = try scenario.entry(1), second = try scenario.entry(2)
+        let still = (first["format"] as? String) == "jpeg" ? 1 : 2, clip = 3 - still
+        func liveLine(_ id: Int) throws -> String {
+            try scenario.run(["show", "\(id)"]).stdout.split(separator: "\n").first { $0.contains("Live Photo") }
+                .map { $0.split(separator: " ").joined(separator: " ") } ?? ""
+        }
+        #expect(try liveLine(still) == "Live Photo clip #\(clip)")
+        #expect(try liveLine(clip) == "Live Photo still #\(still)")
+        let live = try #require(first["livePhoto"] as? [String: Any], "\(first)")
+        #expect(live["stillId"] as? Int == still && live["clipId"] as? Int == clip)
+        #expect((second["livePhoto"] as? [String: Any])?["stillId"] as? Int == still)
     }
 }

@@ -56,6 +56,8 @@ public struct Importer: Sendable {
         let processor = PhotoProcessor(settings: options.settings, maxPixels: options.maxPixels, predictor: options.predictor)
         let repository = self.repository
         var summary = ImportSummary()
+        // The entry of every file recorded, for pairing Live Photos once all are in.
+        var recorded: [String: Int64] = [:]
         var files = FileWalker(arguments: arguments, catalogPath: repository?.displayName).makeIterator()
 
         /// The next file to start; argument problems are reported inline.
@@ -86,6 +88,11 @@ public struct Importer: Sendable {
                 onEvent(.warning(path: warning.path, message: warning.message))
             }
             if let event = try await commit(examined) {
+                switch event {
+                case .imported(let id?, let path), .duplicate(let id, let path, _), .updated(let id?, let path), .failed(let id?, let path, _, _):
+                    recorded[path] = id
+                default: break
+                }
                 summary.count(event)
                 onEvent(event)
                 if let near = try await nearDuplicate(of: examined, recordedAs: event) {
@@ -97,6 +104,7 @@ public struct Importer: Sendable {
         if Task.isCancelled {
             summary.interrupted = true
         }
+        try await linkLivePhotos(recorded)
         StageClock.writeReport(photos: summary.imported)
         return summary
     }

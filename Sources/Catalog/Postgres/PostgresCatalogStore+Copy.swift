@@ -71,7 +71,10 @@ extension PostgresCatalogStore {
                     firstID: try row.value("first_id"), secondID: try row.value("second_id"), kind: try row.value("kind"),
                     decidedAt: try row.value("decided_at"))
             }
-            return StoredCatalogRest(packs: packs, settings: settings, duplicateDecisions: decisions)
+            let livePhotos = try await connection.rows("SELECT still_id, clip_id FROM live_photo ORDER BY still_id").map { row in
+                EntryDetail.LivePhoto(stillId: try row.value("still_id"), clipId: try row.value("clip_id"))
+            }
+            return StoredCatalogRest(packs: packs, settings: settings, duplicateDecisions: decisions, livePhotos: livePhotos)
         }
     }
 
@@ -131,6 +134,10 @@ extension PostgresCatalogStore {
                 try await connection.run(
                     "INSERT INTO duplicate_decision (first_id, second_id, kind, decided_at) VALUES ($1, $2, $3, $4)",
                     binds(decision.firstID, decision.secondID, decision.kind, decision.decidedAt))
+            }
+            try await connection.run("DELETE FROM live_photo")
+            for link in rest.livePhotos {
+                try await connection.run("INSERT INTO live_photo (still_id, clip_id) VALUES ($1, $2)", binds(link.stillId, link.clipId))
             }
             try await connection.run("DELETE FROM setting")
             for (key, value) in rest.settings.sorted(by: { $0.key < $1.key }) {

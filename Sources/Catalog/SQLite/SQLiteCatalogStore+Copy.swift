@@ -58,7 +58,9 @@ extension SQLiteCatalogStore {
             let decisions = try Row.fetchAll(
                 db, sql: "SELECT * FROM duplicate_decision ORDER BY first_id, second_id, kind"
             ).map { StoredDuplicateDecision(firstID: $0["first_id"], secondID: $0["second_id"], kind: $0["kind"], decidedAt: $0["decided_at"]) }
-            return StoredCatalogRest(packs: packs, settings: settings, duplicateDecisions: decisions)
+            let livePhotos = try Row.fetchAll(db, sql: "SELECT still_id, clip_id FROM live_photo ORDER BY still_id")
+                .map { EntryDetail.LivePhoto(stillId: $0["still_id"], clipId: $0["clip_id"]) }
+            return StoredCatalogRest(packs: packs, settings: settings, duplicateDecisions: decisions, livePhotos: livePhotos)
         }
     }
 
@@ -110,6 +112,10 @@ extension SQLiteCatalogStore {
                 try db.execute(
                     sql: "INSERT INTO duplicate_decision (first_id, second_id, kind, decided_at) VALUES (?, ?, ?, ?)",
                     arguments: [decision.firstID, decision.secondID, decision.kind, decision.decidedAt])
+            }
+            try db.execute(sql: "DELETE FROM live_photo")
+            for link in rest.livePhotos {
+                try db.execute(sql: "INSERT INTO live_photo (still_id, clip_id) VALUES (?, ?)", arguments: [link.stillId, link.clipId])
             }
             try db.execute(sql: "DELETE FROM setting")
             for (key, value) in rest.settings.sorted(by: { $0.key < $1.key }) {

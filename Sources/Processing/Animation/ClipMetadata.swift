@@ -12,7 +12,8 @@ enum ClipMetadata {
     ]
 
     /// `tags` are the container's tags with the video stream's after them (a stream tag fills a gap
-    /// the container leaves, never overrides it); nil when none of the fields is there.
+    /// the container leaves, never overrides it); nil when none of the keys is there. Each key found is
+    /// kept in `tags` as `QuickTime.KEY`, the Live Photo content identifier among them.
     static func exif(container: [String: String], stream: [String: String]) -> ExifMetadata? {
         func value(_ key: String) -> String? {
             for tags in [container, stream] {
@@ -33,7 +34,8 @@ enum ClipMetadata {
             exif.gpsAltitude = position.altitude
         }
         for key in keys { if let text = value(key) { exif.tags["QuickTime.\(key)"] = text } }
-        guard exif.make != nil || exif.model != nil || exif.takenAt != nil || exif.gpsLatitude != nil else { return nil }
+        // A Live Photo's content identifier alone is worth keeping: it names the still the clip belongs to.
+        guard !exif.tags.isEmpty else { return nil }
         return exif
     }
 
