@@ -6,7 +6,9 @@ import Processing
 /// "exif":{"make","model","lensModel","takenAt","exposureTime","fNumber","iso","focalLength","orientation",
 /// "gpsLatitude","gpsLongitude","gpsAltitude"},"sticker":{"width","height","bytes","pipelineVersion",
 /// "settings"}|null,"palette":[{"hex","share"}],"guidance":{"box":{"x","y","width","height"}|null,"include":[{"x","y"}],
-/// "exclude":[{"x","y"}]}|null}`.
+/// "exclude":[{"x","y"}]}|null,"clip":{"startSeconds","durationSeconds","maxFrames"}|null}` (`clip`: the part of a
+/// clip chosen with `--clip`/`--max-frames`, null for the default part and for stills),
+/// "livePhoto":{"stillId","clipId"}|null}` (the Live Photo pair the entry belongs to).
 public struct EntryDetail: Sendable, Equatable, Encodable {
     /// Why processing failed.
     public struct Failure: Sendable, Equatable, Encodable {
@@ -104,12 +106,30 @@ public struct EntryDetail: Sendable, Equatable, Encodable {
     public var updatedAt: String
     /// The box and points every cut-out of the entry applies (`catalog recut`); nil when it has none.
     public var guidance: CutoutGuidance? = nil
+    /// The part of a clip every cut-out of the entry takes (`--clip`, `--max-frames`); nil for the default
+    /// part (the first 3 seconds, at most 90 frames) and for stills.
+    public var clip: ClipWindow? = nil
+    /// The Live Photo pair this entry is half of (its still and its clip entry); nil when it is not one.
+    public var livePhoto: LivePhoto? = nil
+
+    /// An iPhone Live Photo as two entries: the still (HEIC/JPEG) and the clip (MOV) beside it.
+    public struct LivePhoto: Sendable, Equatable, Encodable {
+        /// The still photo's entry.
+        public var stillId: Int64
+        /// The clip's entry.
+        public var clipId: Int64
+
+        public init(stillId: Int64, clipId: Int64) {
+            self.stillId = stillId
+            self.clipId = clipId
+        }
+    }
 
     /// Every EXIF tag as display text, keyed `IFD.TagName`; not in the JSON.
     public var allTags: [String: String] { exif?.tags ?? [:] }
 
     private enum CodingKeys: String, CodingKey {
-        case id, sha256, path, status, failure, format, width, height, exif, sticker, palette, pathEscaped, guidance
+        case id, sha256, path, status, failure, format, width, height, exif, sticker, palette, pathEscaped, guidance, clip, livePhoto
     }
 
     private enum GuidanceKeys: String, CodingKey { case box, include, exclude }
@@ -158,5 +178,7 @@ public struct EntryDetail: Sendable, Equatable, Encodable {
         } else {
             try container.encodeNil(forKey: .guidance)
         }
+        try container.encodeOrNull(clip, forKey: .clip)
+        try container.encodeOrNull(livePhoto, forKey: .livePhoto)
     }
 }

@@ -50,6 +50,8 @@ extension APIError {
         case .processingFailed(_, .invalidGuidance): self.init(.badRequest, "invalid-guidance", message)
         case .processingFailed(_, let error): self.init(.conflict, error.code, message)
         case .changedMeanwhile: self.init(.conflict, "changed-meanwhile", message)
+        // The API's recut takes no part of a clip today; kept apart from bad guidance should it come to.
+        case .notAClip: self.init(.badRequest, "not-a-clip", message)
         case .catalog(let error): self.init(error)
         }
     }

@@ -10,15 +10,16 @@ extension PhotoProcessor {
     /// (``ClipCutter``) and kept as an ``AnimatedSticker``, the first frame as the still sticker.
     /// `box` (upright pixels of the first frame) picks the subject and follows it.
     /// What the decode learned (format, upright size) is kept when a later stage fails.
-    func animatedAttempt(_ bytes: [UInt8], format: AnimationFormat, box: CutoutGuidance.Box? = nil) -> ProcessingAttempt {
+    /// `part` is the entry's part of the source, kept on the result for the catalog to store.
+    func animatedAttempt(_ bytes: [UInt8], format: AnimationFormat, box: CutoutGuidance.Box? = nil, part: ClipWindow) -> ProcessingAttempt {
         let decoded: DecodedAnimation
         do throws(ProcessingError) {
-            let window = animationWindow
+            let window = animationWindow.taking(part)
             decoded = try StageClock.measure(.decode) { () throws(ProcessingError) in try AnimationDecoder.decode(bytes, window: window) }
         } catch {
             return ProcessingAttempt(facts: nil, warnings: [], result: .failure(error))
         }
-        let facts = PhotoFacts(format: format.recordedFormat, width: decoded.width, height: decoded.height, exif: nil)
+        let facts = PhotoFacts(format: format.recordedFormat, width: decoded.width, height: decoded.height, exif: decoded.exif)
         do throws(ProcessingError) {
             let cutter = ClipCutter(
                 style: settings.style, paletteColors: settings.paletteColors, workingSize: decodeOptions.workingSize, segmenter: segmenter)
@@ -36,10 +37,10 @@ extension PhotoProcessor {
             }
             let first = try StageClock.measure(.encode) { () throws(ProcessingError) in try PNGCodec.encode(clip.frames[0]) }
             let processed = ProcessedPhoto(
-                format: facts.format, width: facts.width, height: facts.height, exif: nil,
+                format: facts.format, width: facts.width, height: facts.height, exif: facts.exif,
                 sticker: StickerImage(png: first, width: clip.frames[0].width, height: clip.frames[0].height),
                 palette: clip.palette, pipelineVersion: Self.pipelineVersion, settings: settings, signature: clip.signature,
-                animation: animation)
+                animation: animation, clip: part)
             return ProcessingAttempt(facts: facts, warnings: [], result: .success(processed))
         } catch {
             return ProcessingAttempt(facts: facts, warnings: [], result: .failure(error))

@@ -29,16 +29,17 @@ public nonisolated struct PhotoProcessor: Sendable {
 
     /// Runs the whole pipeline off the caller's actor; CPU-bound, so callers bound how many run at once.
     @concurrent
-    public func process(_ bytes: [UInt8], guidance: CutoutGuidance = .none) async throws(ProcessingError) -> ProcessedPhoto {
-        try await attempt(bytes, guidance: guidance).result.get()
+    public func process(_ bytes: [UInt8], guidance: CutoutGuidance = .none, clip: ClipWindow? = nil) async throws(ProcessingError) -> ProcessedPhoto {
+        try await attempt(bytes, guidance: guidance, clip: clip).result.get()
     }
 
     /// Runs the whole pipeline, and keeps what the decode learned (format, size, EXIF, warnings)
     /// when a later stage fails (no subject, a failed encode...), for the catalog to record.
     /// `guidance` (the entry's box and points, in the upright photo's pixels) steers the cut-out;
-    /// guidance that does not fit the photo fails the photo with `.invalidGuidance`.
+    /// guidance that does not fit the photo fails the photo with `.invalidGuidance`. `clip` (the entry's
+    /// part of a clip, nil for the default) applies to clips and animations; a still ignores it.
     @concurrent
-    public func attempt(_ bytes: [UInt8], guidance: CutoutGuidance = .none) async -> ProcessingAttempt {
+    public func attempt(_ bytes: [UInt8], guidance: CutoutGuidance = .none, clip: ClipWindow? = nil) async -> ProcessingAttempt {
         // Clips and animated images become animated stickers. Their guidance is a box on the first
         // frame; points, which name pixels of one picture, are refused rather than ignored.
         if let format = AnimationFormat.detect(bytes) {
@@ -46,7 +47,7 @@ public nonisolated struct PhotoProcessor: Sendable {
                 return ProcessingAttempt(facts: nil, warnings: [], result: .failure(
                     .invalidGuidance("\(format.displayName) becomes an animated sticker, whose cut-out takes a box on its first frame, not points")))
             }
-            return animatedAttempt(bytes, format: format, box: guidance.box)
+            return animatedAttempt(bytes, format: format, box: guidance.box, part: clip ?? .default)
         }
         let decoded: DecodedPhoto
         do throws(ProcessingError) {

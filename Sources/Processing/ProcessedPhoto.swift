@@ -28,13 +28,18 @@ public struct ProcessedPhoto: Sendable {
     public let warnings: [String]
     /// The moving sticker, for an entry made from a clip; `sticker` is then its first frame.
     public let animation: AnimatedSticker?
+    /// The part of the clip `animation` was cut from, when the entry's is not ``ClipWindow/default``
+    /// (nil for stills and for the default part): stored with the entry, like its guidance.
+    public let clip: ClipWindow?
 
     public init(
         format: ImageFormat, width: Int, height: Int, exif: ExifMetadata?,
         sticker: StickerImage, palette: Palette, pipelineVersion: Int, settings: StickerSettings,
-        signature: SimilaritySignature? = nil, warnings: [String] = [], animation: AnimatedSticker? = nil
+        signature: SimilaritySignature? = nil, warnings: [String] = [], animation: AnimatedSticker? = nil,
+        clip: ClipWindow? = nil
     ) {
         self.animation = animation
+        self.clip = animation == nil || clip == .default ? nil : clip
         self.signature = signature
         self.warnings = warnings
         self.format = format

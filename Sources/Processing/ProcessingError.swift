@@ -21,9 +21,10 @@ public enum ProcessingError: Error, Equatable, Sendable, LocalizedError {
     case invalidModel(String)
     /// The cut-out's guidance (box, points) does not fit the photo, e.g. after its file changed.
     case invalidGuidance(String)
-    /// A clip or animation has nothing to decode in the asked window: no video stream, or the
-    /// window lies past its end.
+    /// A clip or animation has no frame in the asked window (it lies past the clip's end).
     case noFrames(String)
+    /// A clip container holds no video stream (an audio-only MP4 or M4A, say).
+    case noVideo(String)
 
     /// The failure's stable reason code, as stored in the catalog and printed in JSON.
     public var code: String {
@@ -38,6 +39,7 @@ public enum ProcessingError: Error, Equatable, Sendable, LocalizedError {
         case .invalidModel: "invalid-model"
         case .invalidGuidance: "invalid-guidance"
         case .noFrames: "no-frames"
+        case .noVideo: "no-video"
         }
     }
 
@@ -54,6 +56,7 @@ public enum ProcessingError: Error, Equatable, Sendable, LocalizedError {
         case .invalidModel(let reason): "invalid model: \(reason)"
         case .invalidGuidance(let reason): "invalid guidance: \(reason)"
         case .noFrames(let reason): "no frames to decode: \(reason)"
+        case .noVideo(let reason): "no video to decode: \(reason)"
         }
     }
 }

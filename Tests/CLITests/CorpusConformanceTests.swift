@@ -143,7 +143,7 @@ struct CorpusConformanceTests {
             #expect(["imported", "duplicate"].contains(outcome) || named || noSubject, "\(path): \(event)")
         }
         // Failures always carry a known code and a message.
-        let codes: Set<String> = ["unsupported-format", "corrupt-image", "truncated", "too-large", "unreadable", "no-subject", "no-frames"]
+        let codes: Set<String> = ["unsupported-format", "corrupt-image", "truncated", "too-large", "unreadable", "no-subject", "no-video", "no-frames"]
         for (path, event) in events where event["event"] as? String == "failed" {
             let error = try #require(event["error"] as? [String: Any], "\(path)")
             #expect(codes.contains(error["code"] as? String ?? ""), "\(path): \(error)")
@@ -176,7 +176,7 @@ struct CorpusConformanceTests {
             #expect(event["event"] as? String == "imported" || event["event"] as? String == "failed", "\(event)")
         }
         // Every failure in the suite is named with a known code.
-        let codes: Set<String> = ["unsupported-format", "corrupt-image", "truncated", "too-large", "unreadable", "no-subject", "no-frames"]
+        let codes: Set<String> = ["unsupported-format", "corrupt-image", "truncated", "too-large", "unreadable", "no-subject", "no-video", "no-frames"]
         for (path, event) in events where event["event"] as? String == "failed" {
             #expect(codes.contains((event["error"] as? [String: Any])?["code"] as? String ?? ""), "\(path): \(event)")
         }

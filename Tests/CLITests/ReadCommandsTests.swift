@@ -19,7 +19,7 @@ import Testing
         let show = try CLI.run(["--catalog", "c.sqlite", "show", "1", "--json"], in: folder)
         #expect(show.status == 0, "stderr: \(show.stderr)")
         let detail = try #require(show.json as? [String: Any])
-        #expect(Set(detail.keys) == ["id", "sha256", "path", "status", "failure", "format", "width", "height", "exif", "sticker", "palette", "guidance"])
+        #expect(Set(detail.keys) == ["id", "sha256", "path", "status", "failure", "format", "width", "height", "exif", "sticker", "palette", "guidance", "clip", "livePhoto"])
         let exif = try #require(detail["exif"] as? [String: Any])
         #expect(Set(exif.keys) == [
             "make", "model", "lensModel", "takenAt", "exposureTime", "fNumber", "iso", "focalLength",

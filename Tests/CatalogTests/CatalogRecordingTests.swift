@@ -18,10 +18,10 @@ import Testing
             let detail = try #require(try repository.entry(id: 1))
             let json = try sortedJSON(detail)
             let expected = #"""
-                {"exif":{"exposureTime":0.004,"fNumber":4,"focalLength":50,"gpsAltitude":35.5,"gpsLatitude":48.8584,\#
+                {"clip":null,"exif":{"exposureTime":0.004,"fNumber":4,"focalLength":50,"gpsAltitude":35.5,"gpsLatitude":48.8584,\#
                 "gpsLongitude":-2.2945,"iso":200,"lensModel":"RF24-105mm F4 L IS USM","make":"Canon","model":"EOS R5",\#
                 "orientation":6,"takenAt":"2024-05-01T12:34:56+02:00"},"failure":null,"format":"jpeg","guidance":null,"height":3000,\#
-                "id":1,"palette":[{"hex":"#ff8800","share":0.5},{"hex":"#0044cc","share":0.25}],\#
+                "id":1,"livePhoto":null,"palette":[{"hex":"#ff8800","share":0.5},{"hex":"#0044cc","share":0.25}],\#
                 "path":"\/photos\/cat.jpg","sha256":"0000000000000000000000000000000000000000000000000000000000c0ffee",\#
                 "status":"ok","sticker":{"bytes":8,"height":384,"pipelineVersion":4,\#
                 "settings":{"model":"u2net","outline":8,"paletteColors":2,"shadow":false,"size":512},"width":512},"width":4000}
@@ -183,7 +183,7 @@ import Testing
                 stickersByPipelineVersion: [4: 2], stickerBytes: 16, paletteColors: 4, packs: 0, fileSize: 0,
                 migrations: CatalogMigrations.identifiers))
             #expect(try sortedJSON(stats) == #"{"failed":3,"failuresByCode":{"unreadable":2,"unsupported-format":1},"#
-                + #""fileSize":0,"migrations":["0001_initial","0002_palette_index","0003_decoder_version","0004_copy_and_work","0005_palette_cell","0006_palette_pack","0007_guidance","0008_similarity","0009_similarity_covering","0010_animation"],"ok":2,"packs":0,"paletteColors":4,"#
+                + #""fileSize":0,"migrations":["0001_initial","0002_palette_index","0003_decoder_version","0004_copy_and_work","0005_palette_cell","0006_palette_pack","0007_guidance","0008_similarity","0009_similarity_covering","0010_animation","0011_clip_window","0012_live_photo"],"ok":2,"packs":0,"paletteColors":4,"#
                 + #""stickerBytes":16,"stickersByPipelineVersion":{"4":2},"total":5}"#)
         }
     }

@@ -194,8 +194,46 @@ struct AnimationDecoderTests {
         let bytes = try ClipFixtures.make("audio.mp4", ["-f", "lavfi", "-i", "sine=frequency=440:duration=1", "-c:a", "aac"])
         #expect(AnimationFormat.detect(bytes) == .mp4)
         let error = #expect(throws: ProcessingError.self) { try AnimationDecoder.decode(bytes) }
-        #expect(error?.code == "no-frames")
-        #expect(error?.localizedDescription.contains("no video stream") == true)
+        #expect(error?.code == "no-video")
+        #expect(error?.localizedDescription.contains("only audio streams, no video stream") == true, "\(String(describing: error))")
+    }
+
+    @Test func quickTimeTagsBecomeExif() throws {
+        let bytes = try ClipFixtures.make("tagged.mov", Self.small10fps + Self.x264 + [
+            "-movflags", "use_metadata_tags", "-metadata", "com.apple.quicktime.make=Apple",
+            "-metadata", "com.apple.quicktime.model=iPhone 15 Pro",
+            "-metadata", "com.apple.quicktime.creationdate=2024-05-01T12:34:56+0200",
+            "-metadata", "creation_time=2024-05-01T10:34:56Z",
+            "-metadata", "com.apple.quicktime.location.ISO6709=+37.3349-122.0090+010.000/",
+        ])
+        let exif = try #require(try AnimationDecoder.decode(bytes).exif)
+        #expect(exif.make == "Apple" && exif.model == "iPhone 15 Pro")
+        // The QuickTime date keeps the phone's offset; creation_time would be UTC only.
+        #expect(exif.takenAt == "2024-05-01T12:34:56+02:00")
+        #expect(exif.gpsLatitude == 37.3349 && exif.gpsLongitude == -122.0090 && exif.gpsAltitude == 10)
+        #expect(exif.tags["QuickTime.com.apple.quicktime.make"] == "Apple")
+    }
+
+    @Test func androidLocationAndCreationTimeBecomeExif() throws {
+        let bytes = try ClipFixtures.make("android.mp4", Self.small10fps + Self.x264 + [
+            "-metadata", "location=-33.8568+151.2153/", "-metadata", "creation_time=2024-05-01T10:34:56Z",
+        ])
+        let exif = try #require(try AnimationDecoder.decode(bytes).exif)
+        #expect(exif.make == nil && exif.takenAt == "2024-05-01T10:34:56Z")
+        #expect(exif.gpsLatitude == -33.8568 && exif.gpsLongitude == 151.2153 && exif.gpsAltitude == nil)
+        // A clip that says nothing has no EXIF, and animated images none either.
+        #expect(try AnimationDecoder.decode(try Self.h264Clip()).exif == nil)
+    }
+
+    @Test func clipMetadataTextIsReadStrictly() {
+        #expect(ClipMetadata.takenAt(quickTime: "2024-05-01T10:34:56.000000Z") == "2024-05-01T10:34:56Z")
+        #expect(ClipMetadata.takenAt(quickTime: "2024-05-01T10:34:56.250Z") == "2024-05-01T10:34:56.250Z")
+        #expect(ClipMetadata.takenAt(quickTime: "2024-05-01T12:34:56-0700") == "2024-05-01T12:34:56-07:00")
+        #expect(ClipMetadata.takenAt(quickTime: "yesterday") == nil)
+        #expect(ClipMetadata.iso6709("+3720.094-12200.540/").map { ($0.latitude * 1000).rounded() / 1000 } == 37.335)
+        #expect(ClipMetadata.iso6709("+95.0000-122.0090/") == nil)
+        #expect(ClipMetadata.iso6709("+37.3349/") == nil)
+        #expect(ClipMetadata.iso6709("+37.3349-122.0090CRSWGS_84/")?.longitude == -122.009)
     }
 
     @Test func clipWithAudioDecodesItsVideo() throws {

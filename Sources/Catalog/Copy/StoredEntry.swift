@@ -25,12 +25,16 @@ public struct StoredEntry: Sendable, Equatable {
     public var palette: [StoredColor]
     /// The entry's cut-out guidance as stored (``CutoutGuidance``'s sorted-keys JSON); nil when it has none.
     public var guidanceJson: String?
+    /// The entry's chosen part of a clip as stored (``ClipWindow``'s sorted-keys JSON); nil for the default part.
+    public var clipJson: String?
 
     public init(
         id: Int64, sha256: String?, path: String, fileSize: Int64, fileMtime: Double, format: String?, width: Int?, height: Int?,
         status: String, failureCode: String?, failureMessage: String?, importedAt: String, updatedAt: String, decoderVersion: Int?,
-        exif: StoredExif?, sticker: StoredSticker?, palette: [StoredColor], guidanceJson: String? = nil
+        exif: StoredExif?, sticker: StoredSticker?, palette: [StoredColor], guidanceJson: String? = nil,
+        clipJson: String? = nil
     ) {
+        self.clipJson = clipJson
         self.id = id
         self.sha256 = sha256
         self.path = path

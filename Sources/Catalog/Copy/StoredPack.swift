@@ -38,8 +38,14 @@ public struct StoredCatalogRest: Sendable, Equatable {
     public var settings: [String: String]
     /// The user's decisions about near-duplicates, ordered by ids and kind.
     public var duplicateDecisions: [StoredDuplicateDecision]
+    /// The Live Photo links, ordered by the still's id.
+    public var livePhotos: [EntryDetail.LivePhoto]
 
-    public init(packs: [StoredPack], settings: [String: String], duplicateDecisions: [StoredDuplicateDecision] = []) {
+    public init(
+        packs: [StoredPack], settings: [String: String], duplicateDecisions: [StoredDuplicateDecision] = [],
+        livePhotos: [EntryDetail.LivePhoto] = []
+    ) {
+        self.livePhotos = livePhotos
         self.packs = packs
         self.settings = settings
         self.duplicateDecisions = duplicateDecisions

@@ -13,11 +13,15 @@ public struct ImportOptions: Sendable {
     /// Finds the subject in photos: loaded once and shared by every file. nil: only photos with
     /// their own transparency can be imported (the CLI refuses to start without a model).
     public var predictor: (any MaskPredictor)?
+    /// The part of each clip or animation new entries are cut from (`--clip`, `--max-frames`); nil: the
+    /// default part. Stored with each entry made from a clip; stills ignore it.
+    public var clip: ClipWindow?
 
     public init(
         jobs: Int, maxPixels: Int = DecodeOptions.defaultMaxPixels, settings: StickerSettings = .default,
-        dryRun: Bool = false, predictor: (any MaskPredictor)?
+        dryRun: Bool = false, predictor: (any MaskPredictor)?, clip: ClipWindow? = nil
     ) {
+        self.clip = clip
         self.jobs = max(1, jobs)
         self.maxPixels = maxPixels
         self.settings = settings
@@ -52,6 +56,8 @@ public struct Importer: Sendable {
         let processor = PhotoProcessor(settings: options.settings, maxPixels: options.maxPixels, predictor: options.predictor)
         let repository = self.repository
         var summary = ImportSummary()
+        // The entry of every file recorded, for pairing Live Photos once all are in.
+        var recorded: [String: Int64] = [:]
         var files = FileWalker(arguments: arguments, catalogPath: repository?.displayName).makeIterator()
 
         /// The next file to start; argument problems are reported inline.
@@ -76,12 +82,17 @@ public struct Importer: Sendable {
             return nil
         }
         try await BoundedWork.run(jobs: options.jobs, next: nextFile) { path in
-            await Self.examine(path: path, repository: repository, processor: processor)
+            await Self.examine(path: path, repository: repository, processor: processor, clip: options.clip)
         } finished: { examined throws(CatalogError) in
             for warning in examined.warnings {
                 onEvent(.warning(path: warning.path, message: warning.message))
             }
             if let event = try await commit(examined) {
+                switch event {
+                case .imported(let id?, let path), .duplicate(let id, let path, _), .updated(let id?, let path), .failed(let id?, let path, _, _):
+                    recorded[path] = id
+                default: break
+                }
                 summary.count(event)
                 onEvent(event)
                 if let near = try await nearDuplicate(of: examined, recordedAs: event) {
@@ -93,6 +104,7 @@ public struct Importer: Sendable {
         if Task.isCancelled {
             summary.interrupted = true
         }
+        try await linkLivePhotos(recorded)
         StageClock.writeReport(photos: summary.imported)
         return summary
     }
@@ -117,7 +129,8 @@ public struct Importer: Sendable {
 
     /// Reads, hashes and (for new bytes) processes one file. Runs in a child task, off every actor.
     /// A file edited in place is cut out with its entry's guidance, to replace that entry.
-    static func examine(path: String, repository: (any EntryStore)?, processor: PhotoProcessor) async -> Examined {
+    /// `clip` is the part of a clip a new entry is cut from (`import --clip`; nil: the default part).
+    static func examine(path: String, repository: (any EntryStore)?, processor: PhotoProcessor, clip: ClipWindow?) async -> Examined {
         if Task.isCancelled { return .skipped }
         let read: SourceBytes
         switch StageClock.measure(.readAndHash, { SourceReader.read(path: path) }) {
@@ -134,9 +147,9 @@ public struct Importer: Sendable {
         if Task.isCancelled { return .skipped }
         // An edit in place keeps the entry, and with it the guidance the person gave it.
         let attempt = if let edited {
-            await GuidedAttempt.attempt(processor, bytes: read.bytes, guidance: edited.guidance, id: edited.id)
+            await GuidedAttempt.attempt(processor, bytes: read.bytes, guidance: edited.guidance, clip: edited.clip, id: edited.id)
         } else {
-            await processor.attempt(read.bytes)
+            await processor.attempt(read.bytes, clip: clip)
         }
         switch attempt.result {
         case .success(let processed):

@@ -71,7 +71,10 @@ extension PostgresCatalogStore {
                     firstID: try row.value("first_id"), secondID: try row.value("second_id"), kind: try row.value("kind"),
                     decidedAt: try row.value("decided_at"))
             }
-            return StoredCatalogRest(packs: packs, settings: settings, duplicateDecisions: decisions)
+            let livePhotos = try await connection.rows("SELECT still_id, clip_id FROM live_photo ORDER BY still_id").map { row in
+                EntryDetail.LivePhoto(stillId: try row.value("still_id"), clipId: try row.value("clip_id"))
+            }
+            return StoredCatalogRest(packs: packs, settings: settings, duplicateDecisions: decisions, livePhotos: livePhotos)
         }
     }
 
@@ -132,6 +135,10 @@ extension PostgresCatalogStore {
                     "INSERT INTO duplicate_decision (first_id, second_id, kind, decided_at) VALUES ($1, $2, $3, $4)",
                     binds(decision.firstID, decision.secondID, decision.kind, decision.decidedAt))
             }
+            try await connection.run("DELETE FROM live_photo")
+            for link in rest.livePhotos {
+                try await connection.run("INSERT INTO live_photo (still_id, clip_id) VALUES ($1, $2)", binds(link.stillId, link.clipId))
+            }
             try await connection.run("DELETE FROM setting")
             for (key, value) in rest.settings.sorted(by: { $0.key < $1.key }) {
                 try await connection.run("INSERT INTO setting (key, value) VALUES ($1, $2)", binds(key, value))
@@ -175,11 +182,12 @@ extension PostgresCatalogStore {
     private static func insert(_ entry: StoredEntry, _ connection: PostgresConnection) async throws {
         try await connection.run("""
             INSERT INTO photo (id, sha256, path, file_size, file_mtime, format, width, height, status, failure_code,
-                failure_message, imported_at, updated_at, decoder_version, guidance_json)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+                failure_message, imported_at, updated_at, decoder_version, guidance_json,
+                clip_json)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
             """, binds(entry.id, entry.sha256, entry.path, entry.fileSize, entry.fileMtime, entry.format, entry.width, entry.height,
                        entry.status, entry.failureCode, entry.failureMessage, entry.importedAt, entry.updatedAt, entry.decoderVersion,
-                       entry.guidanceJson))
+                       entry.guidanceJson, entry.clipJson))
         if let exif = entry.exif {
             try await insert(ExifRecord(
                 photoId: entry.id, make: exif.make, model: exif.model, lensModel: exif.lensModel, takenAt: exif.takenAt,

@@ -20,12 +20,13 @@ extension PostgresCatalogStore {
         try await read { connection in
             try await connection.row(
                 """
-                SELECT id, sha256, guidance_json FROM photo WHERE path = $1 AND sha256 IS NOT NULL AND sha256 <> $2 ORDER BY id LIMIT 1
+                SELECT id, sha256, guidance_json, clip_json FROM photo WHERE path = $1 AND sha256 IS NOT NULL AND sha256 <> $2 ORDER BY id LIMIT 1
                 """,
                 binds(path, sha256)
             ).map { PathClaim(
                 id: try $0.value("id"), sha256: try $0.value("sha256"),
-                guidance: try CutoutGuidance(storedJSON: try $0.value("guidance_json", as: String?.self))) }
+                guidance: try CutoutGuidance(storedJSON: try $0.value("guidance_json", as: String?.self)),
+                clip: try ClipWindow.stored(try $0.value("clip_json", as: String?.self))) }
         }
     }
 
@@ -63,6 +64,7 @@ extension PostgresCatalogStore {
                 """, binds(id))
             let colors = try await connection.rows(
                 "SELECT hex, share, l, a, b FROM palette_color WHERE photo_id = $1 ORDER BY rank", binds(id))
+            let live = try await connection.row("SELECT still_id, clip_id FROM live_photo WHERE still_id = $1 OR clip_id = $1", binds(id))
             return EntryDetail(
                 id: id, sha256: photo.sha256, path: photo.path, status: EntryStatus(storedValue: photo.status),
                 failure: photo.failureCode.map { EntryDetail.Failure(code: $0, message: photo.failureMessage ?? "") },
@@ -84,7 +86,9 @@ extension PostgresCatalogStore {
                 },
                 fileSize: photo.fileSize, modificationTime: photo.fileMtime,
                 importedAt: photo.importedAt, updatedAt: photo.updatedAt,
-                guidance: try photo.guidanceJson.map { try CutoutGuidance(storedJSON: $0) })
+                guidance: try photo.guidanceJson.map { try CutoutGuidance(storedJSON: $0) },
+                clip: try photo.clip(),
+                livePhoto: try live.map { EntryDetail.LivePhoto(stillId: try $0.value("still_id"), clipId: try $0.value("clip_id")) })
         }
     }
 

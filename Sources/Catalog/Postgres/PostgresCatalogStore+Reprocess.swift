@@ -16,7 +16,7 @@ extension PostgresCatalogStore {
             let page = try await read { connection in
                 try await connection.rows("""
                     SELECT p.id, p.sha256, p.path, p.file_size, p.file_mtime, p.failure_code, p.decoder_version, p.guidance_json,
-                           s.pipeline_version, s.settings_json
+                           p.clip_json, s.pipeline_version, s.settings_json
                     FROM photo p LEFT JOIN sticker s ON s.photo_id = p.id
                     WHERE p.id > $1 ORDER BY p.id LIMIT \(StaleScanRow.pageSize)
                     """, binds(after)).map(Self.staleScanRow)
@@ -32,7 +32,7 @@ extension PostgresCatalogStore {
             id: try row.value("id"), sha256: try row.value("sha256"), path: try row.value("path"),
             fileSize: try row.value("file_size"), fileMtime: try row.value("file_mtime"), failureCode: try row.value("failure_code"),
             decoderVersion: try row.value("decoder_version"), guidanceJSON: try row.value("guidance_json"),
-            pipelineVersion: try row.value("pipeline_version"), settingsJSON: try row.value("settings_json"))
+            clipJSON: try row.value("clip_json"), pipelineVersion: try row.value("pipeline_version"), settingsJSON: try row.value("settings_json"))
     }
 
     public func rewrite(_ step: ReprocessStep) async throws(CatalogError) -> ReprocessOutcome {
@@ -74,10 +74,11 @@ extension PostgresCatalogStore {
     private static func update(_ record: PhotoRecord, _ connection: PostgresConnection) async throws {
         try await connection.run("""
             UPDATE photo SET sha256 = $2, path = $3, file_size = $4, file_mtime = $5, format = $6, width = $7, height = $8,
-                status = $9, failure_code = $10, failure_message = $11, updated_at = $12, decoder_version = $13, guidance_json = $14
+                status = $9, failure_code = $10, failure_message = $11, updated_at = $12, decoder_version = $13, guidance_json = $14,
+                clip_json = $15
             WHERE id = $1
             """, binds(record.id, record.sha256, record.path, record.fileSize, record.fileMtime, record.format, record.width, record.height,
                        record.status, record.failureCode, record.failureMessage, record.updatedAt, record.decoderVersion,
-                       record.guidanceJson))
+                       record.guidanceJson, record.clipJson))
     }
 }

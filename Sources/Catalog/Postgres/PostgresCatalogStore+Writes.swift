@@ -88,7 +88,8 @@ extension PostgresCatalogStore {
         let next = StickerContentInsert.parameterCount
         var bindings = content.bindings
         for value in [sha256, source.path, source.size, source.modificationTime, photo.format.rawValue, photo.width, photo.height,
-                      EntryStatus.ok.rawValue, now, PhotoDecoder.decoderVersion, workItem] as [(any PostgresDynamicTypeEncodable)?] {
+                      EntryStatus.ok.rawValue, now, PhotoDecoder.decoderVersion, workItem, try ClipWindow.storedJSON(photo.clip)]
+            as [(any PostgresDynamicTypeEncodable)?] {
             if let value { bindings.append(value) } else { bindings.appendNull() }
         }
         let sql = """
@@ -98,9 +99,9 @@ extension PostgresCatalogStore {
                 SELECT id FROM photo WHERE sha256 = $\(next + 1)
             ), entry AS (
                 INSERT INTO photo (sha256, path, file_size, file_mtime, format, width, height, status, imported_at, updated_at,
-                    decoder_version)
+                    decoder_version, clip_json)
                 SELECT $\(next + 1), $\(next + 2), $\(next + 3)::bigint, $\(next + 4)::float8, $\(next + 5), $\(next + 6)::bigint,
-                    $\(next + 7)::bigint, $\(next + 8), $\(next + 9), $\(next + 9), $\(next + 10)::bigint
+                    $\(next + 7)::bigint, $\(next + 8), $\(next + 9), $\(next + 9), $\(next + 10)::bigint, $\(next + 12)::text
                 WHERE NOT EXISTS (SELECT 1 FROM existing)
                 RETURNING id
             ), \(StickerContentInsert.tables(of: "entry")), finished AS (
@@ -157,7 +158,7 @@ extension PostgresCatalogStore {
 
     static let photoColumns = """
         id, sha256, path, file_size, file_mtime, format, width, height, status, failure_code, failure_message,
-        imported_at, updated_at, decoder_version, guidance_json
+        imported_at, updated_at, decoder_version, guidance_json, clip_json
         """
 
     static func photo(sha256: String, _ connection: PostgresConnection) async throws -> PhotoRecord? {
@@ -175,7 +176,8 @@ extension PostgresCatalogStore {
             width: try row.value("width"), height: try row.value("height"), status: try row.value("status"),
             failureCode: try row.value("failure_code"), failureMessage: try row.value("failure_message"),
             importedAt: try row.value("imported_at"), updatedAt: try row.value("updated_at"),
-            decoderVersion: try row.value("decoder_version"), guidanceJson: try row.value("guidance_json"))
+            decoderVersion: try row.value("decoder_version"), guidanceJson: try row.value("guidance_json"),
+            clipJson: try row.value("clip_json"))
     }
 
     /// Records where the bytes of `record` are now (a move only when the recorded file is gone).

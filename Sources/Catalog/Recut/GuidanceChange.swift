@@ -13,8 +13,15 @@ public struct GuidanceChange: Sendable, Equatable {
     public var include: [CutoutGuidance.Point]
     /// Points added to take out.
     public var exclude: [CutoutGuidance.Point]
+    /// The change to the entry's part of a clip (`--clip`, `--max-frames`); it rides with the guidance, since
+    /// both are the entry's choices and one re-make applies them together.
+    public var clip: ClipChange
 
-    public init(reset: Bool = false, box: CutoutGuidance.Box? = nil, include: [CutoutGuidance.Point] = [], exclude: [CutoutGuidance.Point] = []) {
+    public init(
+        reset: Bool = false, box: CutoutGuidance.Box? = nil, include: [CutoutGuidance.Point] = [], exclude: [CutoutGuidance.Point] = [],
+        clip: ClipChange = .keep
+    ) {
+        self.clip = clip
         self.reset = reset
         self.box = box
         self.include = include

@@ -10,8 +10,11 @@ import Processing
 enum GuidedAttempt {
     /// Processes `bytes` with `guidance`; a guidance that does not fit the decoded photo fails it (entry `id`
     /// names the command that fixes it).
-    static func attempt(_ processor: PhotoProcessor, bytes: [UInt8], guidance: CutoutGuidance, id: Int64) async -> ProcessingAttempt {
-        var attempt = await processor.attempt(bytes, guidance: guidance)
+    /// `clip` is the entry's chosen part of a clip (nil: the default part); a still ignores it.
+    static func attempt(
+        _ processor: PhotoProcessor, bytes: [UInt8], guidance: CutoutGuidance, clip: ClipWindow?, id: Int64
+    ) async -> ProcessingAttempt {
+        var attempt = await processor.attempt(bytes, guidance: guidance, clip: clip)
         // The segmenter checks the guidance against the photo too; checked here as well, so that the rule holds
         // whatever the segmenter does with it, and the message names the way out.
         guard !guidance.isEmpty, let facts = attempt.facts else { return attempt }

@@ -19,6 +19,8 @@ public enum RecutError: Error, Sendable, Equatable {
     case processingFailed(id: Int64, ProcessingError)
     /// Another process changed the entry (its bytes or its guidance) while it was being re-made.
     case changedMeanwhile(id: Int64)
+    /// A part of a clip was asked for an entry made from a still photo (a usage error).
+    case notAClip(id: Int64)
     /// The catalog failed (busy, disk full, ...).
     case catalog(CatalogError)
 
@@ -42,6 +44,8 @@ public enum RecutError: Error, Sendable, Equatable {
             "entry \(id): the cut-out failed: \(error.errorDescription ?? error.code) [\(error.code)]; the entry was left as it was"
         case .changedMeanwhile(let id):
             "entry \(id) was changed by another process meanwhile; nothing was written, run the command again"
+        case .notAClip(let id):
+            "entry \(id) is a still photo: --clip and --max-frames choose the part of a clip or animation; nothing was changed"
         case .catalog(let error):
             error.errorDescription ?? "\(error)"
         }

@@ -48,9 +48,12 @@ public struct Recutter: Sendable {
         let (entry, guidance) = try await plan(id: id, change: change)
         let sha256 = try EntrySource.photo(of: entry).sha256
         let read = try EntrySource.read(entry, sha256: sha256)
+        // A part of a clip means nothing to a still: refused rather than ignored, so the person knows.
+        if !change.clip.isEmpty, AnimationFormat.detect(read.bytes) == nil { throw .notAClip(id: id) }
+        let clip = change.clip.applied(to: entry.clip)
         let processor = PhotoProcessor(settings: settings, maxPixels: maxPixels, predictor: predictor)
         let photo: ProcessedPhoto
-        switch await GuidedAttempt.attempt(processor, bytes: read.bytes, guidance: guidance, id: id).result {
+        switch await GuidedAttempt.attempt(processor, bytes: read.bytes, guidance: guidance, clip: clip, id: id).result {
         case .success(let processed): photo = processed
         case .failure(let error): throw .processingFailed(id: id, error)
         }

@@ -63,6 +63,7 @@ public struct CatalogChecksums: Sendable, Equatable, Encodable {
         }
         // Only guided entries add a field: a catalog without guidance keeps the checksums it had before 0007.
         if let guidance = entry.guidanceJson { addFields(["guidance", guidance], to: &hasher) }
+        if let clip = entry.clipJson { addFields(["clip", clip], to: &hasher) }
         // Likewise only animated entries add theirs (0010).
         if let animation = entry.sticker?.animation {
             addFields(["animation", String(animation.frameCount), String(animation.durationMilliseconds), String(animation.webp.count)], to: &hasher)

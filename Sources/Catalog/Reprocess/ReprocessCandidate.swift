@@ -24,4 +24,6 @@ public struct ReprocessCandidate: Sendable, Equatable {
     public var source: Source
     /// The entry's cut-out guidance, applied to its re-made cut-out; the commit checks it is still the stored one.
     public var guidance: CutoutGuidance = .none
+    /// The entry's chosen part of a clip (nil: the default part), taken by its re-made cut-out.
+    public var clip: ClipWindow? = nil
 }

@@ -97,6 +97,8 @@ extension ReprocessStep {
             if let duplicate { return duplicate }
             record.holdBytes(sha256, from: source, now: now)
             if let guidance { record.guidanceJson = try guidance.storedJSON() }
+            // The part of a clip the new content was cut from is the entry's from now on (a recut's new one).
+            record.clipJson = try ClipWindow.storedJSON(photo.clip)
             record.format = photo.format.rawValue
             record.width = photo.width
             record.height = photo.height

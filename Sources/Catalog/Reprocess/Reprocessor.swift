@@ -122,7 +122,7 @@ public struct Reprocessor: Sendable {
         if reasons.isEmpty && !options.all { return .touched(candidate, source: read.source) }
         if options.dryRun { return .wouldProcess(candidate, reasons: reasons) }
         if Task.isCancelled { return .skipped }
-        let attempt = await GuidedAttempt.attempt(processor, bytes: read.bytes, guidance: candidate.guidance, id: candidate.id)
+        let attempt = await GuidedAttempt.attempt(processor, bytes: read.bytes, guidance: candidate.guidance, clip: candidate.clip, id: candidate.id)
         let entry = ReadEntry(candidate: candidate, sha256: sha256, source: read.source, reasons: reasons)
         switch attempt.result {
         case .success(let processed):

@@ -26,7 +26,7 @@ public enum StaleReason: String, Sendable, Codable, Equatable, Comparable, CaseI
     /// (`unsupported-format` comes back as `decoder` for a binary that decodes more formats.)
     /// Every other code (`unreadable`, `too-large`, `encoding-failed`, `segmentation-unavailable`,
     /// `invalid-model`, ...) depends on the file's permissions, a limit or the installed model, and is retried.
-    public static let permanentFailureCodes: Set<String> = ["unsupported-format", "corrupt-image", "truncated", "no-subject"]
+    public static let permanentFailureCodes: Set<String> = ["unsupported-format", "corrupt-image", "truncated", "no-subject", "no-video"]
 
     /// The reasons an entry is stale that the catalog alone tells (the source file is checked separately).
     /// `sticker` is nil for a failed entry.

@@ -20,6 +20,7 @@ struct StaleScanRow {
     /// nil: recorded before decoder versions were (version 1).
     var decoderVersion: Int?
     var guidanceJSON: String?
+    var clipJSON: String?
     /// nil when the entry has no sticker.
     var pipelineVersion: Int?
     var settingsJSON: String?
@@ -71,8 +72,15 @@ struct StaleScan {
         } catch {
             throw .database(path: catalog, message: "entry \(row.id) has unreadable cut-out guidance: \(error)")
         }
+        let clip: ClipWindow?
+        do {
+            clip = try ClipWindow.stored(row.clipJSON)
+        } catch {
+            throw .database(path: catalog, message: "entry \(row.id) has an unreadable part of a clip: \(error)")
+        }
         return ReprocessCandidate(
-            id: row.id, sha256: row.sha256, path: row.path, hasSticker: sticker != nil, reasons: reasons, source: source, guidance: guidance)
+            id: row.id, sha256: row.sha256, path: row.path, hasSticker: sticker != nil, reasons: reasons, source: source, guidance: guidance,
+            clip: clip)
     }
 
     /// Whether the entry's file is gone, or differs in size or modification time from what was recorded.

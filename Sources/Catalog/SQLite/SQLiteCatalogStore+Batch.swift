@@ -39,8 +39,9 @@ private struct BatchInserter {
         self.db = db
         self.now = now
         insertPhoto = try db.cachedStatement(sql: """
-            INSERT INTO photo (sha256, path, file_size, file_mtime, format, width, height, status, imported_at, updated_at, decoder_version)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO photo (sha256, path, file_size, file_mtime, format, width, height, status, imported_at, updated_at, decoder_version,
+                clip_json)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         insertExif = try db.cachedStatement(sql: """
             INSERT INTO exif (photo_id, make, model, lens_model, taken_at, taken_at_utc, exposure_time, f_number, iso,
@@ -70,7 +71,7 @@ private struct BatchInserter {
         }
         insertPhoto.setUncheckedArguments([
             entry.sha256, source.path, source.size, source.modificationTime, photo.format.rawValue,
-            photo.width, photo.height, EntryStatus.ok.rawValue, now, now, PhotoDecoder.decoderVersion,
+            photo.width, photo.height, EntryStatus.ok.rawValue, now, now, PhotoDecoder.decoderVersion, try ClipWindow.storedJSON(photo.clip),
         ])
         try insertPhoto.execute()
         let id = db.lastInsertedRowID

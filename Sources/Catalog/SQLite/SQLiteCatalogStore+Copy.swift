@@ -58,7 +58,9 @@ extension SQLiteCatalogStore {
             let decisions = try Row.fetchAll(
                 db, sql: "SELECT * FROM duplicate_decision ORDER BY first_id, second_id, kind"
             ).map { StoredDuplicateDecision(firstID: $0["first_id"], secondID: $0["second_id"], kind: $0["kind"], decidedAt: $0["decided_at"]) }
-            return StoredCatalogRest(packs: packs, settings: settings, duplicateDecisions: decisions)
+            let livePhotos = try Row.fetchAll(db, sql: "SELECT still_id, clip_id FROM live_photo ORDER BY still_id")
+                .map { EntryDetail.LivePhoto(stillId: $0["still_id"], clipId: $0["clip_id"]) }
+            return StoredCatalogRest(packs: packs, settings: settings, duplicateDecisions: decisions, livePhotos: livePhotos)
         }
     }
 
@@ -111,6 +113,10 @@ extension SQLiteCatalogStore {
                     sql: "INSERT INTO duplicate_decision (first_id, second_id, kind, decided_at) VALUES (?, ?, ?, ?)",
                     arguments: [decision.firstID, decision.secondID, decision.kind, decision.decidedAt])
             }
+            try db.execute(sql: "DELETE FROM live_photo")
+            for link in rest.livePhotos {
+                try db.execute(sql: "INSERT INTO live_photo (still_id, clip_id) VALUES (?, ?)", arguments: [link.stillId, link.clipId])
+            }
             try db.execute(sql: "DELETE FROM setting")
             for (key, value) in rest.settings.sorted(by: { $0.key < $1.key }) {
                 try db.execute(sql: "INSERT INTO setting (key, value) VALUES (?, ?)", arguments: [key, value])
@@ -151,7 +157,7 @@ extension SQLiteCatalogStore {
             id: entry.id, sha256: entry.sha256, path: entry.path, fileSize: entry.fileSize, fileMtime: entry.fileMtime,
             format: entry.format, width: entry.width, height: entry.height, status: entry.status, failureCode: entry.failureCode,
             failureMessage: entry.failureMessage, importedAt: entry.importedAt, updatedAt: entry.updatedAt,
-            decoderVersion: entry.decoderVersion, guidanceJson: entry.guidanceJson)
+            decoderVersion: entry.decoderVersion, guidanceJson: entry.guidanceJson, clipJson: entry.clipJson)
         try photo.insert(db)
         if let exif = entry.exif {
             try ExifRecord(
@@ -188,7 +194,8 @@ extension StoredEntry {
             id: photo.id ?? 0, sha256: photo.sha256, path: photo.path, fileSize: photo.fileSize, fileMtime: photo.fileMtime,
             format: photo.format, width: photo.width, height: photo.height, status: photo.status, failureCode: photo.failureCode,
             failureMessage: photo.failureMessage, importedAt: photo.importedAt, updatedAt: photo.updatedAt,
-            decoderVersion: photo.decoderVersion, exif: exif, sticker: sticker, palette: palette, guidanceJson: photo.guidanceJson)
+            decoderVersion: photo.decoderVersion, exif: exif, sticker: sticker, palette: palette, guidanceJson: photo.guidanceJson,
+            clipJson: photo.clipJson)
     }
 }
 

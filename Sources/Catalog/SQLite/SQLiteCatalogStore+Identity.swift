@@ -9,11 +9,12 @@ extension SQLiteCatalogStore {
         try read { db in
             let row = try Row.fetchOne(
                 db, sql: """
-                    SELECT id, sha256, guidance_json FROM photo WHERE path = ? AND sha256 IS NOT NULL AND sha256 <> ? ORDER BY id LIMIT 1
+                    SELECT id, sha256, guidance_json, clip_json FROM photo WHERE path = ? AND sha256 IS NOT NULL AND sha256 <> ? ORDER BY id LIMIT 1
                     """,
                 arguments: [path, sha256]
             )
-            return try row.map { PathClaim(id: $0["id"], sha256: $0["sha256"], guidance: try CutoutGuidance(storedJSON: $0["guidance_json"])) }
+            return try row.map { PathClaim(id: $0["id"], sha256: $0["sha256"], guidance: try CutoutGuidance(storedJSON: $0["guidance_json"]),
+                clip: try ClipWindow.stored($0["clip_json"])) }
         }
     }
 

@@ -43,6 +43,7 @@ extension SQLiteCatalogStore {
             let exif = try ExifRecord.fetchOne(db, key: id)
             let sticker = try StickerRecord.fetchOne(db, key: id)
             let animation = try Row.fetchOne(db, sql: "SELECT frame_count, duration_ms FROM animation WHERE photo_id = ?", arguments: [id])
+            let live = try Row.fetchOne(db, sql: "SELECT still_id, clip_id FROM live_photo WHERE still_id = ? OR clip_id = ?", arguments: [id, id])
             let colors = try PaletteColorRecord
                 .filter(PaletteColorRecord.Columns.photoId == id)
                 .order(PaletteColorRecord.Columns.rank)
@@ -71,7 +72,9 @@ extension SQLiteCatalogStore {
                 modificationTime: photo.fileMtime,
                 importedAt: photo.importedAt,
                 updatedAt: photo.updatedAt,
-                guidance: try photo.guidanceJson.map { try CutoutGuidance(storedJSON: $0) }
+                guidance: try photo.guidanceJson.map { try CutoutGuidance(storedJSON: $0) },
+                clip: try photo.clip(),
+                livePhoto: live.map { EntryDetail.LivePhoto(stillId: $0["still_id"], clipId: $0["clip_id"]) }
             )
         }
     }

@@ -19,14 +19,14 @@ extension SQLiteCatalogStore {
             let page = try read { db in
                 try Row.fetchAll(db, sql: """
                     SELECT p.id, p.sha256, p.path, p.file_size, p.file_mtime, p.failure_code, p.decoder_version, p.guidance_json,
-                           s.pipeline_version, s.settings_json
+                           p.clip_json, s.pipeline_version, s.settings_json
                     FROM photo p LEFT JOIN sticker s ON s.photo_id = p.id
                     WHERE p.id > ? ORDER BY p.id LIMIT \(StaleScanRow.pageSize)
                     """, arguments: [after]).map { row in
                     StaleScanRow(
                         id: row["id"], sha256: row["sha256"], path: row["path"], fileSize: row["file_size"], fileMtime: row["file_mtime"],
                         failureCode: row["failure_code"], decoderVersion: row["decoder_version"], guidanceJSON: row["guidance_json"],
-                        pipelineVersion: row["pipeline_version"], settingsJSON: row["settings_json"])
+                        clipJSON: row["clip_json"], pipelineVersion: row["pipeline_version"], settingsJSON: row["settings_json"])
                 }
             }
             guard let last = page.last else { return candidates }

@@ -32,7 +32,7 @@ extension SQLiteCatalogStore {
         var record = PhotoRecord(
             sha256: sha256, path: source.path, fileSize: source.size, fileMtime: source.modificationTime,
             format: photo.format.rawValue, width: photo.width, height: photo.height, status: EntryStatus.ok.rawValue,
-            importedAt: now, updatedAt: now
+            importedAt: now, updatedAt: now, clipJson: try ClipWindow.storedJSON(photo.clip)
         )
         try record.insert(db)
         let id = try Self.insertedID(record, db)

@@ -16,6 +16,8 @@ public protocol EntryStore: CatalogHandle {
     ) async throws(CatalogError) -> ImportOutcome
     /// Notes that `source` holds the same bytes as entry `id`.
     func noteDuplicate(id: Int64, source: SourceFile) async throws(CatalogError) -> ImportOutcome
+    /// Links a Live Photo's still entry and clip entry (replacing any link either had), in one transaction.
+    func linkLivePhoto(still: Int64, clip: Int64) async throws(CatalogError)
 
     // MARK: Identity reads for import
 

@@ -9,4 +9,6 @@ public struct PathClaim: Sendable, Equatable {
     public var sha256: String
     /// The entry's cut-out guidance: the new bytes are cut out with it (it must fit them, see ``GuidedAttempt``).
     public var guidance: CutoutGuidance = .none
+    /// The entry's chosen part of a clip: the new bytes are cut from the same part (nil: the default).
+    public var clip: ClipWindow? = nil
 }

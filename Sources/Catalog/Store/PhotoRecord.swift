@@ -21,6 +21,8 @@ struct PhotoRecord: Codable, Sendable, Equatable {
     var decoderVersion: Int? = PhotoDecoder.decoderVersion
     /// The entry's cut-out guidance as stored (``CutoutGuidance`` JSON, migration 0007); nil: none.
     var guidanceJson: String? = nil
+    /// The entry's chosen part of a clip as stored (``ClipWindow`` JSON, migration 0011); nil: the default part.
+    var clipJson: String? = nil
 
     enum CodingKeys: String, CodingKey {
         case id, sha256, path
@@ -33,10 +35,16 @@ struct PhotoRecord: Codable, Sendable, Equatable {
         case updatedAt = "updated_at"
         case decoderVersion = "decoder_version"
         case guidanceJson = "guidance_json"
+        case clipJson = "clip_json"
     }
 
     /// The guidance every cut-out of the entry applies (`.none` when it has none).
     func guidance() throws -> CutoutGuidance {
         try CutoutGuidance(storedJSON: guidanceJson)
+    }
+
+    /// The part of a clip every cut-out of the entry takes (nil: the default part).
+    func clip() throws -> ClipWindow? {
+        try ClipWindow.stored(clipJson)
     }
 }

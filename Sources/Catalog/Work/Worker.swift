@@ -203,7 +203,7 @@ public struct Worker: Sendable {
 
     /// Reads, hashes and processes a claimed file as an import does; nil when interrupted before a result.
     static func examine(_ claim: WorkClaim, host: String, repository: any EntryStore, processor: PhotoProcessor) async -> WorkResult? {
-        switch await Importer.examine(path: claim.source.path, repository: repository, processor: processor) {
+        switch await Importer.examine(path: claim.source.path, repository: repository, processor: processor, clip: nil) {
         case .skipped:
             return nil
         case .processed(let photo, let sha256, let source, let edited?):

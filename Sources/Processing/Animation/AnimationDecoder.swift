@@ -7,9 +7,11 @@ public enum AnimationDecoder {
     ///
     /// - Limits are checked before any frame is decoded: the frame size against `maxPixels`
     ///   (`.tooLarge`), and a window that starts after the source ends (`.noFrames`).
+    /// - A clip's container tags (QuickTime/MP4 make, model, creation date, location) become
+    ///   `exif`.
     /// - The display matrix of a clip (a phone held upright) is applied; `width`/`height` are the
     ///   upright size.
-    /// - Audio is ignored; a file without video fails with `.noFrames`. Data cut short fails with
+    /// - Audio is ignored; a file without video fails with `.noVideo`. Data cut short fails with
     ///   `.truncated`, damaged data with `.corruptImage`.
     public static func decode(_ bytes: [UInt8], window: AnimationWindow = AnimationWindow()) throws(ProcessingError) -> DecodedAnimation {
         guard !bytes.isEmpty else { throw .truncated("empty file") }

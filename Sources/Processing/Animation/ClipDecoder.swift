@@ -23,8 +23,10 @@ enum ClipDecoder {
         try window.check(sourceDuration: session.duration)
         let frames = try session.frames(in: window, format: format)
         let swapsSides = [6, 8].contains(session.orientation)
+        let (containerTags, streamTags) = session.tags
         return DecodedAnimation(
-            format: format, width: swapsSides ? height : width, height: swapsSides ? width : height, frames: frames, loopCount: loopCount)
+            format: format, width: swapsSides ? height : width, height: swapsSides ? width : height, frames: frames, loopCount: loopCount,
+            exif: ClipMetadata.exif(container: containerTags, stream: streamTags))
     }
 }
 
@@ -101,7 +103,10 @@ private final class ClipSession {
         let videos = streams.filter {
             $0.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO && $0.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0
         }
-        guard let firstVideo = videos.first else { throw .noFrames("no video stream in the \(format.displayName) data") }
+        guard let firstVideo = videos.first else {
+            let others = streams.isEmpty ? "no streams" : "only \(Self.kinds(of: streams))"
+            throw .noVideo("the \(format.displayName) data has \(others), no video stream")
+        }
         var decoder: UnsafePointer<AVCodec>?
         streamIndex = av_find_best_stream(container, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0)
         guard streamIndex >= 0, let decoder else {
@@ -144,6 +149,36 @@ private final class ClipSession {
         }
         let total = container!.pointee.duration
         return total != cffmpeg_nopts_value() && total > 0 ? Double(total) / Double(AV_TIME_BASE) : nil
+    }
+
+    /// The text tags of the container and of the video stream, for ``ClipMetadata`` to read.
+    var tags: (container: [String: String], stream: [String: String]) {
+        (Self.strings(container!.pointee.metadata), Self.strings(stream.pointee.metadata))
+    }
+
+    /// Every entry of an FFmpeg dictionary, copied out (the dictionary stays the container's).
+    private static func strings(_ dictionary: OpaquePointer?) -> [String: String] {
+        var result: [String: String] = [:]
+        var entry: UnsafeMutablePointer<AVDictionaryEntry>? = nil
+        while let next = av_dict_get(dictionary, "", entry, AV_DICT_IGNORE_SUFFIX) {
+            if let key = next.pointee.key, let value = next.pointee.value {
+                result[String(cString: key)] = String(cString: value)
+            }
+            entry = next
+        }
+        return result
+    }
+
+    /// `audio`, `audio and subtitle`...: what a file without video holds, for the message.
+    private static func kinds(of streams: [UnsafeMutablePointer<AVStream>]) -> String {
+        var names: [String] = []
+        for stream in streams {
+            let type = stream.pointee.codecpar.pointee.codec_type
+            let name = type == AVMEDIA_TYPE_VIDEO ? "a cover picture"
+                : av_get_media_type_string(type).map { String(cString: $0) } ?? "unknown"
+            if !names.contains(name) { names.append(name) }
+        }
+        return names.joined(separator: " and ") + (names == ["a cover picture"] ? "" : " streams")
     }
 
     /// The EXIF orientation (1, 3, 6 or 8) that turns decoded frames the way the display matrix says.

@@ -21,6 +21,10 @@ public struct DecodedAnimation: Sendable, Equatable {
     /// How often the source asks to be played: 0 forever, nil when the format does not say
     /// (clips). GIF, APNG and WebP carry it.
     public let loopCount: Int?
+    /// What a clip's container says of where, when and with what it was filmed (QuickTime/MP4
+    /// tags: make, model, creation date, ISO 6709 location), in the fields photos' EXIF fills; nil
+    /// when it says none of them, and for animated images.
+    public var exif: ExifMetadata? = nil
 
     /// The window's length as played: the sum of the frames' durations.
     public var durationMilliseconds: Int { frames.last.map { $0.startMilliseconds + $0.durationMilliseconds } ?? 0 }

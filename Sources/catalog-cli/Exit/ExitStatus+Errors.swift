@@ -45,10 +45,10 @@ extension ExitStatus {
         }
     }
 
-    /// 64 bad guidance; 65 no usable photo or entry; 69 no model; 74 an unreadable source; 75 a change meanwhile.
+    /// 64 bad guidance or a part of a clip asked of a still; 65 no usable photo or entry; 69 no model; 74 an unreadable source; 75 a change meanwhile.
     static func of(_ error: RecutError) -> ExitStatus {
         switch error {
-        case .invalidGuidance: .usage
+        case .invalidGuidance, .notAClip: .usage
         case .entryNotFound, .noPhoto, .sourceChanged: .dataError
         case .processingFailed(_, .segmentationUnavailable), .processingFailed(_, .invalidModel): .unavailable
         case .processingFailed: .dataError

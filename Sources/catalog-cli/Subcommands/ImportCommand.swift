@@ -11,7 +11,7 @@ extension CatalogCommand {
             commandName: "import",
             abstract: "Import photos from files and folders (recursively) into the catalog.",
             discussion: """
-                The format is recognised from the bytes (JPEG, PNG, WebP, HEIF/HEIC and AVIF photos; MP4, MOV, WebM and Matroska clips, animated GIF, APNG and animated WebP, whose first 3 seconds become an animated sticker). Identity is the SHA-256 of a file's bytes: importing the same bytes again is a no-op ("duplicate"), and a moved file is recognised (its path is updated). Each photo's subject is cut out (the segmentation model must be installed: `catalog --help` says where it is looked for; PNGs with transparency keep their own) and becomes an outlined sticker. A file edited in place (same path, new bytes) updates its entry ("updated": same id, same packs, new sticker). A file that cannot be imported is recorded as a failed entry with a reason (unsupported-format, corrupt-image, truncated, too-large, no-subject, no-frames, empty, not-a-file, unreadable) and the rest goes on; one that failed before fails again. Every file met is reported; skipped ones carry a reason (hidden, not-a-file for FIFOs, sockets and devices, catalog-file for the catalog's own files and backups, link-to-folder, dangling-link). Names that are not UTF-8 are shown with \\xNN escapes.
+                The format is recognised from the bytes (JPEG, PNG, WebP, HEIF/HEIC and AVIF photos; MP4, MOV, WebM and Matroska clips, animated GIF, APNG and animated WebP, whose first 3 seconds, or the part --clip START,DURATION names, at most --max-frames frames, become an animated sticker; the part is kept with the entry for every later re-make, and stills ignore both options). Identity is the SHA-256 of a file's bytes: importing the same bytes again is a no-op ("duplicate"), and a moved file is recognised (its path is updated). Each photo's subject is cut out (the segmentation model must be installed: `catalog --help` says where it is looked for; PNGs with transparency keep their own) and becomes an outlined sticker. A file edited in place (same path, new bytes) updates its entry ("updated": same id, same packs, new sticker). A file that cannot be imported is recorded as a failed entry with a reason (unsupported-format, corrupt-image, truncated, too-large, no-subject, no-video, no-frames, empty, not-a-file, unreadable) and the rest goes on; one that failed before fails again. Every file met is reported; skipped ones carry a reason (hidden, not-a-file for FIFOs, sockets and devices, catalog-file for the catalog's own files and backups, link-to-folder, dangling-link). Names that are not UTF-8 are shown with \\xNN escapes.
 
                 Exit: 0 all imported (or already there), 1 some failed, 65 nothing usable, 69 no segmentation model installed (or a damaged one; nothing is written), 74/75 catalog not writable/busy, 130/143 interrupted (run the same import again to continue). --json prints one JSON object a line, then a summary object.
                 """
@@ -30,6 +30,8 @@ extension CatalogCommand {
             transform: OptionValue.whole("--max-pixels", 1...Int.max)
         )
         var maxPixels: Int = DecodeOptions.defaultMaxPixels
+
+        @OptionGroup var clip: ClipOptions
 
         @Option(
             parsing: .unconditional, help: "How many palette colours to keep per sticker (1-16); default: the catalog's palette.colors (5 unless set with `catalog config`).",
@@ -59,8 +61,8 @@ extension CatalogCommand {
             }
             if maxPixels < 1 { throw ValidationError("--max-pixels must be a positive number of pixels") }
             if let pack { try validatePackName(pack) }
-            if enqueue && (dryRun || pack != nil || colors != nil || model.name != nil) {
-                throw ValidationError("--enqueue only records files for `catalog work`: it takes no --dry-run, --pack, --colors or --model")
+            if enqueue && (dryRun || pack != nil || colors != nil || model.name != nil || clip.clip != nil || clip.maxFrames != nil) {
+                throw ValidationError("--enqueue only records files for `catalog work`: it takes no --dry-run, --pack, --colors, --model, --clip or --max-frames")
             }
         }
 
@@ -83,7 +85,8 @@ extension CatalogCommand {
             if let colors { settings.paletteColors = colors }
             let importer = Importer(
                 repository: repository,
-                options: ImportOptions(jobs: parallel.jobs, maxPixels: maxPixels, settings: settings, dryRun: dryRun, predictor: predictor)
+                options: ImportOptions(jobs: parallel.jobs, maxPixels: maxPixels, settings: settings, dryRun: dryRun, predictor: predictor,
+                    clip: clip.window)
             )
             let progress = ProgressBar.forStandardError(
                 total: ProgressBar.wanted(quiet: quiet) ? Importer.countFiles(paths) : 0, label: "importing", quiet: quiet

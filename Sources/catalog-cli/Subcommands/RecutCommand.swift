@@ -14,9 +14,11 @@ extension CatalogCommand {
 
                 Combining: the options change the stored guidance. A new --box replaces the stored box; --include and --exclude points are added to the stored ones (a point given again moves to its new list); --reset clears everything first, so `recut ID --reset` alone goes back to the automatic cut-out and `recut ID --reset --box ...` starts over. With no option the cut-out is re-made with the guidance as stored.
 
+                Clips and animations: --clip START,DURATION (seconds, e.g. 2.5,3) and --max-frames N choose the part that becomes the animated sticker, stored with the entry like guidance; `--clip default` goes back to the first 3 seconds (and 90 frames unless --max-frames is given). A part that starts after the clip ends fails with no-frames and changes nothing. An entry made from a still refuses both options.
+
                 The source file is read and must still hold the entry's bytes; it is cut out with the catalog's settings (and the model --model or $STICKER_MODEL names), and the guidance, sticker and palette are replaced in one transaction. Nothing is written when anything fails.
 
-                Exit: 0 done; 64 malformed or empty box, a box or point outside the photo; 65 unknown id, an entry never decoded, a source whose bytes changed (run `catalog reprocess` first), a cut-out that failed (no subject in the box); 69 no segmentation model; 74 the source file is missing or unreadable; 75 the catalog is busy, or the entry changed meanwhile. --json prints the entry as `catalog show --json` does.
+                Exit: 0 done; 64 malformed or empty box, a box or point outside the photo, a malformed --clip, --clip or --max-frames for a still; 65 unknown id, an entry never decoded, a source whose bytes changed (run `catalog reprocess` first), a cut-out that failed (no subject in the box); 69 no segmentation model; 74 the source file is missing or unreadable; 75 the catalog is busy, or the entry changed meanwhile. --json prints the entry as `catalog show --json` does.
                 """
         )
 
@@ -39,6 +41,8 @@ extension CatalogCommand {
         @Flag(help: "Clear the stored guidance first (alone: back to the automatic cut-out).")
         var reset = false
 
+        @OptionGroup var clip: ClipOptions
+
         func validate() throws {
             if id < 1 { throw ValidationError("an id is a positive number (see `catalog list`)") }
         }
@@ -51,7 +55,7 @@ extension CatalogCommand {
             let repository = try await catalog.open(catalog.mayExist ? .readWrite : .readOnly)
             var settings = try await catalog.settings(of: repository)
             settings.model = model
-            let change = GuidanceChange(reset: reset, box: box, include: include, exclude: exclude)
+            let change = GuidanceChange(reset: reset, box: box, include: include, exclude: exclude, clip: clip.change)
             let entry: EntryDetail
             do throws(RecutError) {
                 entry = try await Recutter(repository: repository, settings: settings, predictor: predictor).recut(id: id, change: change)
@@ -69,6 +73,7 @@ extension CatalogCommand {
 
         static func describe(_ entry: EntryDetail) -> String {
             var lines = ["Recut entry \(entry.id) (\(entry.path))", "  Guidance  \(GuidanceText.describe(entry.guidance))"]
+            if entry.sticker?.animation != nil { lines.append("  Clip      \(GuidanceText.describe(clip: entry.clip))") }
             if let sticker = entry.sticker {
                 lines.append("  Sticker   \(sticker.width)×\(sticker.height), \(Format.bytes(Int64(sticker.bytes)))")
             }

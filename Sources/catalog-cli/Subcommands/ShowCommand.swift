@@ -68,10 +68,17 @@ extension CatalogCommand {
                     let seconds = String(format: "%.1f", Double(animation.durationMs) / 1000)
                     let rate = String(format: "%g", animation.frameRate)
                     rows.append(("Animated", "\(animation.frames) frames, \(rate) fps, \(seconds) s"))
+                    rows.append(("Clip", GuidanceText.describe(clip: entry.clip)))
                 }
             }
             // Only a guided entry says so: the others are the automatic cut-out, as always.
             if entry.guidance != nil { rows.append(("Guidance", GuidanceText.describe(entry.guidance))) }
+            // A failed clip keeps its chosen part too: it is what the next re-make takes.
+            if entry.sticker?.animation == nil, entry.clip != nil { rows.append(("Clip", GuidanceText.describe(clip: entry.clip))) }
+            // The other half of a Live Photo, by the id `show` takes.
+            if let live = entry.livePhoto {
+                rows.append(("Live Photo", live.stillId == entry.id ? "clip #\(live.clipId)" : "still #\(live.stillId)"))
+            }
             if entry.sticker != nil {
                 let palette = entry.palette.map { color in
                     Swatch.render(hex: color.hex, colored: colored) + String(format: " %.0f%%", color.share * 100)
