@@ -68,6 +68,11 @@ struct AnimatedPackCommandTests {
             let detail = try Self.json(["--catalog", "c.sqlite", "show", "\(id)", "--json"], in: folder) as? [String: Any] ?? [:]
             let sticker = detail["sticker"] as? [String: Any]
             if sticker?["animation"] != nil { animated += 1 }
+            let path = entry["path"] as? String ?? ""
+            if path.hasSuffix("IMG_0001.JPG") || path.hasSuffix("IMG_0001.mov") {
+                let link = try #require(detail["livePhoto"] as? [String: Any], "the Live Photo's halves name each other")
+                #expect(link["stillId"] as? Int != link["clipId"] as? Int && [link["stillId"] as? Int, link["clipId"] as? Int].contains(id))
+            }
         }
         #expect(animated == 5, "every clip and animation moves; the Live Photo's still stays still")
 
