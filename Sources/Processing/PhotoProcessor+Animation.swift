@@ -9,7 +9,7 @@ extension PhotoProcessor {
     /// A clip or animated image through the pipeline: its frames decoded, cut out without flicker
     /// (``ClipCutter``) and kept as an ``AnimatedSticker``, the first frame as the still sticker.
     /// What the decode learned (format, upright size) is kept when a later stage fails.
-    func animatedAttempt(_ bytes: [UInt8], format: AnimationFormat) -> ProcessingAttempt {
+    func animatedAttempt(_ bytes: [UInt8], format: AnimationFormat) async -> ProcessingAttempt {
         let decoded: DecodedAnimation
         do throws(ProcessingError) {
             let window = animationWindow
@@ -21,7 +21,7 @@ extension PhotoProcessor {
         do throws(ProcessingError) {
             let cutter = ClipCutter(
                 style: settings.style, paletteColors: settings.paletteColors, workingSize: decodeOptions.workingSize, segmenter: segmenter)
-            let clip = try cutter.cut(decoded.frames.map(\.image))
+            let clip = try await cutter.cut(decoded.frames.map(\.image))
             let durations = decoded.frames.map(\.durationMilliseconds)
             let animation = try StageClock.measure(.encode) { () throws(ProcessingError) in
                 try AnimatedSticker(frames: clip.frames, durations: durations)

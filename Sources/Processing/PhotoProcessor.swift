@@ -46,7 +46,7 @@ public nonisolated struct PhotoProcessor: Sendable {
                 return ProcessingAttempt(facts: nil, warnings: [], result: .failure(
                     .invalidGuidance("\(format.displayName) becomes an animated sticker, and its cut-out cannot be guided yet")))
             }
-            return animatedAttempt(bytes, format: format)
+            return await animatedAttempt(bytes, format: format)
         }
         let decoded: DecodedPhoto
         do throws(ProcessingError) {

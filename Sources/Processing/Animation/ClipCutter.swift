@@ -19,19 +19,21 @@ public struct ClipCutter: Sendable {
     }
 
     /// The sticker frames of `frames` (all of one size, upright). Fails with `.noSubject` when no
-    /// frame has one.
-    public func cut(_ frames: [RGBAImage]) throws(ProcessingError) -> ClipCutout {
+    /// frame has one. Each stage's frames run on the cores the batch can spare (``FrameWorkers``); the
+    /// result is the same however many there are.
+    public func cut(_ frames: [RGBAImage]) async throws(ProcessingError) -> ClipCutout {
         guard let first = frames.first else { throw .noSubject("the clip has no frames") }
         guard frames.allSatisfy({ $0.width == first.width && $0.height == first.height }) else {
             throw .encodingFailed("the clip's frames differ in size")
         }
         let working = frames.map { ImageResizer.reducedToWorkingSize($0, workingSize: workingSize) }
         let sourceScale = Double(first.width) / Double(working[0].width)
-        let cutouts = try steadyCutouts(of: working)
+        let cutouts = try await steadyCutouts(of: working)
         let box = try Self.unionOfSubjects(cutouts.map(\.cutout))
-        let stickers = try cutouts.map { (cutout, _) throws(ProcessingError) in
+        let style = style
+        let stickers = try await FrameWorkers.map(count: cutouts.count) { index throws(ProcessingError) in
             try StageClock.measure(.render) { () throws(ProcessingError) in
-                try StickerRenderer.render(cutout, style: style, sourceScale: sourceScale, box: box)
+                try StickerRenderer.render(cutouts[index].cutout, style: style, sourceScale: sourceScale, box: box)
             }
         }
         let palette = StageClock.measure(.palette) {
@@ -42,21 +44,28 @@ public struct ClipCutter: Sendable {
     }
 
     /// Every frame's cut-out along its steadied coarse mask. A frame in which the clean-up finds no
-    /// subject is kept, empty: the subject may leave the picture for a moment.
-    func steadyCutouts(of frames: [RGBAImage]) throws(ProcessingError) -> [(cutout: RGBAImage, mask: [UInt8])] {
-        var coarse: [LowResolutionMask] = []
-        for frame in frames { coarse.append(try segmenter.coarseMask(of: frame)) }
-        let grid = (width: coarse[0].width, height: coarse[0].height)
-        let brightness = frames.map { TemporalMaskFilter.brightness(of: $0, width: grid.width, height: grid.height) }
-        let steadied = steadies ? TemporalMaskFilter.steadied(coarse, brightness: brightness) : coarse
-        var cutouts: [(cutout: RGBAImage, mask: [UInt8])] = []
-        for (frame, mask) in zip(frames, steadied) {
-            do {
-                cutouts.append(try segmenter.cutout(frame, along: mask))
+    /// subject is kept, empty: the subject may leave the picture for a moment. The network's masks of
+    /// all frames come first (the filter looks at the frames around each one), then each frame is
+    /// refined on its own.
+    func steadyCutouts(of frames: [RGBAImage]) async throws(ProcessingError) -> [(cutout: RGBAImage, mask: [UInt8])] {
+        let segmenter = segmenter
+        // The scene's brightness on the mask's grid, for the filter, taken while the frame is at hand.
+        let coarse = try await FrameWorkers.map(count: frames.count) { index throws(ProcessingError) in
+            let mask = try segmenter.coarseMask(of: frames[index])
+            return (mask: mask, brightness: TemporalMaskFilter.brightness(of: frames[index], width: mask.width, height: mask.height))
+        }
+        let masks = coarse.map(\.mask), brightness = coarse.map(\.brightness)
+        let steadied = try await steadies
+            ? FrameWorkers.map(count: masks.count) { index in TemporalMaskFilter.steadied(masks, brightness: brightness, frame: index) }
+            : masks
+        let cutouts = try await FrameWorkers.map(count: frames.count) { index throws(ProcessingError) in
+            let frame = frames[index]
+            do throws(ProcessingError) {
+                return try segmenter.cutout(frame, along: steadied[index])
             } catch .noSubject {
                 var empty = frame
-                for index in stride(from: 3, to: empty.pixels.count, by: 4) { empty.pixels[index] = 0 }
-                cutouts.append((empty, [UInt8](repeating: 0, count: frame.width * frame.height)))
+                for alpha in stride(from: 3, to: empty.pixels.count, by: 4) { empty.pixels[alpha] = 0 }
+                return (empty, [UInt8](repeating: 0, count: frame.width * frame.height))
             }
         }
         guard cutouts.contains(where: { $0.mask.contains { $0 >= 128 } }) else { throw .noSubject("no frame of the clip has a distinct subject") }
