@@ -224,11 +224,12 @@ bench-palette: corpus
 	$(MAKE) build CONFIG=release EXTRA_DEPS=python3-venv
 	PALETTE_BENCH=.build/release/palette-bench Benchmarks/palette/run.sh
 
-## fuzz: libFuzzer + ASan harnesses over JPEG decode, PNG decode, EXIF read, HEIF/AVIF decode, WebP decode and
-## ICC profiles, seeded from the corpus (and heif-enc/cwebp/colord seeds); SECONDS per harness (default 60),
-## FUZZ_TARGETS to pick (jpeg png exif heif webp icc). Findings: .build-fuzz/crashes-*/
+## fuzz: libFuzzer + ASan harnesses over JPEG decode, PNG decode, EXIF read, HEIF/AVIF decode, WebP decode,
+## ICC profiles and the animation decoder on GIFs, APNGs and clips (MP4/MOV/WebM through FFmpeg), seeded from
+## the corpus (and heif-enc/cwebp/colord/ffmpeg seeds); SECONDS per harness (default 60),
+## FUZZ_TARGETS to pick (jpeg png exif heif webp icc gif apng clip). Findings: .build-fuzz/crashes-*/
 fuzz: deps corpus
-	$(MAKE) deps EXTRA_DEPS="libheif-examples webp colord-data"
+	$(MAKE) deps EXTRA_DEPS="libheif-examples webp colord-data ffmpeg"
 	FUZZ_SECONDS=$(or $(SECONDS),60) STICKER_CORPUS="$(abspath $(CORPUS))" scripts/fuzz.sh $(FUZZ_TARGETS)
 
 ## reliability-long: the fault tests with many kills (KILLS, default 50); tens of minutes
