@@ -33,7 +33,7 @@ PKG_MODEL ?= $(TEST_MODEL)
 PKG_DEPS := dpkg-dev lintian
 DEB_DIR ?= .
 
-.PHONY: deps build demo test test-deps test-browser test-api test-model test-package stage install uninstall deb package-model corpus model bench bench-stages bench-real bench-import bench-formats bench-reprocess bench-cutout bench-search bench-duplicates bench-serve bench-page bench-palette bench-postgres test-readme fuzz reliability-long clean
+.PHONY: deps build demo test test-deps test-browser test-api test-model test-package stage install uninstall deb package-model corpus model bench bench-stages bench-real bench-import bench-clip bench-formats bench-reprocess bench-cutout bench-search bench-duplicates bench-serve bench-page bench-palette bench-postgres test-readme fuzz reliability-long clean
 
 ## deps: install the Debian packages the build needs (only those missing; idempotent)
 deps:
@@ -148,7 +148,7 @@ package-model: test-model
 	@[ -s "$(PKG_MODEL)/u2netp.bin" ] && [ -s "$(PKG_MODEL)/u2net.bin" ] || { echo "error: no segmentation models in $(PKG_MODEL) to install (scripts/install-model.sh failed above)"; exit 1; }
 
 ## bench: throughput and memory benchmarks (release build), starting with where an import's CPU goes
-bench: bench-stages bench-import bench-formats bench-reprocess bench-search bench-serve bench-palette
+bench: bench-stages bench-import bench-clip bench-formats bench-reprocess bench-search bench-serve bench-palette
 
 ## bench-stages: CPU per photo and stage (read + hash ... commit) for 12/24 MP JPEGs, 8 MP PNGs and 12 MP HEICs
 bench-stages: model
@@ -164,6 +164,12 @@ bench-real: model
 bench-import: model
 	$(MAKE) build CONFIG=release EXTRA_DEPS=time
 	CATALOG_BIN=.build/release/catalog SAMPLES_BIN=.build/release/sample-photos Benchmarks/import.sh
+
+## bench-clip: one 3-second 1080p30 clip made into an animated sticker with --jobs 1 and --jobs 2 (u2net, u2netp):
+## seconds, frames, seconds a frame, and the floor (the network alone on every frame)
+bench-clip: model
+	$(MAKE) build CONFIG=release EXTRA_DEPS="time ffmpeg sqlite3"
+	CATALOG_BIN=.build/release/catalog Benchmarks/clip.sh
 
 ## bench-formats: the same 12 MP photos as a HEIC and as a JPEG (Display P3), and the JPEG without its profile:
 ## HEIC vs JPEG import time, and what colour management adds
@@ -218,11 +224,12 @@ bench-palette: corpus
 	$(MAKE) build CONFIG=release EXTRA_DEPS=python3-venv
 	PALETTE_BENCH=.build/release/palette-bench Benchmarks/palette/run.sh
 
-## fuzz: libFuzzer + ASan harnesses over JPEG decode, PNG decode, EXIF read, HEIF/AVIF decode, WebP decode and
-## ICC profiles, seeded from the corpus (and heif-enc/cwebp/colord seeds); SECONDS per harness (default 60),
-## FUZZ_TARGETS to pick (jpeg png exif heif webp icc). Findings: .build-fuzz/crashes-*/
+## fuzz: libFuzzer + ASan harnesses over JPEG decode, PNG decode, EXIF read, HEIF/AVIF decode, WebP decode,
+## ICC profiles and the animation decoder on GIFs, APNGs and clips (MP4/MOV/WebM through FFmpeg), seeded from
+## the corpus (and heif-enc/cwebp/colord/ffmpeg seeds); SECONDS per harness (default 60),
+## FUZZ_TARGETS to pick (jpeg png exif heif webp icc gif apng clip). Findings: .build-fuzz/crashes-*/
 fuzz: deps corpus
-	$(MAKE) deps EXTRA_DEPS="libheif-examples webp colord-data"
+	$(MAKE) deps EXTRA_DEPS="libheif-examples webp colord-data ffmpeg"
 	FUZZ_SECONDS=$(or $(SECONDS),60) STICKER_CORPUS="$(abspath $(CORPUS))" scripts/fuzz.sh $(FUZZ_TARGETS)
 
 ## reliability-long: the fault tests with many kills (KILLS, default 50); tens of minutes

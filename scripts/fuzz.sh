@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses of Fuzz/ (JPEG decode, PNG decode, EXIF read, HEIF/AVIF decode,
-# WebP decode, ICC profiles) with
+# WebP decode, ICC profiles, and the animation decoder on GIFs, APNGs and clips) with
 # `swiftc -sanitize=fuzzer,address` and runs each for FUZZ_SECONDS seconds, seeded from the corpus.
 #
-#   scripts/fuzz.sh [TARGET...]        TARGET: jpeg png exif heif webp icc (default: all six)
+#   scripts/fuzz.sh [TARGET...]        TARGET: jpeg png exif heif webp icc gif apng clip (default: all nine)
 #   FUZZ_SECONDS=600 FUZZ_JOBS=1 STICKER_CORPUS=/work/corpus scripts/fuzz.sh png
 #
 # Processing is compiled once, instrumented, as a static library (outside SwiftPM, which has no
 # fuzzer product type); each harness links it. New inputs collect in $FUZZ_DIR/corpus-TARGET,
-# crashes in $FUZZ_DIR/crashes-TARGET/ (keep them as regression tests: Tests/ProcessingTests/FuzzRegressions/).
+# crashes in $FUZZ_DIR/crashes-TARGET/ (minimize them and keep them in Fuzz/regressions/, which
+# Tests/ProcessingTests/FuzzRegressionTests.swift replays).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,7 +19,7 @@ CORPUS=${STICKER_CORPUS:-testdata-3p}
 SWIFTC=${SWIFTC:-$(command -v swiftc)}
 CLANG=${CLANG:-$(dirname "$SWIFTC")/clang}
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(jpeg png exif heif webp icc)
+[ ${#targets[@]} -gt 0 ] || targets=(jpeg png exif heif webp icc gif apng clip)
 # Processing's own C targets (compiled here, instrumented) and the system libraries it imports.
 c_targets=(CPNGWriter CSegmentationKernels CColorMatrix CPNGRows CResampleRows)
 system_modules=(CTurboJPEG CPNG CExif CWebP CFFmpeg CHeif CLCMS2 CInflate CDeflate CMalloc)
@@ -64,9 +65,12 @@ build_harness() {
     local includes=()
     for module in "${system_modules[@]}"; do includes+=(-I "Sources/$module"); done
     for module in "${c_targets[@]}"; do includes+=(-I "$FUZZ_DIR/modules/$module"); done
+    # The animation harnesses share what they do with an input (FuzzAnimationInput.swift).
+    local shared=()
+    case $target in gif|apng|clip) shared=(Fuzz/FuzzAnimationInput.swift) ;; esac
     rm -f "$FUZZ_DIR/fuzz-$target"
     "$SWIFTC" -parse-as-library -O -g -sanitize=fuzzer,address -swift-version 6 "${includes[@]}" -I "$FUZZ_DIR" \
-        "Fuzz/Fuzz$name.swift" Fuzz/FuzzLimits.swift -L "$FUZZ_DIR" -lProcessing \
+        "Fuzz/Fuzz$name.swift" Fuzz/FuzzLimits.swift "${shared[@]}" -L "$FUZZ_DIR" -lProcessing \
         -lturbojpeg -lpng16 -lexif -lwebp -lwebpdemux -lwebpmux -lavformat -lavcodec -lswscale -lavutil -lheif -llcms2 -lz -ldeflate -lm -o "$FUZZ_DIR/fuzz-$target" 2>&1 | grep -v 'Cannot export local symbol' >&2 || true
     [ -x "$FUZZ_DIR/fuzz-$target" ] || { echo "fuzz: the $target harness did not build" >&2; exit 1; }
 }
@@ -79,6 +83,7 @@ seeds() {
         heif) echo "$CORPUS/heif $FUZZ_DIR/seeds-heif Fuzz/regressions" ;;
         webp) echo "$CORPUS/webp $FUZZ_DIR/seeds-webp Fuzz/regressions" ;;
         icc) echo "$FUZZ_DIR/seeds-icc Fuzz/regressions" ;;
+        gif|apng|clip) echo "$FUZZ_DIR/seeds-$1 Fuzz/regressions" ;;
     esac
 }
 
@@ -105,7 +110,37 @@ make_seeds() {
             done ;;
         icc)
             cp -n /usr/share/color/icc/colord/*.icc "$FUZZ_DIR/seeds-icc/" 2>/dev/null || true ;;
+        gif)
+            # The corpus's GIFs (Pillow's test images: loops, disposal, transparency, comments), then
+            # a few small animated ones in the shapes import meets.
+            find "$CORPUS" -iname '*.gif' -size -64k -exec cp -n {} "$FUZZ_DIR/seeds-gif/" \; 2>/dev/null || true
+            make_clip_seeds gif "anim.gif" "-t 0.8" "loop0.gif" "-t 0.5 -loop 0" "small.gif" "-t 1.2 -r 5 -vf scale=32:24" ;;
+        apng)
+            # The corpus's animated PNGs (those with an acTL chunk), then a few made here.
+            for png in $(find "$CORPUS" \( -iname '*.png' -o -iname '*.apng' \) -size -64k 2>/dev/null); do
+                grep -q acTL "$png" && cp -n "$png" "$FUZZ_DIR/seeds-apng/"
+            done
+            make_clip_seeds apng "anim.png" "-t 0.8 -f apng -plays 0" "rgba.png" "-t 0.5 -pix_fmt rgba -f apng -plays 2" ;;
+        clip)
+            # No clips in the corpus: one tiny file per container and codec import reads.
+            make_clip_seeds clip "h264.mp4" "-t 0.5 -c:v libx264 -pix_fmt yuv420p" "h264.mov" "-t 0.5 -c:v libx264 -pix_fmt yuv420p" \
+                "mpeg4.mp4" "-t 0.5 -c:v mpeg4" "vp8.webm" "-t 0.5 -c:v libvpx" "vp9.webm" "-t 0.5 -c:v libvpx-vp9" \
+                "vp8.mkv" "-t 0.5 -c:v libvpx" "rotated.mp4" "-t 0.5 -c:v libx264 -pix_fmt yuv420p -metadata:s:v rotate=90" ;;
     esac
+}
+
+# Small animations made with the ffmpeg CLI when it is there: pairs of a file name in seeds-TARGET
+# and the output options (split on spaces), from a 64 x 48 test pattern at 10 frames a second.
+make_clip_seeds() {
+    local target=$1
+    shift
+    command -v ffmpeg >/dev/null || return 0
+    while [ $# -ge 2 ]; do
+        local out="$FUZZ_DIR/seeds-$target/$1"
+        # shellcheck disable=SC2086 # the options are meant to be split
+        [ -f "$out" ] || ffmpeg -nostdin -loglevel error -y -f lavfi -i testsrc2=size=64x48:rate=10 $2 "$out" 2>/dev/null || true
+        shift 2
+    done
 }
 
 build_library

@@ -11,7 +11,7 @@ extension PhotoProcessor {
     /// `box` (upright pixels of the first frame) picks the subject and follows it.
     /// What the decode learned (format, upright size) is kept when a later stage fails.
     /// `part` is the entry's part of the source, kept on the result for the catalog to store.
-    func animatedAttempt(_ bytes: [UInt8], format: AnimationFormat, box: CutoutGuidance.Box? = nil, part: ClipWindow) -> ProcessingAttempt {
+    func animatedAttempt(_ bytes: [UInt8], format: AnimationFormat, box: CutoutGuidance.Box? = nil, part: ClipWindow) async -> ProcessingAttempt {
         let decoded: DecodedAnimation
         do throws(ProcessingError) {
             let window = animationWindow.taking(part)
@@ -30,7 +30,7 @@ extension PhotoProcessor {
                     throw .invalidGuidance(error.description)
                 }
             }
-            let clip = try cutter.cut(decoded.frames.map(\.image), box: box, upright: (decoded.width, decoded.height))
+            let clip = try await cutter.cut(decoded.frames.map(\.image), box: box, upright: (decoded.width, decoded.height))
             let durations = decoded.frames.map(\.durationMilliseconds)
             let animation = try StageClock.measure(.encode) { () throws(ProcessingError) in
                 try AnimatedSticker(frames: clip.frames, durations: durations)

@@ -47,7 +47,7 @@ public nonisolated struct PhotoProcessor: Sendable {
                 return ProcessingAttempt(facts: nil, warnings: [], result: .failure(
                     .invalidGuidance("\(format.displayName) becomes an animated sticker, whose cut-out takes a box on its first frame, not points")))
             }
-            return animatedAttempt(bytes, format: format, box: guidance.box, part: clip ?? .default)
+            return await animatedAttempt(bytes, format: format, box: guidance.box, part: clip ?? .default)
         }
         let decoded: DecodedPhoto
         do throws(ProcessingError) {

@@ -50,4 +50,11 @@ public final class SpareCores: Sendable {
     func giveBack() {
         state.withLock { $0.lent = max(0, $0.lent - 1) }
     }
+
+    /// True when a photo started after cores were lent and now needs one of them: a borrower that keeps
+    /// its core for longer than a layer (a clip's frames, `FrameWorkers`) checks this between pieces of
+    /// work and gives its core back, so the photo waits for it at most one piece.
+    var isOverdrawn: Bool {
+        state.withLock { $0.holders + $0.lent > capacity }
+    }
 }

@@ -101,7 +101,8 @@ public enum SamplePhotos {
 
     /// The demo's built-in photos: JPEGs from several invented cameras (with GPS, lenses,
     /// offsets and rotated orientations), a phone's HEIC in Display P3 (turned by `irot`), a WebP
-    /// with EXIF, and PNGs that already have transparency.
+    /// with EXIF, PNGs that already have transparency, and last an animated WebP (``animatedDemo(width:height:)``)
+    /// at most 640 x 480.
     public static func demo(width: Int = 1600, height: Int = 1200) throws(ProcessingError) -> [SamplePhoto] {
         var photos: [SamplePhoto] = []
         for (index, spec) in demoSpecs.enumerated() {
@@ -124,7 +125,39 @@ public enum SamplePhotos {
                 photos.append(SamplePhoto(name: spec.name + "." + suffix, bytes: bytes, scene: scene, exif: spec.exif))
             }
         }
+        photos.append(try animatedDemo(width: min(640, width), height: min(480, height)))
         return photos
+    }
+
+    /// Frames of the animated sample and their rate: 1.5 s, short so that `make demo` stays quick
+    /// (each frame goes through the network).
+    public static let animatedFrameCount = 22
+    public static let animatedFrameRate = 15
+
+    /// The demo's animated sample, `magenta-star-bouncing.webp`: a magenta star with a yellow band
+    /// bouncing from left to right over a sky-to-ground gradient, as an animated WebP that loops
+    /// (lossy at quality 88, as the still WebP sample). Its `scene` is the first frame's.
+    public static func animatedDemo(width: Int = 640, height: Int = 480) throws(ProcessingError) -> SamplePhoto {
+        let scenes = animatedDemoScenes(width: width, height: height)
+        // Each frame ends on the 15 fps clock, so the durations (66 or 67 ms) add up to 1,467 ms with no drift.
+        let ends = (1...scenes.count).map { ($0 * 1000 + animatedFrameRate / 2) / animatedFrameRate }
+        let durations = ends.indices.map { ends[$0] - ($0 == 0 ? 0 : ends[$0 - 1]) }
+        let bytes = try WebPCodec.encodeAnimation(scenes.map { $0.renderPhoto() }, durations: durations, mode: .lossy(quality: 88))
+        return SamplePhoto(name: "magenta-star-bouncing.webp", bytes: bytes, scene: scenes[0], exif: nil)
+    }
+
+    /// The animated sample's frames as scenes (each with its exact mask): the star moves steadily
+    /// right and bounces twice, staying whole inside the frame.
+    public static func animatedDemoScenes(width: Int = 640, height: Int = 480) -> [SampleScene] {
+        (0..<animatedFrameCount).map { index in
+            let time = Double(index) / Double(animatedFrameCount - 1)
+            // Two parabolic hops: the height is 0 on the ground and 1 at the top of each.
+            let hop = (2 * time).truncatingRemainder(dividingBy: 1)
+            return SampleScene(
+                width: width, height: height, background: .gradient(top: RGB(150, 200, 240), bottom: RGB(70, 120, 80)),
+                shape: .star, subjectColor: RGB(200, 40, 160), accentColor: RGB(250, 220, 60),
+                centerX: 0.3 + 0.4 * time, centerY: 0.62 - 0.2 * 4 * hop * (1 - hop), radius: 0.24, seed: 11)
+        }
     }
 
     /// How a benchmark photo is stored: the formats benchmark compares the same scene as a JPEG and

@@ -71,12 +71,12 @@ struct ClipCutterTests {
         ClipCutter(style: StickerStyle(size: 256, outline: 6, shadow: false), paletteColors: 5, segmenter: SubjectSegmenter(predictor: predictor))
     }
 
-    @Test func aStillSubjectDoesNotFlickerAndAMissedFrameKeepsItsSubject() throws {
+    @Test func aStillSubjectDoesNotFlickerAndAMissedFrameKeepsItsSubject() async throws {
         let frames = Self.clip(count: 24).map { $0.renderPhoto() }
         var unsteady = Self.cutter(WaveringPredictor(subject: Self.orange))
         unsteady.steadies = false
-        let before = try unsteady.cut(frames).steadiness
-        let clip = try Self.cutter(WaveringPredictor(subject: Self.orange)).cut(frames)
+        let before = try await unsteady.cut(frames).steadiness
+        let clip = try await Self.cutter(WaveringPredictor(subject: Self.orange)).cut(frames)
         #expect(before < 0.97, "the predictor should waver enough to need steadying: \(before)")
         #expect(clip.steadiness >= 0.97, "mean IoU of consecutive masks \(clip.steadiness), \(before) unsteadied")
         // No frame lost its quarter: each frame's subject covers at least 95 % of the true one.
@@ -86,18 +86,18 @@ struct ClipCutterTests {
         }
     }
 
-    @Test func aMovingSubjectIsFollowedWithoutGhosts() throws {
+    @Test func aMovingSubjectIsFollowedWithoutGhosts() async throws {
         let scenes = Self.clip(count: 16, moving: true)
-        let clip = try Self.cutter(WaveringPredictor(subject: Self.orange)).cut(scenes.map { $0.renderPhoto() })
+        let clip = try await Self.cutter(WaveringPredictor(subject: Self.orange)).cut(scenes.map { $0.renderPhoto() })
         for (mask, scene) in zip(clip.masks, scenes) {
             let overlap = ClipCutout.intersectionOverUnion(mask, scene.renderMask())
             #expect(overlap >= 0.85, "frame of subject at \(scene.centerX): IoU \(overlap) with the true mask")
         }
     }
 
-    @Test func everyFrameSharesOneSizeAndThePaletteHoldsTheSubject() throws {
+    @Test func everyFrameSharesOneSizeAndThePaletteHoldsTheSubject() async throws {
         let scenes = Self.clip(count: 8, moving: true)
-        let clip = try Self.cutter(WaveringPredictor(subject: Self.orange)).cut(scenes.map { $0.renderPhoto() })
+        let clip = try await Self.cutter(WaveringPredictor(subject: Self.orange)).cut(scenes.map { $0.renderPhoto() })
         #expect(clip.frames.count == 8)
         #expect(Set(clip.frames.map { "\($0.width)x\($0.height)" }).count == 1)
         #expect(max(clip.frames[0].width, clip.frames[0].height) == 256)
@@ -107,7 +107,7 @@ struct ClipCutterTests {
         #expect(main.hex.lowercased().hasPrefix("#e") || main.hex.lowercased().hasPrefix("#f"), "\(clip.palette.colors.map(\.hex))")
     }
 
-    @Test func aBoxOnTheFirstFramePicksOneOfTwoSubjectsAndFollowsItAsItMoves() throws {
+    @Test func aBoxOnTheFirstFramePicksOneOfTwoSubjectsAndFollowsItAsItMoves() async throws {
         let scenes = (0..<12).map { index in
             SampleScene(width: 480, height: 360, background: .noise(RGB(70, 110, 150), amplitude: 30), shape: .ellipse,
                         subjectColor: Self.orange, centerX: 0.55 + 0.3 * Double(index) / 11, radius: 0.15, seed: UInt64(index + 1))
@@ -130,9 +130,9 @@ struct ClipCutterTests {
         let top = try #require(rows.min()), bottom = try #require(rows.max())
         let box = CutoutGuidance.Box(x: left - 10, y: top - 10, width: right - left + 21, height: bottom - top + 21)
 
-        let unguided = try Self.cutter(WaveringPredictor(subject: Self.orange)).cut(frames)
+        let unguided = try await Self.cutter(WaveringPredictor(subject: Self.orange)).cut(frames)
         #expect(unguided.masks[0][180 * 480 + 70] >= 128, "without a box both subjects are kept")
-        let clip = try Self.cutter(WaveringPredictor(subject: Self.orange)).cut(frames, box: box, upright: (480, 360))
+        let clip = try await Self.cutter(WaveringPredictor(subject: Self.orange)).cut(frames, box: box, upright: (480, 360))
         for (index, (mask, scene)) in zip(clip.masks, scenes).enumerated() {
             #expect(mask[180 * 480 + 70] < 128, "frame \(index): the subject outside the box is left out")
             let overlap = ClipCutout.intersectionOverUnion(mask, scene.renderMask())
@@ -140,22 +140,22 @@ struct ClipCutterTests {
         }
     }
 
-    @Test func aClipWithNoSubjectIsRefused() {
+    @Test func aClipWithNoSubjectIsRefused() async {
         let frames = (0..<4).map { _ in RGBAImage(width: 200, height: 150, red: 70, green: 110, blue: 150) }
-        #expect(throws: ProcessingError.self) { try Self.cutter(WaveringPredictor(subject: Self.orange)).cut(frames) }
+        await #expect(throws: ProcessingError.self) { try await Self.cutter(WaveringPredictor(subject: Self.orange)).cut(frames) }
     }
 
     static let modelFolder: URL? = ProcessInfo.processInfo.environment["STICKER_U2NETP_DIR"].map { URL(fileURLWithPath: $0) }
 
     /// The network itself on a clip of a still subject: the figure the animated stickers promise.
     @Test(.enabled(if: modelFolder != nil, "set STICKER_U2NETP_DIR to a folder with u2netp.json and u2netp.bin"))
-    func theNetworkOnAStillSubjectIsSteady() throws {
+    func theNetworkOnAStillSubjectIsSteady() async throws {
         let predictor = try NetworkMaskPredictor.installed(.u2netp, in: try #require(Self.modelFolder))
         let frames = Self.clip(count: 20).map { $0.renderPhoto() }
         var unsteady = Self.cutter(predictor)
         unsteady.steadies = false
-        let before = try unsteady.cut(frames).steadiness
-        let after = try Self.cutter(predictor).cut(frames).steadiness
+        let before = try await unsteady.cut(frames).steadiness
+        let after = try await Self.cutter(predictor).cut(frames).steadiness
         print("u2netp on a still subject, 20 frames: mean IoU of consecutive masks \(after) (unsteadied \(before))")
         #expect(after >= 0.97)
         #expect(after >= before)

@@ -31,6 +31,9 @@ import Testing
         _ = WebPChunks.exif(bytes)
         _ = PNGCodec.iccProfile(bytes)
         _ = ColorConverter.toSRGB(RGBAImage(width: 4, height: 4, red: 1, green: 2, blue: 3), from: .icc(bytes))
+        // The animation harnesses (gif, apng, clip): the format by its bytes, then a small window.
+        _ = MediaFormat.detect(bytes)
+        _ = try? AnimationDecoder.decode(bytes, window: AnimationWindow(maxFrames: 8, maxPixels: 4_000_000, workingSize: 128))
     }
 
     @Test func keptInputsNoLongerCrash() throws {

@@ -20,24 +20,24 @@ public struct ClipCutter: Sendable {
 
     /// The sticker frames of `frames` (all of one size, upright). Fails with `.noSubject` when no
     /// frame has one. `box`, drawn on the first frame in pixels of the upright clip of `upright`
-    /// size (frames may be smaller), picks the subject, and follows it through the clip.
+    /// size (frames may be smaller), picks the subject, and follows it through the clip. Each stage's
+    /// frames run on the cores the batch can spare (``FrameWorkers``); the result is the same however
+    /// many there are.
     public func cut(
         _ frames: [RGBAImage], box: CutoutGuidance.Box? = nil, upright: (width: Int, height: Int)? = nil
-    ) throws(ProcessingError) -> ClipCutout {
+    ) async throws(ProcessingError) -> ClipCutout {
         guard let first = frames.first else { throw .noSubject("the clip has no frames") }
         guard frames.allSatisfy({ $0.width == first.width && $0.height == first.height }) else {
             throw .encodingFailed("the clip's frames differ in size")
         }
         let working = frames.map { ImageResizer.reducedToWorkingSize($0, workingSize: workingSize) }
         let sourceScale = Double(first.width) / Double(working[0].width)
-        let frame = upright ?? (first.width, first.height)
-        let cutouts = try steadyCutouts(of: working, following: box.map { box in { grid in
-            SubjectBoxFollower.cells(of: box, frame: frame, grid: grid)
-        } })
+        let cutouts = try await steadyCutouts(of: working, box: box, upright: upright ?? (first.width, first.height))
         let box = try Self.unionOfSubjects(cutouts.map(\.cutout))
-        let stickers = try cutouts.map { (cutout, _) throws(ProcessingError) in
+        let style = style
+        let stickers = try await FrameWorkers.map(count: cutouts.count) { index throws(ProcessingError) in
             try StageClock.measure(.render) { () throws(ProcessingError) in
-                try StickerRenderer.render(cutout, style: style, sourceScale: sourceScale, box: box)
+                try StickerRenderer.render(cutouts[index].cutout, style: style, sourceScale: sourceScale, box: box)
             }
         }
         let palette = StageClock.measure(.palette) {
@@ -48,25 +48,38 @@ public struct ClipCutter: Sendable {
     }
 
     /// Every frame's cut-out along its steadied coarse mask. A frame in which the clean-up finds no
-    /// subject is kept, empty: the subject may leave the picture for a moment.
-    /// `box`, given the masks' grid, is the first frame's box in its cells.
+    /// subject is kept, empty: the subject may leave the picture for a moment. The network's masks of
+    /// all frames come first (the filter looks at the frames around each one), then each frame is
+    /// refined on its own. `box` (pixels of the upright clip of `upright` size) is drawn on the first
+    /// frame: each mask keeps what lies in the box followed from it (a pass in order, cheap beside
+    /// the network).
     func steadyCutouts(
-        of frames: [RGBAImage], following box: (((width: Int, height: Int)) -> SubjectBoxFollower.Cells)? = nil
-    ) throws(ProcessingError) -> [(cutout: RGBAImage, mask: [UInt8])] {
-        var coarse: [LowResolutionMask] = []
-        for frame in frames { coarse.append(try segmenter.coarseMask(of: frame)) }
-        let grid = (width: coarse[0].width, height: coarse[0].height)
-        if let box { coarse = SubjectBoxFollower.follow(coarse, from: box(grid)) }
-        let brightness = frames.map { TemporalMaskFilter.brightness(of: $0, width: grid.width, height: grid.height) }
-        let steadied = steadies ? TemporalMaskFilter.steadied(coarse, brightness: brightness) : coarse
-        var cutouts: [(cutout: RGBAImage, mask: [UInt8])] = []
-        for (frame, mask) in zip(frames, steadied) {
-            do {
-                cutouts.append(try segmenter.cutout(frame, along: mask))
+        of frames: [RGBAImage], box: CutoutGuidance.Box? = nil, upright: (width: Int, height: Int)? = nil
+    ) async throws(ProcessingError) -> [(cutout: RGBAImage, mask: [UInt8])] {
+        let segmenter = segmenter
+        // The scene's brightness on the mask's grid, for the filter, taken while the frame is at hand.
+        let coarse = try await FrameWorkers.map(count: frames.count) { index throws(ProcessingError) in
+            let mask = try segmenter.coarseMask(of: frames[index])
+            return (mask: mask, brightness: TemporalMaskFilter.brightness(of: frames[index], width: mask.width, height: mask.height))
+        }
+        var masks = coarse.map(\.mask)
+        let brightness = coarse.map(\.brightness)
+        if let box, let grid = masks.first, let firstFrame = frames.first {
+            let cells = SubjectBoxFollower.cells(of: box, frame: upright ?? (firstFrame.width, firstFrame.height), grid: (grid.width, grid.height))
+            masks = SubjectBoxFollower.follow(masks, from: cells)
+        }
+        let followed = masks
+        let steadied = try await steadies
+            ? FrameWorkers.map(count: followed.count) { index in TemporalMaskFilter.steadied(followed, brightness: brightness, frame: index) }
+            : followed
+        let cutouts = try await FrameWorkers.map(count: frames.count) { index throws(ProcessingError) in
+            let frame = frames[index]
+            do throws(ProcessingError) {
+                return try segmenter.cutout(frame, along: steadied[index])
             } catch .noSubject {
                 var empty = frame
-                for index in stride(from: 3, to: empty.pixels.count, by: 4) { empty.pixels[index] = 0 }
-                cutouts.append((empty, [UInt8](repeating: 0, count: frame.width * frame.height)))
+                for alpha in stride(from: 3, to: empty.pixels.count, by: 4) { empty.pixels[alpha] = 0 }
+                return (empty, [UInt8](repeating: 0, count: frame.width * frame.height))
             }
         }
         guard cutouts.contains(where: { $0.mask.contains { $0 >= 128 } }) else { throw .noSubject("no frame of the clip has a distinct subject") }

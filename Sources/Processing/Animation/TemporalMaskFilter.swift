@@ -16,26 +16,31 @@ public enum TemporalMaskFilter {
     /// The steadied masks. `brightness[t]` is frame t's brightness (0...1) averaged over each cell of
     /// the masks' grid (the same size as every mask).
     public static func steadied(_ masks: [LowResolutionMask], brightness: [[Float]]) -> [LowResolutionMask] {
+        masks.indices.map { steadied(masks, brightness: brightness, frame: $0) }
+    }
+
+    /// Frame `frame`'s steadied mask, alone: frames are independent of each other's results, so a
+    /// clip's can be steadied on several cores.
+    public static func steadied(_ masks: [LowResolutionMask], brightness: [[Float]], frame: Int) -> LowResolutionMask {
         precondition(masks.count == brightness.count, "TemporalMaskFilter: \(masks.count) masks, \(brightness.count) brightness grids")
-        guard masks.count > 1, let first = masks.first else { return masks }
+        guard masks.count > 1 else { return masks[frame] }
+        let first = masks[0]
         let count = first.width * first.height
         precondition(masks.allSatisfy { $0.values.count == count } && brightness.allSatisfy { $0.count == count },
                      "TemporalMaskFilter: every mask and brightness grid must have one size")
-        return masks.indices.map { frame in
-            let window = max(0, frame - radius)...min(masks.count - 1, frame + radius)
-            var values = [Float](repeating: 0, count: count)
-            var taken = [Float]()
-            taken.reserveCapacity(window.count)
-            for cell in 0..<count {
-                let here = brightness[frame][cell]
-                taken.removeAll(keepingCapacity: true)
-                for other in window where abs(brightness[other][cell] - here) <= stillness {
-                    taken.append(masks[other].values[cell])
-                }
-                values[cell] = median(&taken)
+        let window = max(0, frame - radius)...min(masks.count - 1, frame + radius)
+        var values = [Float](repeating: 0, count: count)
+        var taken = [Float]()
+        taken.reserveCapacity(window.count)
+        for cell in 0..<count {
+            let here = brightness[frame][cell]
+            taken.removeAll(keepingCapacity: true)
+            for other in window where abs(brightness[other][cell] - here) <= stillness {
+                taken.append(masks[other].values[cell])
             }
-            return LowResolutionMask(width: first.width, height: first.height, values: values)
+            values[cell] = median(&taken)
         }
+        return LowResolutionMask(width: first.width, height: first.height, values: values)
     }
 
     /// The median of `values` (never empty: a frame always agrees with itself); of an even count, the
