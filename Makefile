@@ -47,7 +47,8 @@ build: deps
 	$(SWIFT) build -c $(CONFIG)
 
 ## demo: the main job on built-in sample photos: generate them, import (twice: the second is a no-op and
-## puts them in a pack), search by colour, show, export the pack for WhatsApp and as PNGs, a preview sheet
+## puts them in a pack), search by colour, show, export the pack for WhatsApp, Telegram and as PNGs (its three
+## animated samples go out as a separate animated set), a preview sheet
 demo: build model
 	@rm -rf demo && mkdir -p demo
 	.build/$(CONFIG)/sample-photos demo/photos
@@ -57,7 +58,10 @@ demo: build model
 	$(BIN) --catalog demo/catalog.sqlite search --color '#ff8800'
 	$(BIN) --catalog demo/catalog.sqlite search --color teal
 	$(BIN) --catalog demo/catalog.sqlite show 1
+	$(BIN) --catalog demo/catalog.sqlite pack show demo
 	$(BIN) --catalog demo/catalog.sqlite export demo --format whatsapp --output demo/export
+	$(BIN) --catalog demo/catalog.sqlite export demo --format telegram --output demo/export --dry-run
+	$(BIN) --catalog demo/catalog.sqlite export demo --format telegram --output demo/export
 	$(BIN) --catalog demo/catalog.sqlite export demo --format png --output demo/export
 	$(BIN) --catalog demo/catalog.sqlite preview demo -o demo/preview.png
 	$(BIN) --catalog demo/catalog.sqlite verify

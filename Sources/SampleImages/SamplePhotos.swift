@@ -126,7 +126,31 @@ public enum SamplePhotos {
             }
         }
         photos.append(try animatedDemo(width: min(640, width), height: min(480, height)))
+        // Two more, so the demo pack's animated set meets WhatsApp's minimum of three.
+        photos.append(try animatedDemo(.rollingBall, width: min(640, width), height: min(480, height)))
+        photos.append(try animatedDemo(.driftingBlob, width: min(640, width), height: min(480, height)))
         return photos
+    }
+
+    /// The demo's animated samples.
+    public enum AnimatedSample: Sendable, CaseIterable {
+        /// `magenta-star-bouncing.webp`: a magenta star with a yellow band hopping left to right.
+        case bouncingStar
+        /// `orange-ball-rolling.png` (an APNG): an orange ball rolling right to left over a teal wall.
+        case rollingBall
+        /// `green-blob-drifting.webp`: a green blob drifting up over a warm gradient.
+        case driftingBlob
+
+        /// Frames, at ``animatedFrameRate``: the two extra samples are shorter, so the demo stays quick.
+        public var frameCount: Int { self == .bouncingStar ? animatedFrameCount : 10 }
+
+        var fileName: String {
+            switch self {
+            case .bouncingStar: "magenta-star-bouncing.webp"
+            case .rollingBall: "orange-ball-rolling.png"
+            case .driftingBlob: "green-blob-drifting.webp"
+            }
+        }
     }
 
     /// Frames of the animated sample and their rate: 1.5 s, short so that `make demo` stays quick
@@ -137,20 +161,36 @@ public enum SamplePhotos {
     /// The demo's animated sample, `magenta-star-bouncing.webp`: a magenta star with a yellow band
     /// bouncing from left to right over a sky-to-ground gradient, as an animated WebP that loops
     /// (lossy at quality 88, as the still WebP sample). Its `scene` is the first frame's.
-    public static func animatedDemo(width: Int = 640, height: Int = 480) throws(ProcessingError) -> SamplePhoto {
-        let scenes = animatedDemoScenes(width: width, height: height)
+    public static func animatedDemo(_ sample: AnimatedSample = .bouncingStar, width: Int = 640, height: Int = 480) throws(ProcessingError) -> SamplePhoto {
+        let scenes = animatedDemoScenes(sample, width: width, height: height)
         // Each frame ends on the 15 fps clock, so the durations (66 or 67 ms) add up to 1,467 ms with no drift.
         let ends = (1...scenes.count).map { ($0 * 1000 + animatedFrameRate / 2) / animatedFrameRate }
         let durations = ends.indices.map { ends[$0] - ($0 == 0 ? 0 : ends[$0 - 1]) }
-        let bytes = try WebPCodec.encodeAnimation(scenes.map { $0.renderPhoto() }, durations: durations, mode: .lossy(quality: 88))
-        return SamplePhoto(name: "magenta-star-bouncing.webp", bytes: bytes, scene: scenes[0], exif: nil)
+        let frames = scenes.map { $0.renderPhoto() }
+        let bytes = sample == .rollingBall
+            ? try APNGEncoder.encode(frames, durations: durations)
+            : try WebPCodec.encodeAnimation(frames, durations: durations, mode: .lossy(quality: 88))
+        return SamplePhoto(name: sample.fileName, bytes: bytes, scene: scenes[0], exif: nil)
     }
 
     /// The animated sample's frames as scenes (each with its exact mask): the star moves steadily
     /// right and bounces twice, staying whole inside the frame.
-    public static func animatedDemoScenes(width: Int = 640, height: Int = 480) -> [SampleScene] {
-        (0..<animatedFrameCount).map { index in
-            let time = Double(index) / Double(animatedFrameCount - 1)
+    public static func animatedDemoScenes(_ sample: AnimatedSample = .bouncingStar, width: Int = 640, height: Int = 480) -> [SampleScene] {
+        (0..<sample.frameCount).map { index in
+            let time = Double(index) / Double(sample.frameCount - 1)
+            switch sample {
+            case .bouncingStar: break
+            case .rollingBall:
+                return SampleScene(
+                    width: width, height: height, background: .gradient(top: RGB(60, 150, 150), bottom: RGB(30, 90, 100)),
+                    shape: .ellipse, subjectColor: RGB(245, 140, 30), accentColor: RGB(250, 240, 220),
+                    centerX: 0.7 - 0.4 * time, centerY: 0.55, radius: 0.22, seed: 12)
+            case .driftingBlob:
+                return SampleScene(
+                    width: width, height: height, background: .gradient(top: RGB(250, 210, 160), bottom: RGB(200, 120, 90)),
+                    shape: .blob, subjectColor: RGB(60, 170, 80), accentColor: nil,
+                    centerX: 0.5, centerY: 0.6 - 0.2 * time, radius: 0.24, seed: 13)
+            }
             // Two parabolic hops: the height is 0 on the ground and 1 at the top of each.
             let hop = (2 * time).truncatingRemainder(dividingBy: 1)
             return SampleScene(

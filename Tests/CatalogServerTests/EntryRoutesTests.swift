@@ -157,9 +157,10 @@ struct EntryRoutesTests {
             try await client.execute(uri: "/api/entries?limit=100", method: .get) { response in
                 let entries = try #require((response.json as? [String: Any])?["entries"] as? [[String: Any]])
                 let animated = Set(entries.filter { $0["animated"] as? Bool == true }.compactMap { $0["id"] as? Int })
-                // The demo set's animated sample is in the fixture too.
-                let sample = Set(entries.filter { ($0["path"] as? String)?.hasSuffix("/magenta-star-bouncing.webp") == true }.compactMap { $0["id"] as? Int })
-                #expect(sample.count == 1)
+                // The demo set's three animated samples are in the fixture too.
+                let names = ["/magenta-star-bouncing.webp", "/orange-ball-rolling.png", "/green-blob-drifting.webp"]
+                let sample = Set(entries.filter { entry in names.contains { (entry["path"] as? String)?.hasSuffix($0) == true } }.compactMap { $0["id"] as? Int })
+                #expect(sample.count == 3)
                 #expect(animated == sample.union([Int(id)]))
             }
             try await client.execute(uri: "/api/entries/\(id)", method: .get) { response in

@@ -8,13 +8,16 @@ import Testing
 /// animated entry.
 @Suite(.timeLimit(.minutes(15)))
 struct AnimatedSampleTests {
-    @Test func theDemoSetEndsWithAnAnimatedWebPOfTwentyTwoFrames() throws {
+    @Test func theDemoSetEndsWithThreeAnimationsTheFirstAnAnimatedWebPOfTwentyTwoFrames() throws {
         let photos = try SamplePhotos.demo()
-        let sample = try #require(photos.last)
-        #expect(sample.name == "magenta-star-bouncing.webp")
+        let animated = photos.filter { AnimationFormat.detect($0.bytes) != nil }
+        // The stills keep their formats: the three samples at the end are the set's only animations,
+        // enough for a WhatsApp animated pack.
+        #expect(animated.map(\.name) == ["magenta-star-bouncing.webp", "orange-ball-rolling.png", "green-blob-drifting.webp"])
+        #expect(photos.suffix(3).map(\.name) == animated.map(\.name))
+        #expect(AnimationFormat.detect(animated[1].bytes) == .apng)
+        let sample = animated[0]
         #expect(AnimationFormat.detect(sample.bytes) == .webp)
-        // The stills keep their formats: the animated sample is the only animation of the set.
-        #expect(photos.filter { AnimationFormat.detect($0.bytes) != nil }.count == 1)
         let decoded = try AnimationDecoder.decode(sample.bytes)
         #expect(decoded.frames.count == SamplePhotos.animatedFrameCount)
         #expect((decoded.width, decoded.height) == (640, 480))
@@ -23,7 +26,7 @@ struct AnimatedSampleTests {
         // The subject moves: the first and last frames differ.
         #expect(decoded.frames.first?.image != decoded.frames.last?.image)
         // Smaller demo sets (the tests' 320 x 240) get a smaller animation.
-        let small = try #require(try SamplePhotos.demo(width: 320, height: 240).last)
+        let small = try #require(try SamplePhotos.demo(width: 320, height: 240).first { $0.name == "magenta-star-bouncing.webp" })
         #expect(try AnimationDecoder.decode(small.bytes).width == 320)
     }
 
