@@ -136,7 +136,7 @@ public enum SamplePhotos {
     public enum AnimatedSample: Sendable, CaseIterable {
         /// `magenta-star-bouncing.webp`: a magenta star with a yellow band hopping left to right.
         case bouncingStar
-        /// `orange-ball-rolling.png` (an APNG): an orange ball rolling right to left over a teal wall.
+        /// `lime-ball-rolling.png` (an APNG): a lime ball rolling right to left over a navy wall.
         case rollingBall
         /// `green-blob-drifting.webp`: a green blob drifting up over a warm gradient.
         case driftingBlob
@@ -147,7 +147,7 @@ public enum SamplePhotos {
         var fileName: String {
             switch self {
             case .bouncingStar: "magenta-star-bouncing.webp"
-            case .rollingBall: "orange-ball-rolling.png"
+            case .rollingBall: "lime-ball-rolling.png"
             case .driftingBlob: "green-blob-drifting.webp"
             }
         }
@@ -182,8 +182,8 @@ public enum SamplePhotos {
             case .bouncingStar: break
             case .rollingBall:
                 return SampleScene(
-                    width: width, height: height, background: .gradient(top: RGB(60, 150, 150), bottom: RGB(30, 90, 100)),
-                    shape: .ellipse, subjectColor: RGB(245, 140, 30), accentColor: RGB(250, 240, 220),
+                    width: width, height: height, background: .gradient(top: RGB(50, 70, 130), bottom: RGB(25, 35, 80)),
+                    shape: .ellipse, subjectColor: RGB(170, 210, 40), accentColor: RGB(250, 250, 235),
                     centerX: 0.7 - 0.4 * time, centerY: 0.55, radius: 0.22, seed: 12)
             case .driftingBlob:
                 return SampleScene(

@@ -158,7 +158,7 @@ struct EntryRoutesTests {
                 let entries = try #require((response.json as? [String: Any])?["entries"] as? [[String: Any]])
                 let animated = Set(entries.filter { $0["animated"] as? Bool == true }.compactMap { $0["id"] as? Int })
                 // The demo set's three animated samples are in the fixture too.
-                let names = ["/magenta-star-bouncing.webp", "/orange-ball-rolling.png", "/green-blob-drifting.webp"]
+                let names = ["/magenta-star-bouncing.webp", "/lime-ball-rolling.png", "/green-blob-drifting.webp"]
                 let sample = Set(entries.filter { entry in names.contains { (entry["path"] as? String)?.hasSuffix($0) == true } }.compactMap { $0["id"] as? Int })
                 #expect(sample.count == 3)
                 #expect(animated == sample.union([Int(id)]))

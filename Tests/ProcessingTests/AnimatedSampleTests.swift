@@ -13,7 +13,7 @@ struct AnimatedSampleTests {
         let animated = photos.filter { AnimationFormat.detect($0.bytes) != nil }
         // The stills keep their formats: the three samples at the end are the set's only animations,
         // enough for a WhatsApp animated pack.
-        #expect(animated.map(\.name) == ["magenta-star-bouncing.webp", "orange-ball-rolling.png", "green-blob-drifting.webp"])
+        #expect(animated.map(\.name) == ["magenta-star-bouncing.webp", "lime-ball-rolling.png", "green-blob-drifting.webp"])
         #expect(photos.suffix(3).map(\.name) == animated.map(\.name))
         #expect(AnimationFormat.detect(animated[1].bytes) == .apng)
         let sample = animated[0]
