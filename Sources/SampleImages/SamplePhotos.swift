@@ -132,6 +132,13 @@ public enum SamplePhotos {
         return photos
     }
 
+    /// The demo set without its animated samples: still photos only, for tests that import the set
+    /// many times (each animation's frames all go through the network).
+    public static func demoStills(width: Int = 1600, height: Int = 1200) throws(ProcessingError) -> [SamplePhoto] {
+        let animated = Set(AnimatedSample.allCases.map(\.fileName))
+        return try demo(width: width, height: height).filter { !animated.contains($0.name) }
+    }
+
     /// The demo's animated samples.
     public enum AnimatedSample: Sendable, CaseIterable {
         /// `magenta-star-bouncing.webp`: a magenta star with a yellow band hopping left to right.

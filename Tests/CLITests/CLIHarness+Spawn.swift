@@ -66,7 +66,7 @@ enum Reliability {
     }
 
     static func variantBase() throws -> [UInt8] {
-        guard let photo = try SamplePhotos.demo(width: 320, height: 240).first(where: { $0.name.hasSuffix(".jpg") }) else {
+        guard let photo = try SamplePhotos.demoStills(width: 320, height: 240).first(where: { $0.name.hasSuffix(".jpg") }) else {
             throw CocoaError(.fileNoSuchFile)
         }
         return photo.bytes

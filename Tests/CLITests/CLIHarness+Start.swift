@@ -27,7 +27,7 @@ extension TemporaryFolder {
     /// differs) in `folder`; returns the folder's path.
     @discardableResult
     func writeNumberedCopies(_ count: Int, width: Int, height: Int, in folder: String = "many") throws -> String {
-        guard let photo = try SamplePhotos.demo(width: width, height: height).first(where: { $0.name.hasSuffix(".jpg") }) else {
+        guard let photo = try SamplePhotos.demoStills(width: width, height: height).first(where: { $0.name.hasSuffix(".jpg") }) else {
             throw CocoaError(.fileNoSuchFile)
         }
         for number in 0..<count {

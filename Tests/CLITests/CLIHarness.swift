@@ -52,7 +52,7 @@ final class TemporaryFolder {
     /// The demo's sample photos, small so debug builds stay quick; returns their folder.
     @discardableResult
     func writeSamples(in folder: String = "photos") throws -> String {
-        for photo in try SamplePhotos.demo(width: 320, height: 240) {
+        for photo in try SamplePhotos.demoStills(width: 320, height: 240) {
             try write(photo.bytes, to: folder + "/" + photo.name)
         }
         return path(folder)

@@ -7,7 +7,7 @@ import Testing
 /// by `make bench-cutout`); here: transparent inputs (no model needed), errors, stdin/stdout.
 @Suite(.timeLimit(.minutes(15))) struct CutoutCommandTests {
     private func transparentSample(_ folder: TemporaryFolder) throws -> String {
-        let photo = try #require(SamplePhotos.demo(width: 320, height: 240).first { $0.name.hasSuffix(".png") })
+        let photo = try #require(SamplePhotos.demoStills(width: 320, height: 240).first { $0.name.hasSuffix(".png") })
         return try folder.write(photo.bytes, to: "sticker.png")
     }
 
@@ -47,7 +47,7 @@ import Testing
 
     @Test func opaquePhotoWithoutAModelSaysHowToInstallIt() throws {
         let folder = try TemporaryFolder()
-        let photo = try #require(SamplePhotos.demo(width: 320, height: 240).first { $0.name.hasSuffix(".jpg") })
+        let photo = try #require(SamplePhotos.demoStills(width: 320, height: 240).first { $0.name.hasSuffix(".jpg") })
         let input = try folder.write(photo.bytes, to: "photo.jpg")
         let run = try CLI.run(["cutout", input, "-o", "out.png"], in: folder, environment: noModel)
         #expect(run.status == 69)
@@ -112,7 +112,7 @@ import Testing
 
     @Test func aBoxAppliesToATransparentImageWithoutAModel() throws {
         let folder = try TemporaryFolder()
-        let photo = try #require(SamplePhotos.demo(width: 320, height: 240).first { $0.name.hasSuffix(".png") })
+        let photo = try #require(SamplePhotos.demoStills(width: 320, height: 240).first { $0.name.hasSuffix(".png") })
         let input = try folder.write(photo.bytes, to: "sticker.png")
         let run = try CLI.run(["cutout", input, "-o", "mask.png", "--mask-only", "--no-crop", "--box", "0,0,120,240"],
                               in: folder, environment: noModel)

@@ -11,7 +11,7 @@ import Testing
 
     /// Two sample photos (a model run each is all these tests need).
     private func twoPhotos(in folder: TemporaryFolder) throws -> String {
-        for photo in try SamplePhotos.demo(width: 320, height: 240).prefix(2) {
+        for photo in try SamplePhotos.demoStills(width: 320, height: 240).prefix(2) {
             try folder.write(photo.bytes, to: "photos/" + photo.name)
         }
         return folder.path("photos")

@@ -8,7 +8,7 @@ import Testing
     @Test func importsSamplesThenReimportIsANoOp() throws {
         let folder = try TemporaryFolder()
         let photos = try folder.writeSamples()
-        let sampleCount = try SamplePhotos.demo(width: 320, height: 240).count
+        let sampleCount = try SamplePhotos.demoStills(width: 320, height: 240).count
 
         let first = try CLI.run(["--catalog", "c.sqlite", "import", photos, "--json"], in: folder)
         #expect(first.status == 0, "stderr: \(first.stderr)")
@@ -44,7 +44,7 @@ import Testing
 
     @Test func movedFileIsRecognisedByItsBytes() throws {
         let folder = try TemporaryFolder()
-        let photo = try #require(SamplePhotos.demo(width: 320, height: 240).first)
+        let photo = try #require(SamplePhotos.demoStills(width: 320, height: 240).first)
         let original = try folder.write(photo.bytes, to: "a/photo.jpg")
         #expect(try CLI.run(["--catalog", "c.sqlite", "import", original], in: folder).status == 0)
 
@@ -64,7 +64,7 @@ import Testing
 
     @Test func aSecondCopyDoesNotMoveTheEntry() throws {
         let folder = try TemporaryFolder()
-        let photo = try #require(SamplePhotos.demo(width: 320, height: 240).first)
+        let photo = try #require(SamplePhotos.demoStills(width: 320, height: 240).first)
         let original = try folder.write(photo.bytes, to: "a/photo.jpg")
         let copy = try folder.write(photo.bytes, to: "b/photo.jpg")
         #expect(try CLI.run(["--catalog", "c.sqlite", "import", original], in: folder).status == 0)
@@ -76,7 +76,7 @@ import Testing
 
     @Test func brokenFilesAreRecordedAndTheRestImported() throws {
         let folder = try TemporaryFolder()
-        let photo = try #require(SamplePhotos.demo(width: 320, height: 240).first)
+        let photo = try #require(SamplePhotos.demoStills(width: 320, height: 240).first)
         try folder.write(photo.bytes, to: "in/good.jpg")
         try folder.write(Array(photo.bytes.prefix(photo.bytes.count / 2)), to: "in/truncated.jpg")
         try folder.write(Array("GIF89a".utf8) + [UInt8](repeating: 0, count: 40), to: "in/animation.gif")

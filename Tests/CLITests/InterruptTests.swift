@@ -10,7 +10,7 @@ import Testing
 
     /// `count` different JPEGs (same picture, a numbered COM segment each, so each hash differs).
     private func writeVariants(_ count: Int, in folder: TemporaryFolder) throws -> String {
-        let photo = try #require(SamplePhotos.demo(width: 640, height: 480).first { $0.name.hasSuffix(".jpg") })
+        let photo = try #require(SamplePhotos.demoStills(width: 640, height: 480).first { $0.name.hasSuffix(".jpg") })
         for index in 0..<count {
             let comment = Array("variant \(index)".utf8)
             let length = comment.count + 2

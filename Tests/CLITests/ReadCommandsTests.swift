@@ -93,7 +93,7 @@ import Testing
         let stats = try CLI.run(["--catalog", "c.sqlite", "stats", "--json"], in: folder)
         #expect(stats.status == 0)
         let object = try #require(stats.json as? [String: Any])
-        let count = try SamplePhotos.demo(width: 320, height: 240).count
+        let count = try SamplePhotos.demoStills(width: 320, height: 240).count
         #expect(object["total"] as? Int == count)
         #expect(object["ok"] as? Int == count)
         #expect(object["failed"] as? Int == 0)

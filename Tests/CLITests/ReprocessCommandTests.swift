@@ -130,7 +130,7 @@ import Testing
         let path = photos + "/orange-ball-tokyo.jpg"
         let id = try #require(try entryID(path: path, in: folder))
         let old = try detail(id, in: folder)
-        let newer = try #require(SamplePhotos.demo(width: 400, height: 300).first { $0.name == "orange-ball-tokyo.jpg" })
+        let newer = try #require(SamplePhotos.demoStills(width: 400, height: 300).first { $0.name == "orange-ball-tokyo.jpg" })
         try Data(newer.bytes).write(to: URL(fileURLWithPath: path))
 
         #expect(try stale(in: folder) == [id: ["source-changed"]])
@@ -141,7 +141,7 @@ import Testing
         #expect(new["sha256"] as? String != old["sha256"] as? String)
         #expect(new["width"] as? Int == 400 && new["height"] as? Int == 300)
         #expect(try stale(in: folder).isEmpty)
-        #expect(try entryCount(in: folder) == SamplePhotos.demo(width: 320, height: 240).count)
+        #expect(try entryCount(in: folder) == SamplePhotos.demoStills(width: 320, height: 240).count)
     }
 
     @Test func aSourceChangedToAnotherEntrysBytesLeavesTheEntryAsItIs() throws {
@@ -171,7 +171,7 @@ import Testing
         #expect(try stale(in: folder).isEmpty)
         #expect(try catalog("reprocess", "--json", in: folder).jsonLines.count == 1)
 
-        let photo = try #require(SamplePhotos.demo(width: 320, height: 240).first { $0.name.hasSuffix(".jpg") })
+        let photo = try #require(SamplePhotos.demoStills(width: 320, height: 240).first { $0.name.hasSuffix(".jpg") })
         try Data(photo.bytes).write(to: URL(fileURLWithPath: path))
         #expect(try stale(in: folder) == [1: ["source-changed"]])
         let run = try catalog("reprocess", "--json", in: folder)
@@ -181,7 +181,7 @@ import Testing
 
     @Test func aRetriableFailureIsStaleAndRetried() throws {
         let folder = try TemporaryFolder()
-        let photo = try #require(SamplePhotos.demo(width: 320, height: 240).first { $0.name.hasSuffix(".jpg") })
+        let photo = try #require(SamplePhotos.demoStills(width: 320, height: 240).first { $0.name.hasSuffix(".jpg") })
         let path = try folder.write(photo.bytes, to: "photos/large.jpg")
         // Refused by a low --max-pixels at import: a limit, not the bytes, so reprocess (default limit) retries it.
         #expect(try catalog("import", path, "--max-pixels", "1000", in: folder).status == 65)

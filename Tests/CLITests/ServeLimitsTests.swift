@@ -120,7 +120,7 @@ struct ServeLimitsTests {
     }
 
     static func photos() throws -> [(name: String, bytes: [UInt8])] {
-        try SamplePhotos.demo(width: 320, height: 240).filter { $0.name.hasSuffix(".png") }.prefix(2).map { ($0.name, $0.bytes) }
+        try SamplePhotos.demoStills(width: 320, height: 240).filter { $0.name.hasSuffix(".png") }.prefix(2).map { ($0.name, $0.bytes) }
     }
 
     static func uploadedFiles(_ server: Server) -> [String] {
@@ -130,7 +130,7 @@ struct ServeLimitsTests {
     /// A source replaced by a 3 GB sparse file: the preview says what is wrong at once, without reading it.
     @Test(.needsModel) func aPreviewOfAHugeSourceReadsNothingBig() async throws {
         let folder = try TemporaryFolder()
-        let photo = try folder.write(try #require(try SamplePhotos.demo(width: 320, height: 240).first { $0.name.hasSuffix(".jpg") }).bytes, to: "p/a.jpg")
+        let photo = try folder.write(try #require(try SamplePhotos.demoStills(width: 320, height: 240).first { $0.name.hasSuffix(".jpg") }).bytes, to: "p/a.jpg")
         try #require(try CLI.run(["--catalog", "c.sqlite", "import", folder.path("p")], in: folder).status == 0)
         let server = try await Self.start(in: folder)
         defer { if server.process.isRunning { server.process.terminate() } }

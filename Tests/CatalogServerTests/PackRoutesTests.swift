@@ -112,7 +112,10 @@ struct PackRoutesTests {
 
     @Test func exportIsTheCLIsBytesOrAZipOfItsFolder() async throws {
         try await withServer { fixture, client in
-            _ = try await fixture.repository.addToPack("demo", ids: fixture.stickerIds, createIfMissing: true)
+            // The still stickers: WhatsApp takes one kind a pack, so the demo set's animations would make it two.
+            var stills: [Int64] = []
+            for id in fixture.stickerIds where try await fixture.repository.animation(id: id) == nil { stills.append(id) }
+            _ = try await fixture.repository.addToPack("demo", ids: stills, createIfMissing: true)
             // The same export written the CLI's way, to compare bytes.
             let out = fixture.directory.appending(path: "cli-export")
             let source = try await fixture.repository.packSource(named: "demo")
@@ -129,7 +132,7 @@ struct PackRoutesTests {
                 let archive = try Archive(data: Data(response.body.readableBytesView), accessMode: .read)
                 let paths = archive.map(\.path)
                 #expect(paths.contains("demo/manifest.json"))
-                #expect(paths.filter { $0.hasSuffix(".png") }.count == fixture.stickerIds.count)
+                #expect(paths.filter { $0.hasSuffix(".png") }.count == stills.count)
             }
             try await client.execute(uri: "/api/packs/demo/export?format=telegram&dry-run=1", method: .get) { response in
                 #expect(response.status == .ok)
