@@ -204,32 +204,14 @@ private final class WebMSession {
         // The encoder may still hold the previous picture's buffer.
         let writable = av_frame_make_writable(frame)
         guard writable >= 0 else { throw Self.error(writable, "allocating a frame") }
-        let scaled = Self.blackWhereTransparent(image.pixels).withUnsafeBufferPointer { pixels in
+        // Colour under full transparency is unseen: black, it costs the colour stream no bytes.
+        let scaled = ColorReducer.clearingHiddenColor(image).pixels.withUnsafeBufferPointer { pixels in
             cffmpeg_scale_from_rgba(scaler, pixels.baseAddress, Int32(width * 4), Int32(height), frame)
         }
         guard scaled > 0 else { throw .encodingFailed("converting a frame to yuva420p failed: \(Self.message(scaled))") }
         frame!.pointee.pts = Int64(start)
         durations[Int64(start)] = Int64(duration)
         try send(frame)
-    }
-
-    /// `pixels` with the colour of every fully transparent pixel made black. A cut-out keeps its
-    /// photo's colours where the alpha is 0, and the colour stream would spend the sticker's few
-    /// bytes on a background no one sees.
-    private static func blackWhereTransparent(_ pixels: [UInt8]) -> [UInt8] {
-        var cleared = pixels
-        cleared.withUnsafeMutableBufferPointer { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                if buffer[offset + 3] == 0 {
-                    buffer[offset] = 0
-                    buffer[offset + 1] = 0
-                    buffer[offset + 2] = 0
-                }
-                offset += 4
-            }
-        }
-        return cleared
     }
 
     /// Drains the encoder (it holds frames back to look ahead) and closes the file.
