@@ -4,7 +4,7 @@ import Testing
 
 /// Moving stickers shaped and encoded for a platform: timing rules, the shared-palette APNG read
 /// back by FFmpeg's own decoder, and the fitting ladder under a byte limit.
-@Suite(.timeLimit(.minutes(5))) struct AnimatedBudgetEncoderTests {
+@Suite(.timeLimit(.minutes(15))) struct AnimatedBudgetEncoderTests {
     /// A disc crossing a transparent canvas, `count` frames of `milliseconds` each.
     static func movingDisc(count: Int, milliseconds: Int, width: Int = 160, height: Int = 120) -> AnimationClip {
         let frames = (0..<count).map { index in
