@@ -118,11 +118,6 @@ public struct EntryDetail: Sendable, Equatable, Encodable {
         public var stillId: Int64
         /// The clip's entry.
         public var clipId: Int64
-
-        public init(stillId: Int64, clipId: Int64) {
-            self.stillId = stillId
-            self.clipId = clipId
-        }
     }
 
     /// Every EXIF tag as display text, keyed `IFD.TagName`; not in the JSON.

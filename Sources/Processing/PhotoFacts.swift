@@ -6,11 +6,4 @@ public struct PhotoFacts: Sendable, Equatable {
     public var width: Int
     public var height: Int
     public var exif: ExifMetadata?
-
-    public init(format: ImageFormat, width: Int, height: Int, exif: ExifMetadata?) {
-        self.format = format
-        self.width = width
-        self.height = height
-        self.exif = exif
-    }
 }

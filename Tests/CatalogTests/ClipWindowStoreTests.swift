@@ -1,5 +1,5 @@
 import Foundation
-import Processing
+@testable import Processing
 import SampleImages
 import Testing
 

@@ -132,13 +132,4 @@ public struct StoredColor: Sendable, Equatable {
     public var a: Double
     public var b: Double
     public var share: Double
-
-    public init(rank: Int, hex: String, l: Double, a: Double, b: Double, share: Double) {
-        self.rank = rank
-        self.hex = hex
-        self.l = l
-        self.a = a
-        self.b = b
-        self.share = share
-    }
 }

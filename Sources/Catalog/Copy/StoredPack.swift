@@ -7,12 +7,6 @@ public struct StoredPack: Sendable, Equatable {
         /// 0-based, as stored.
         public var position: Int
         public var emoji: String
-
-        public init(entryID: Int64, position: Int, emoji: String) {
-            self.entryID = entryID
-            self.position = position
-            self.emoji = emoji
-        }
     }
 
     public var name: String
@@ -21,14 +15,6 @@ public struct StoredPack: Sendable, Equatable {
     public var createdAt: String
     /// By position.
     public var items: [Item]
-
-    public init(name: String, title: String, author: String, createdAt: String, items: [Item]) {
-        self.name = name
-        self.title = title
-        self.author = author
-        self.createdAt = createdAt
-        self.items = items
-    }
 }
 
 /// Everything a catalog keeps besides its entries: packs (by name) and the settings' stored text (by key,
@@ -59,13 +45,6 @@ public struct StoredDuplicateDecision: Sendable, Equatable {
     /// `distinct` or `keep`.
     public var kind: String
     public var decidedAt: String
-
-    public init(firstID: Int64, secondID: Int64, kind: String, decidedAt: String) {
-        self.firstID = firstID
-        self.secondID = secondID
-        self.kind = kind
-        self.decidedAt = decidedAt
-    }
 }
 
 /// What a catalog that a copy is about to write into holds.

@@ -16,11 +16,6 @@ public typealias EventField = (key: String, value: any Encodable)
 public struct EventProblem: Encodable, Sendable, Equatable {
     public let code: String
     public let message: String
-
-    public init(code: String, message: String) {
-        self.code = code
-        self.message = message
-    }
 }
 
 extension TaggedEvent {

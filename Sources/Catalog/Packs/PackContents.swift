@@ -4,11 +4,6 @@ public struct PackMember: Sendable, Equatable {
     public var id: Int64
     /// The emoji, joined (one to three graphemes).
     public var emoji: String
-
-    public init(id: Int64, emoji: String) {
-        self.id = id
-        self.emoji = emoji
-    }
 }
 
 /// A pack's items in order, as an edit sees them inside its transaction (``PackStore/editPack(_:creatingIfMissing:lookingUp:_:)``),
@@ -19,11 +14,6 @@ public struct PackContents: Sendable {
     public var members: [PackMember]
     /// For each looked-up id that is an entry: true when it has a sticker (and is not failed).
     public let stickers: [Int64: Bool]
-
-    public init(members: [PackMember], stickers: [Int64: Bool]) {
-        self.members = members
-        self.stickers = stickers
-    }
 
     /// Appends `ids` (distinct, in order); ids already in the pack stay where they are (their emoji changes
     /// when `emoji` is given). Unknown ids, and entries without a sticker, refuse the whole edit, unless

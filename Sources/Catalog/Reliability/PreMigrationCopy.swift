@@ -9,11 +9,4 @@ public struct PreMigrationCopy: Sendable, Equatable {
     public var fromVersion: String
     /// The migrations applied after the copy was made.
     public var appliedMigrations: [String]
-
-    /// Records a copy made at `url`.
-    public init(url: URL, fromVersion: String, appliedMigrations: [String]) {
-        self.url = url
-        self.fromVersion = fromVersion
-        self.appliedMigrations = appliedMigrations
-    }
 }

@@ -18,11 +18,6 @@ public enum ReprocessEvent: Sendable, Equatable, TaggedEvent {
     public struct Copy: Sendable, Equatable {
         public let entry: Int64
         public let removed: Bool
-
-        public init(entry: Int64, removed: Bool) {
-            self.entry = entry
-            self.removed = removed
-        }
     }
 
     /// The entry the event is about.

@@ -10,14 +10,6 @@ public struct PhotoFailure: Sendable {
     public var code: String
     public var message: String
 
-    public init(source: SourceFile, format: ImageFormat?, facts: PhotoFacts?, code: String, message: String) {
-        self.source = source
-        self.format = format
-        self.facts = facts
-        self.code = code
-        self.message = message
-    }
-
     /// The message with its code, as the work queue's row keeps it.
     var rowMessage: String { "\(message) [\(code)]" }
 }

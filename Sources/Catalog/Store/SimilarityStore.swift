@@ -24,11 +24,6 @@ public protocol SimilarityStore: CatalogHandle {
 public struct NearDuplicate: Sendable, Equatable, Codable {
     public var id: Int64
     public var distance: Int
-
-    public init(id: Int64, distance: Int) {
-        self.id = id
-        self.distance = distance
-    }
 }
 
 /// An entry with its signature and the facts that choose a group's best (see ``DuplicateGroup``).
@@ -41,27 +36,13 @@ public struct SignedEntry: Sendable, Equatable {
     /// The photo file's size in bytes.
     public var fileSize: Int64
     public var path: String
-
-    public init(id: Int64, signature: SimilaritySignature, width: Int, height: Int, fileSize: Int64, path: String) {
-        self.id = id
-        self.signature = signature
-        self.width = width
-        self.height = height
-        self.fileSize = fileSize
-        self.path = path
-    }
 }
 
 /// What the user decided: pairs that are not duplicates, and the entries kept of their groups.
 public struct DuplicateDecisions: Sendable, Equatable {
     /// Pairs, the smaller id first.
-    public var distinct: Set<EntryPair>
-    public var kept: Set<Int64>
-
-    public init(distinct: Set<EntryPair> = [], kept: Set<Int64> = []) {
-        self.distinct = distinct
-        self.kept = kept
-    }
+    public var distinct: Set<EntryPair> = []
+    public var kept: Set<Int64> = []
 }
 
 /// Two entries, the smaller id first.

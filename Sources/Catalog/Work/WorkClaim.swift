@@ -12,13 +12,6 @@ public struct WorkClaim: Sendable, Equatable {
     /// The fencing token: the row's claim counter when this claim was made. A result commits only while
     /// the row still carries it (no other worker has claimed the file since).
     public var fence: Int64
-
-    public init(id: Int64, source: SourceFile, entryID: Int64? = nil, fence: Int64) {
-        self.id = id
-        self.source = source
-        self.entryID = entryID
-        self.fence = fence
-    }
 }
 
 /// What a worker learnt of a claimed file, committed with ``WorkQueueStore/completeWork(_:holder:with:)``
@@ -56,12 +49,7 @@ public enum WorkCommit: Sendable, Equatable {
 /// What `catalog import --enqueue` did with one batch of files.
 public struct EnqueueCount: Sendable, Equatable {
     /// Files now pending (new, or changed since they were last done).
-    public var added: Int
+    public var added = 0
     /// Files already pending or claimed, or already imported with the same size and time: left as they were.
-    public var unchanged: Int
-
-    public init(added: Int = 0, unchanged: Int = 0) {
-        self.added = added
-        self.unchanged = unchanged
-    }
+    public var unchanged = 0
 }

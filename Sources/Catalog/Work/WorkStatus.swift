@@ -10,13 +10,6 @@ public struct WorkStatus: Sendable, Equatable, Encodable {
         public var leaseUntil: String
         /// True when every lease it holds has run out (the worker is probably gone).
         public var expired: Bool
-
-        public init(holder: String, claimed: Int, leaseUntil: String, expired: Bool) {
-            self.holder = holder
-            self.claimed = claimed
-            self.leaseUntil = leaseUntil
-            self.expired = expired
-        }
     }
 
     public var pending: Int
@@ -32,20 +25,6 @@ public struct WorkStatus: Sendable, Equatable, Encodable {
     public struct Failure: Sendable, Equatable, Encodable {
         public var path: String
         public var message: String
-
-        public init(path: String, message: String) {
-            self.path = path
-            self.message = message
-        }
-    }
-
-    public init(pending: Int, claimed: Int, done: Int, failed: Int, holders: [Holder], failures: [Failure]) {
-        self.pending = pending
-        self.claimed = claimed
-        self.done = done
-        self.failed = failed
-        self.holders = holders
-        self.failures = failures
     }
 
     /// Nothing pending and nothing claimed: every worker may stop (unless it follows the queue).

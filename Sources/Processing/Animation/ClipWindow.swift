@@ -13,12 +13,6 @@ public struct ClipWindow: Sendable, Equatable, Hashable, Codable {
     public var durationSeconds: Double
     public var maxFrames: Int
 
-    public init(startSeconds: Double, durationSeconds: Double, maxFrames: Int) {
-        self.startSeconds = startSeconds
-        self.durationSeconds = durationSeconds
-        self.maxFrames = maxFrames
-    }
-
     /// `START,DURATION` in seconds (decimals allowed), as `--clip` takes it; nil when the text is not
     /// two numbers with a start of 0 or more and a duration above 0.
     public static func span(parsing text: String) -> (start: Double, duration: Double)? {

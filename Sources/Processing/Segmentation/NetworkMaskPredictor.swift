@@ -7,11 +7,6 @@ public struct NetworkMaskPredictor: MaskPredictor {
     /// Which model the network is.
     public let model: CutoutModel
 
-    public init(network: SegmentationNetwork, model: CutoutModel) {
-        self.network = network
-        self.model = model
-    }
-
     public func predictMask(for image: RGBAImage) throws(ProcessingError) -> LowResolutionMask {
         let map = try network.predict(image)
         let low = map.min() ?? 0, high = map.max() ?? 1
