@@ -125,37 +125,25 @@ extension PostgresCatalogStore {
                 LEFT JOIN animation ON animation.photo_id = pack_item.photo_id
                 WHERE pack_item.pack_id = $1 ORDER BY pack_item.position
                 """, binds(pack.id))
-            var missing: [Int64] = []
-            for row in rows where try row.value("png", as: Data?.self) == nil || row.value("width", as: Int?.self) == nil {
-                missing.append(try row.value("photo_id"))
-            }
-            if !missing.isEmpty { return .failure(.missingStickers(name: name, ids: missing)) }
-            var items: [PackSource.Item] = []
-            for (index, row) in rows.enumerated() {
+            var items: [PackSourceRow] = []
+            for row in rows {
                 let id: Int64 = try row.value("photo_id")
                 let colors = try await connection.rows(
                     "SELECT hex, l, a, b, share FROM palette_color WHERE photo_id = $1 ORDER BY rank", binds(id))
-                let exif = try await connection.row("SELECT * FROM exif WHERE photo_id = $1", binds(id)).map(Self.exifRecord)
-                items.append(PackSource.Item(
-                    id: id, position: index + 1, emoji: StickerEmoji.split(try row.value("emoji")),
-                    png: [UInt8](try row.value("png", as: Data.self)),
-                    width: try row.value("width"), height: try row.value("height"),
-                    fullSize: try CatalogJSON.decode(StickerSettings.self, from: try row.value("settings_json")).size,
+                items.append(PackSourceRow(
+                    id: id, emoji: try row.value("emoji"), png: try row.value("png"), width: try row.value("width"),
+                    height: try row.value("height"), settingsJSON: try row.value("settings_json"),
                     palette: Palette(colors: try colors.map {
                         PaletteColor(hex: try $0.value("hex"), l: try $0.value("l"), a: try $0.value("a"), b: try $0.value("b"),
                                      share: try $0.value("share"))
                     }),
                     source: SourceSummary(
                         sha256: try row.value("sha256"), format: try row.value("format"), width: try row.value("photo_width"),
-                        height: try row.value("photo_height"),
-                        exif: exif.map { exif in
-                            SourceSummary.ExifSummary(
-                                make: exif.make, model: exif.model, lensModel: exif.lensModel, takenAt: exif.takenAt,
-                                exposureTime: exif.exposureTime, fNumber: exif.fNumber, iso: exif.iso, focalLength: exif.focalLength)
-                        }),
+                        height: try row.value("photo_height")),
+                    exif: try await connection.row("SELECT * FROM exif WHERE photo_id = $1", binds(id)).map(Self.exifRecord),
                     animation: try Self.animation(row)))
             }
-            return .success(PackSource(name: pack.name, title: pack.title, author: pack.author, items: items))
+            return try PackSource.assembled(name: pack.name, title: pack.title, author: pack.author, rows: items)
         }
     }
 

@@ -17,36 +17,21 @@ extension SQLiteCatalogStore {
                 LEFT JOIN animation ON animation.photo_id = pack_item.photo_id
                 WHERE pack_item.pack_id = ? ORDER BY pack_item.position
                 """, arguments: [packId])
-            // An entry whose sticker went away (a failed reprocess) is named, never silently skipped.
-            let missing = rows.filter { ($0["png"] as Data?) == nil || ($0["width"] as Int?) == nil }.map { $0["photo_id"] as Int64 }
-            if !missing.isEmpty { return .failure(.missingStickers(name: name, ids: missing)) }
-            var items: [PackSource.Item] = []
-            for (index, row) in rows.enumerated() {
+            let items = try rows.map { row in
                 let id: Int64 = row["photo_id"]
                 let colors = try PaletteColorRecord
                     .filter(PaletteColorRecord.Columns.photoId == id)
                     .order(PaletteColorRecord.Columns.rank)
                     .fetchAll(db)
-                let exif = try ExifRecord.fetchOne(db, key: id)
-                let png = [UInt8](row["png"] as Data)
-                items.append(PackSource.Item(
-                    id: id, position: index + 1, emoji: StickerEmoji.split(row["emoji"]), png: png,
-                    width: row["width"], height: row["height"],
-                    fullSize: try CatalogJSON.decode(StickerSettings.self, from: row["settings_json"]).size,
+                return PackSourceRow(
+                    id: id, emoji: row["emoji"], png: row["png"], width: row["width"], height: row["height"],
+                    settingsJSON: row["settings_json"],
                     palette: Palette(colors: colors.map { PaletteColor(hex: $0.hex, l: $0.l, a: $0.a, b: $0.b, share: $0.share) }),
-                    source: SourceSummary(
-                        sha256: row["sha256"], format: row["format"], width: row["photo_width"], height: row["photo_height"],
-                        exif: exif.map { exif in
-                            SourceSummary.ExifSummary(
-                                make: exif.make, model: exif.model, lensModel: exif.lensModel, takenAt: exif.takenAt,
-                                exposureTime: exif.exposureTime, fNumber: exif.fNumber, iso: exif.iso, focalLength: exif.focalLength
-                            )
-                        }
-                    ),
-                    animation: (row["webp"] as Data?) == nil ? nil : Self.animation(row)
-                ))
+                    source: SourceSummary(sha256: row["sha256"], format: row["format"], width: row["photo_width"], height: row["photo_height"]),
+                    exif: try ExifRecord.fetchOne(db, key: id),
+                    animation: (row["webp"] as Data?) == nil ? nil : Self.animation(row))
             }
-            return .success(PackSource(name: pack.name, title: pack.title, author: pack.author, items: items))
+            return try PackSource.assembled(name: pack.name, title: pack.title, author: pack.author, rows: items)
         }
     }
 }
