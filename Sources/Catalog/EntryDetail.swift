@@ -124,7 +124,7 @@ public struct EntryDetail: Sendable, Equatable, Encodable {
     public var allTags: [String: String] { exif?.tags ?? [:] }
 
     private enum CodingKeys: String, CodingKey {
-        case id, sha256, path, status, failure, format, width, height, exif, sticker, palette, pathEscaped, guidance, clip, livePhoto
+        case failure, format, width, height, exif, sticker, palette, guidance, clip, livePhoto
     }
 
     private enum GuidanceKeys: String, CodingKey { case box, include, exclude }
@@ -136,13 +136,9 @@ public struct EntryDetail: Sendable, Equatable, Encodable {
 
     /// Encodes every key, `null` where unknown; `exif` is always an object.
     public func encode(to encoder: any Encoder) throws {
+        // The keys a `list` line has, written the same way; every encoder here sorts keys.
+        try EntrySummary(id: id, sha256: sha256, path: path, status: status).encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encodeOrNull(sha256, forKey: .sha256)
-        try container.encode(path, forKey: .path)
-        // A name that is not UTF-8, escaped (docs/json.md: `printf '%b'` gives the bytes back).
-        if EscapedPath.isEscaped(path) { try container.encode(true, forKey: .pathEscaped) }
-        try container.encode(status, forKey: .status)
         try container.encodeOrNull(failure, forKey: .failure)
         try container.encodeOrNull(format, forKey: .format)
         try container.encodeOrNull(width, forKey: .width)

@@ -19,7 +19,8 @@ public struct StoredEntry: Sendable, Equatable {
     public var importedAt: String
     public var updatedAt: String
     public var decoderVersion: Int?
-    public var exif: StoredExif?
+    /// The `exif` row as stored (its `photoId` is the entry's id).
+    var exif: ExifRecord?
     public var sticker: StoredSticker?
     /// By rank, 0 (the largest share) first.
     public var palette: [StoredColor]
@@ -28,10 +29,10 @@ public struct StoredEntry: Sendable, Equatable {
     /// The entry's chosen part of a clip as stored (``ClipWindow``'s sorted-keys JSON); nil for the default part.
     public var clipJson: String?
 
-    public init(
+    init(
         id: Int64, sha256: String?, path: String, fileSize: Int64, fileMtime: Double, format: String?, width: Int?, height: Int?,
         status: String, failureCode: String?, failureMessage: String?, importedAt: String, updatedAt: String, decoderVersion: Int?,
-        exif: StoredExif?, sticker: StoredSticker?, palette: [StoredColor], guidanceJson: String? = nil,
+        exif: ExifRecord?, sticker: StoredSticker?, palette: [StoredColor], guidanceJson: String? = nil,
         clipJson: String? = nil
     ) {
         self.clipJson = clipJson
@@ -53,45 +54,6 @@ public struct StoredEntry: Sendable, Equatable {
         self.sticker = sticker
         self.palette = palette
         self.guidanceJson = guidanceJson
-    }
-}
-
-/// An entry's EXIF as stored: the searchable columns and every tag as JSON text.
-public struct StoredExif: Sendable, Equatable {
-    public var make: String?
-    public var model: String?
-    public var lensModel: String?
-    public var takenAt: String?
-    public var takenAtUtc: String?
-    public var exposureTime: Double?
-    public var fNumber: Double?
-    public var iso: Int?
-    public var focalLength: Double?
-    public var orientation: Int?
-    public var gpsLatitude: Double?
-    public var gpsLongitude: Double?
-    public var gpsAltitude: Double?
-    public var tagsJson: String
-
-    public init(
-        make: String?, model: String?, lensModel: String?, takenAt: String?, takenAtUtc: String?, exposureTime: Double?,
-        fNumber: Double?, iso: Int?, focalLength: Double?, orientation: Int?, gpsLatitude: Double?, gpsLongitude: Double?,
-        gpsAltitude: Double?, tagsJson: String
-    ) {
-        self.make = make
-        self.model = model
-        self.lensModel = lensModel
-        self.takenAt = takenAt
-        self.takenAtUtc = takenAtUtc
-        self.exposureTime = exposureTime
-        self.fNumber = fNumber
-        self.iso = iso
-        self.focalLength = focalLength
-        self.orientation = orientation
-        self.gpsLatitude = gpsLatitude
-        self.gpsLongitude = gpsLongitude
-        self.gpsAltitude = gpsAltitude
-        self.tagsJson = tagsJson
     }
 }
 

@@ -12,10 +12,10 @@ extension PostgresCatalogStore {
                 "SELECT \(Self.photoColumns) FROM photo WHERE id > $1 ORDER BY id LIMIT $2", binds(id ?? 0, max(1, limit))
             ).map(Self.photoRecord)
             guard let first = photos.first?.id, let last = photos.last?.id else { return [] }
-            var exif: [Int64: StoredExif] = [:]
+            var exif: [Int64: ExifRecord] = [:]
             for row in try await connection.rows("SELECT * FROM exif WHERE photo_id BETWEEN $1 AND $2", binds(first, last)) {
                 let record = try Self.exifRecord(row)
-                exif[record.photoId] = StoredExif(record)
+                exif[record.photoId] = record
             }
             var stickers: [Int64: StoredSticker] = [:]
             for row in try await connection.rows("""
@@ -188,12 +188,9 @@ extension PostgresCatalogStore {
             """, binds(entry.id, entry.sha256, entry.path, entry.fileSize, entry.fileMtime, entry.format, entry.width, entry.height,
                        entry.status, entry.failureCode, entry.failureMessage, entry.importedAt, entry.updatedAt, entry.decoderVersion,
                        entry.guidanceJson, entry.clipJson))
-        if let exif = entry.exif {
-            try await insert(ExifRecord(
-                photoId: entry.id, make: exif.make, model: exif.model, lensModel: exif.lensModel, takenAt: exif.takenAt,
-                takenAtUtc: exif.takenAtUtc, exposureTime: exif.exposureTime, fNumber: exif.fNumber, iso: exif.iso,
-                focalLength: exif.focalLength, orientation: exif.orientation, gpsLatitude: exif.gpsLatitude,
-                gpsLongitude: exif.gpsLongitude, gpsAltitude: exif.gpsAltitude, tagsJson: exif.tagsJson), connection)
+        if var exif = entry.exif {
+            exif.photoId = entry.id
+            try await insert(exif, connection)
         }
         if let sticker = entry.sticker {
             try await connection.run("""

@@ -35,7 +35,7 @@ extension SQLiteCatalogStore {
                 let id = photo.id ?? 0
                 return StoredEntry(
                     photo,
-                    exif: exif[id].map(StoredExif.init),
+                    exif: exif[id],
                     sticker: stickers[id].map { StoredSticker($0, png: pngs[id].map { [UInt8]($0) } ?? [], signature: signatures[id], animation: animations[id]) },
                     palette: (palettes[id] ?? []).map(StoredColor.init))
             }
@@ -159,13 +159,9 @@ extension SQLiteCatalogStore {
             failureMessage: entry.failureMessage, importedAt: entry.importedAt, updatedAt: entry.updatedAt,
             decoderVersion: entry.decoderVersion, guidanceJson: entry.guidanceJson, clipJson: entry.clipJson)
         try photo.insert(db)
-        if let exif = entry.exif {
-            try ExifRecord(
-                photoId: entry.id, make: exif.make, model: exif.model, lensModel: exif.lensModel, takenAt: exif.takenAt,
-                takenAtUtc: exif.takenAtUtc, exposureTime: exif.exposureTime, fNumber: exif.fNumber, iso: exif.iso,
-                focalLength: exif.focalLength, orientation: exif.orientation, gpsLatitude: exif.gpsLatitude,
-                gpsLongitude: exif.gpsLongitude, gpsAltitude: exif.gpsAltitude, tagsJson: exif.tagsJson
-            ).insert(db)
+        if var exif = entry.exif {
+            exif.photoId = entry.id
+            try exif.insert(db)
         }
         if let sticker = entry.sticker {
             try StickerRecord(
@@ -189,23 +185,13 @@ extension SQLiteCatalogStore {
 }
 
 extension StoredEntry {
-    init(_ photo: PhotoRecord, exif: StoredExif?, sticker: StoredSticker?, palette: [StoredColor]) {
+    init(_ photo: PhotoRecord, exif: ExifRecord?, sticker: StoredSticker?, palette: [StoredColor]) {
         self.init(
             id: photo.id ?? 0, sha256: photo.sha256, path: photo.path, fileSize: photo.fileSize, fileMtime: photo.fileMtime,
             format: photo.format, width: photo.width, height: photo.height, status: photo.status, failureCode: photo.failureCode,
             failureMessage: photo.failureMessage, importedAt: photo.importedAt, updatedAt: photo.updatedAt,
             decoderVersion: photo.decoderVersion, exif: exif, sticker: sticker, palette: palette, guidanceJson: photo.guidanceJson,
             clipJson: photo.clipJson)
-    }
-}
-
-extension StoredExif {
-    init(_ record: ExifRecord) {
-        self.init(
-            make: record.make, model: record.model, lensModel: record.lensModel, takenAt: record.takenAt, takenAtUtc: record.takenAtUtc,
-            exposureTime: record.exposureTime, fNumber: record.fNumber, iso: record.iso, focalLength: record.focalLength,
-            orientation: record.orientation, gpsLatitude: record.gpsLatitude, gpsLongitude: record.gpsLongitude,
-            gpsAltitude: record.gpsAltitude, tagsJson: record.tagsJson)
     }
 }
 

@@ -220,7 +220,7 @@ private final class ClipSession {
                 let received = avcodec_receive_frame(codec, frame)
                 if received == cffmpeg_error_eagain() || received == cffmpeg_error_eof() { return }
                 guard received >= 0 else {
-                    firstError = firstError ?? Self.message(received)
+                    firstError = firstError ?? FFmpegStatus.message(received)
                     return
                 }
                 defer { av_frame_unref(frame) }
@@ -240,13 +240,13 @@ private final class ClipSession {
         while !sampler.isFinished {
             let read = av_read_frame(container, packet)
             if read < 0 {
-                if read != cffmpeg_error_eof() { firstError = firstError ?? Self.message(read) }
+                if read != cffmpeg_error_eof() { firstError = firstError ?? FFmpegStatus.message(read) }
                 break
             }
             defer { av_packet_unref(packet) }
             guard packet!.pointee.stream_index == streamIndex else { continue }
             let sent = avcodec_send_packet(codec, packet)
-            if sent < 0, sent != cffmpeg_error_eagain() { firstError = firstError ?? Self.message(sent) }
+            if sent < 0, sent != cffmpeg_error_eagain() { firstError = firstError ?? FFmpegStatus.message(sent) }
             try receiveFrames()
         }
         if !sampler.isFinished {
@@ -282,7 +282,7 @@ private final class ClipSession {
             scaled = cffmpeg_scale_to_rgba(scaler, frame, buffer.baseAddress, Int32(size.width * 4))
             initialized = count  // Discarded unread when the conversion failed.
         }
-        guard scaled > 0 else { throw .corruptImage("converting a frame to RGBA failed: \(Self.message(scaled))") }
+        guard scaled > 0 else { throw .corruptImage("converting a frame to RGBA failed: \(FFmpegStatus.message(scaled))") }
         return RGBAImage(width: size.width, height: size.height, pixels: pixels)
     }
 
@@ -304,13 +304,7 @@ private final class ClipSession {
         }
     }
 
-    private static func message(_ code: Int32) -> String {
-        var buffer = [CChar](repeating: 0, count: 256)
-        guard av_strerror(code, &buffer, buffer.count) == 0 else { return "error \(code)" }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
     private static func error(_ code: Int32, _ doing: String) -> ProcessingError {
-        .corruptImage("FFmpeg failed \(doing): \(message(code))")
+        .corruptImage(FFmpegStatus.failure(code, doing))
     }
 }

@@ -208,7 +208,7 @@ private final class WebMSession {
         let scaled = ColorReducer.clearingHiddenColor(image).pixels.withUnsafeBufferPointer { pixels in
             cffmpeg_scale_from_rgba(scaler, pixels.baseAddress, Int32(width * 4), Int32(height), frame)
         }
-        guard scaled > 0 else { throw .encodingFailed("converting a frame to yuva420p failed: \(Self.message(scaled))") }
+        guard scaled > 0 else { throw .encodingFailed("converting a frame to yuva420p failed: \(FFmpegStatus.message(scaled))") }
         frame!.pointee.pts = Int64(start)
         durations[Int64(start)] = Int64(duration)
         try send(frame)
@@ -240,13 +240,7 @@ private final class WebMSession {
         }
     }
 
-    private static func message(_ code: Int32) -> String {
-        var buffer = [CChar](repeating: 0, count: 256)
-        guard av_strerror(code, &buffer, buffer.count) == 0 else { return "error \(code)" }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
     private static func error(_ code: Int32, _ doing: String) -> ProcessingError {
-        .encodingFailed("FFmpeg failed \(doing): \(message(code))")
+        .encodingFailed(FFmpegStatus.failure(code, doing))
     }
 }

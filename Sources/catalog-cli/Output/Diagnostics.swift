@@ -25,6 +25,20 @@ enum Diagnostics {
     /// Reports an export failure and returns its exit code.
     static func exit(for error: ExportError) -> ExitCode { exit(reporting: error) }
 
+    /// The value of a catalog, pack or export call, or its failure reported and turned into the
+    /// exit code that goes with it; any other error is passed on as it is.
+    static func reporting<T>(_ call: () async throws -> T) async throws -> T {
+        do {
+            return try await call()
+        } catch let error as CatalogError {
+            throw exit(for: error)
+        } catch let error as PackError {
+            throw exit(for: error)
+        } catch let error as ExportError {
+            throw exit(for: error)
+        }
+    }
+
     /// Writes the error's message and returns the exit ``ExitStatus/of(_:)`` gives it.
     private static func exit(reporting error: any LocalizedError) -> ExitCode {
         report("error: " + (error.errorDescription ?? "\(error)"))

@@ -47,12 +47,7 @@ extension CatalogCommand {
                 format: format, outputDirectory: directory, force: force, dryRun: dryRun,
                 iMessageSize: iMessageSize, jobs: ProcessInfo.processInfo.activeProcessorCount, stills: stills
             ))
-            let source: PackSource
-            do {
-                source = try await repository.packSource(named: pack)
-            } catch {
-                throw Diagnostics.exit(for: error)
-            }
+            let source: PackSource = try await Diagnostics.reporting { try await repository.packSource(named: pack) }
             // Ctrl-C / SIGTERM cancel the fitting; a part being renamed into place finishes, the
             // temporary files of the others are removed.
             let work = Task { () -> Result<ExportReport, ExportError> in

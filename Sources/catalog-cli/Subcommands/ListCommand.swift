@@ -43,27 +43,16 @@ extension CatalogCommand {
                 let writable = try? await CatalogStores.open(catalog.address, access: .readWrite, options: immediate)
                 return try await listStale(writable ?? repository)
             }
-            var entries: [EntrySummary]
-            if let pack {
-                do {
-                    entries = try await repository.entries(inPack: pack).filter { !failed || $0.status == .failed }
-                } catch {
-                    throw Diagnostics.exit(for: error)
-                }
-            } else {
-                do {
-                    entries = try await repository.entries(failed ? .failed : .all)
-                } catch {
-                    throw Diagnostics.exit(for: error)
+            var entries: [EntrySummary] = try await Diagnostics.reporting {
+                if let pack {
+                    try await repository.entries(inPack: pack).filter { !failed || $0.status == .failed }
+                } else {
+                    try await repository.entries(failed ? .failed : .all)
                 }
             }
             if distinct {
-                do {
-                    let groups = try await DistinctEntries.load(repository)
-                    entries = entries.filter { groups.isShown($0.id) }
-                } catch {
-                    throw Diagnostics.exit(for: error)
-                }
+                let groups = try await Diagnostics.reporting { try await DistinctEntries.load(repository) }
+                entries = entries.filter { groups.isShown($0.id) }
             }
             if output.json {
                 Terminal.standardOutput.write(JSONOutput.document(entries))
@@ -82,12 +71,7 @@ extension CatalogCommand {
 
         private func listStale(_ repository: any CatalogStore) async throws {
             let settings = try await catalog.settings(of: repository)
-            let entries: [StaleEntry]
-            do {
-                entries = try await Self.staleEntries(in: repository, settings: settings)
-            } catch {
-                throw Diagnostics.exit(for: error)
-            }
+            let entries: [StaleEntry] = try await Diagnostics.reporting { try await Self.staleEntries(in: repository, settings: settings) }
             if output.json {
                 Terminal.standardOutput.write(JSONOutput.document(entries))
                 return

@@ -62,11 +62,9 @@ extension CatalogCommand.PackCommand {
 
         func run() async throws {
             let repository = try await catalog.open(.readWrite)
-            do {
+            try await Diagnostics.reporting {
                 let pack = try await repository.createPack(name: name, title: title, author: author)
                 Terminal.standardOutput.write("Created pack \(pack.name) (\"\(pack.title)\").\n")
-            } catch {
-                throw Diagnostics.exit(for: error)
             }
         }
     }
@@ -140,11 +138,9 @@ extension CatalogCommand.PackCommand {
         func run() async throws {
             let ids = try parseIds(self.ids)
             let repository = try await catalog.open(.readWrite)
-            do {
+            try await Diagnostics.reporting {
                 let removed = try await repository.removeFromPack(name, ids: ids)
                 Terminal.standardOutput.write("Removed \(removed) from \(name).\n")
-            } catch {
-                throw Diagnostics.exit(for: error)
             }
         }
     }
@@ -165,11 +161,9 @@ extension CatalogCommand.PackCommand {
 
         func run() async throws {
             let repository = try await catalog.open(.readWrite)
-            do {
+            try await Diagnostics.reporting {
                 try await repository.movePackItem(name, id: id, to: to)
                 Terminal.standardOutput.write("Moved \(id) to position \(to) in \(name).\n")
-            } catch {
-                throw Diagnostics.exit(for: error)
             }
         }
     }
@@ -185,12 +179,7 @@ extension CatalogCommand.PackCommand {
 
         func run() async throws {
             let repository = try await catalog.open(.readOnly)
-            let packs: [PackSummary]
-            do {
-                packs = try await repository.packs()
-            } catch {
-                throw Diagnostics.exit(for: error)
-            }
+            let packs: [PackSummary] = try await Diagnostics.reporting { try await repository.packs() }
             if output.json {
                 Terminal.standardOutput.write(JSONOutput.document(packs))
                 return
@@ -221,12 +210,7 @@ extension CatalogCommand.PackCommand {
 
         func run() async throws {
             let repository = try await catalog.open(.readOnly)
-            let pack: PackDetail
-            do {
-                pack = try await repository.pack(named: name)
-            } catch {
-                throw Diagnostics.exit(for: error)
-            }
+            let pack: PackDetail = try await Diagnostics.reporting { try await repository.pack(named: name) }
             if output.json {
                 Terminal.standardOutput.write(JSONOutput.document(pack))
                 return
@@ -258,11 +242,9 @@ extension CatalogCommand.PackCommand {
 
         func run() async throws {
             let repository = try await catalog.open(.readWrite)
-            do {
+            try await Diagnostics.reporting {
                 try await repository.deletePack(name)
                 Terminal.standardOutput.write("Deleted pack \(name).\n")
-            } catch {
-                throw Diagnostics.exit(for: error)
             }
         }
     }

@@ -71,11 +71,8 @@ extension CatalogCommand {
                 camera: camera, takenAfter: takenAfter, takenBefore: takenBefore
             )
             let repository = try await catalog.open(.readOnly)
-            let results: [ColorSearchResult]
-            do {
-                results = distinct ? try await Self.distinctResults(query, repository) : try await repository.search(query)
-            } catch {
-                throw Diagnostics.exit(for: error)
+            let results: [ColorSearchResult] = try await Diagnostics.reporting {
+                distinct ? try await Self.distinctResults(query, repository) : try await repository.search(query)
             }
             if output.json {
                 Terminal.standardOutput.write(JSONOutput.document(results.map(ColorSearchHit.init)))

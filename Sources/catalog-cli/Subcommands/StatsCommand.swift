@@ -14,13 +14,8 @@ extension CatalogCommand {
 
         func run() async throws {
             let repository = try await catalog.open(.readOnly)
-            var stats: CatalogStats
-            do {
-                stats = try await repository.stats()
-                stats.work = try await Self.workStatus(of: repository)
-            } catch {
-                throw Diagnostics.exit(for: error)
-            }
+            var stats = try await Diagnostics.reporting { try await repository.stats() }
+            stats.work = try await Diagnostics.reporting { try await Self.workStatus(of: repository) }
             if output.json {
                 Terminal.standardOutput.write(JSONOutput.document(stats))
                 return

@@ -76,12 +76,7 @@ extension CatalogCommand {
 
         private func showStatus() async throws {
             let repository = try await catalog.open(.readOnly)
-            let work: WorkStatus
-            do {
-                work = try await repository.workStatus()
-            } catch {
-                throw Diagnostics.exit(for: error)
-            }
+            let work: WorkStatus = try await Diagnostics.reporting { try await repository.workStatus() }
             if output.json {
                 Terminal.standardOutput.write(JSONOutput.document(work))
             } else {
