@@ -10,5 +10,4 @@ public struct ExistingEntry: Sendable, Equatable {
     public var fileSize: Int64
     /// The file's modification time when recorded, in seconds since 1970.
     public var modificationTime: Double
-
 }

@@ -117,7 +117,6 @@ struct BandIndex {
             }
         }
     }
-
 }
 
 /// Disjoint sets of 0 ..< count, with path halving.

@@ -29,7 +29,6 @@ struct FolderListing: Sendable {
         }
         return .success(listing)
     }
-
 }
 
 /// Why a folder could not be listed, in plain words.

@@ -9,14 +9,12 @@ public struct VerifyReport: Sendable, Equatable, Encodable {
         public var id: Int64?
         /// What is wrong, for people.
         public var message: String
-
     }
 
     /// An entry whose source file is no longer where the catalog saw it (reported, not a fault of the catalog).
     public struct MissingSource: Sendable, Equatable, Encodable {
         public var id: Int64
         public var path: String
-
     }
 
     /// True when no check found a problem (missing sources do not count).

@@ -256,5 +256,4 @@ public final class SegmentationNetwork: Sendable {
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
-
 }
