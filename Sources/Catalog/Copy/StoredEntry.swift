@@ -28,33 +28,6 @@ public struct StoredEntry: Sendable, Equatable {
     public var guidanceJson: String?
     /// The entry's chosen part of a clip as stored (``ClipWindow``'s sorted-keys JSON); nil for the default part.
     public var clipJson: String?
-
-    init(
-        id: Int64, sha256: String?, path: String, fileSize: Int64, fileMtime: Double, format: String?, width: Int?, height: Int?,
-        status: String, failureCode: String?, failureMessage: String?, importedAt: String, updatedAt: String, decoderVersion: Int?,
-        exif: ExifRecord?, sticker: StoredSticker?, palette: [StoredColor], guidanceJson: String? = nil,
-        clipJson: String? = nil
-    ) {
-        self.clipJson = clipJson
-        self.id = id
-        self.sha256 = sha256
-        self.path = path
-        self.fileSize = fileSize
-        self.fileMtime = fileMtime
-        self.format = format
-        self.width = width
-        self.height = height
-        self.status = status
-        self.failureCode = failureCode
-        self.failureMessage = failureMessage
-        self.importedAt = importedAt
-        self.updatedAt = updatedAt
-        self.decoderVersion = decoderVersion
-        self.exif = exif
-        self.sticker = sticker
-        self.palette = palette
-        self.guidanceJson = guidanceJson
-    }
 }
 
 /// An entry's sticker as stored: its metadata and its PNG.
@@ -70,20 +43,6 @@ public struct StoredSticker: Sendable, Equatable {
     public var signature: SimilaritySignature?
     /// The moving sticker of an entry made from a clip (`png` is then its first frame).
     public var animation: AnimatedSticker?
-
-    public init(
-        width: Int, height: Int, pipelineVersion: Int, settingsJson: String, createdAt: String, png: [UInt8],
-        signature: SimilaritySignature? = nil, animation: AnimatedSticker? = nil
-    ) {
-        self.signature = signature
-        self.animation = animation
-        self.width = width
-        self.height = height
-        self.pipelineVersion = pipelineVersion
-        self.settingsJson = settingsJson
-        self.createdAt = createdAt
-        self.png = png
-    }
 }
 
 /// One palette colour as stored (Oklab, 64-bit floats: both back ends keep them exactly).

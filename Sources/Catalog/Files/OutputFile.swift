@@ -5,11 +5,6 @@ public struct OutputFileError: Error, Sendable, Equatable, LocalizedError {
     public let path: String
     public let reason: String
 
-    public init(path: String, reason: String) {
-        self.path = path
-        self.reason = reason
-    }
-
     public var errorDescription: String? { "\(path): \(reason); nothing was written" }
 }
 

@@ -137,16 +137,6 @@ public struct PostgresLiveness: Sendable, Equatable {
     /// How long sent data may stay unacknowledged before the connection is dropped (`tcp_user_timeout`,
     /// milliseconds; 0 leaves the system's retransmission limits).
     public var userTimeout: Duration = .seconds(60)
-
-    public init() {}
-
-    public init(keepalives: Bool, idle: Duration, interval: Duration, count: Int, userTimeout: Duration) {
-        self.keepalives = keepalives
-        self.idle = idle
-        self.interval = interval
-        self.count = count
-        self.userTimeout = userTimeout
-    }
 }
 
 /// libpq's `sslmode` values, as written in the URL.
