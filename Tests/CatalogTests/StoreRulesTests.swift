@@ -97,4 +97,30 @@ struct StoreRulesTests {
         #expect(settings.size == 256 && settings.paletteColors == StickerSettings.default.paletteColors)
         #expect(throws: CatalogError.self) { try CatalogSetting.settings(from: [(key: "sticker.size", value: "huge")], catalog: "c") }
     }
+
+    @Test("a pack source numbers its items in order, drops the GPS, and names every entry whose sticker went away")
+    func packSourceFromRows() throws {
+        var small = StickerSettings.default
+        small.size = 256
+        let exif = ExifRecord(
+            photoId: 4, make: "Acme", model: "One", lensModel: nil, takenAt: "2024-05-01T12:00:00", takenAtUtc: nil,
+            exposureTime: nil, fNumber: 2.8, iso: 100, focalLength: nil, orientation: 1, gpsLatitude: 51.5, gpsLongitude: -0.1,
+            gpsAltitude: nil, tagsJson: "{}")
+        func row(_ id: Int64, sticker: Bool = true) throws -> PackSourceRow {
+            PackSourceRow(
+                id: id, emoji: "🌊 🙂", png: sticker ? Data([1, 2]) : nil, width: sticker ? 40 : nil, height: sticker ? 30 : nil,
+                settingsJSON: try CatalogJSON.string(small), palette: Palette(colors: []),
+                source: SourceSummary(sha256: "s\(id)", format: "jpeg", width: 400, height: 300), exif: id == 4 ? exif : nil)
+        }
+        let pack = try PackSource.assembled(name: "p", title: "P", author: "", rows: [try row(4), try row(2)]).get()
+        #expect(pack.items.map(\.id) == [4, 2] && pack.items.map(\.position) == [1, 2])
+        #expect(pack.items[0].emoji == ["🌊", "🙂"] && pack.items[0].fullSize == 256 && pack.items[0].png == [1, 2])
+        #expect(pack.items[0].source.exif == SourceSummary.ExifSummary(
+            make: "Acme", model: "One", lensModel: nil, takenAt: "2024-05-01T12:00:00", exposureTime: nil, fNumber: 2.8, iso: 100,
+            focalLength: nil))
+        #expect(pack.items[1].source.exif == nil)
+
+        let broken = try PackSource.assembled(name: "p", title: "P", author: "", rows: [try row(4), try row(5, sticker: false), try row(6, sticker: false)])
+        #expect(throws: PackError.missingStickers(name: "p", ids: [5, 6])) { try broken.get() }
+    }
 }
