@@ -165,12 +165,12 @@ public enum SamplePhotos {
     public static let animatedFrameCount = 22
     public static let animatedFrameRate = 15
 
-    /// The demo's animated sample, `magenta-star-bouncing.webp`: a magenta star with a yellow band
-    /// bouncing from left to right over a sky-to-ground gradient, as an animated WebP that loops
-    /// (lossy at quality 88, as the still WebP sample). Its `scene` is the first frame's.
+    /// One of the demo's animated samples (``AnimatedSample``), at ``animatedFrameRate``: the rolling
+    /// ball as an APNG, the others as animated WebPs that loop (lossy at quality 88, as the still WebP
+    /// sample). Its `scene` is the first frame's.
     public static func animatedDemo(_ sample: AnimatedSample = .bouncingStar, width: Int = 640, height: Int = 480) throws(ProcessingError) -> SamplePhoto {
         let scenes = animatedDemoScenes(sample, width: width, height: height)
-        // Each frame ends on the 15 fps clock, so the durations (66 or 67 ms) add up to 1,467 ms with no drift.
+        // Each frame ends on the 15 fps clock, so the durations (66 or 67 ms) add up with no drift.
         let ends = (1...scenes.count).map { ($0 * 1000 + animatedFrameRate / 2) / animatedFrameRate }
         let durations = ends.indices.map { ends[$0] - ($0 == 0 ? 0 : ends[$0 - 1]) }
         let frames = scenes.map { $0.renderPhoto() }
@@ -180,8 +180,8 @@ public enum SamplePhotos {
         return SamplePhoto(name: sample.fileName, bytes: bytes, scene: scenes[0], exif: nil)
     }
 
-    /// The animated sample's frames as scenes (each with its exact mask): the star moves steadily
-    /// right and bounces twice, staying whole inside the frame.
+    /// An animated sample's frames as scenes (each with its exact mask), the subject whole inside the
+    /// frame: the star moves steadily right and bounces twice, the ball rolls left, the blob drifts up.
     public static func animatedDemoScenes(_ sample: AnimatedSample = .bouncingStar, width: Int = 640, height: Int = 480) -> [SampleScene] {
         (0..<sample.frameCount).map { index in
             let time = Double(index) / Double(sample.frameCount - 1)

@@ -137,10 +137,6 @@ extension CatalogOptions {
     /// The settings stored in an open catalog (the defaults for none), as `catalog config` shows them.
     func storedSettings(of repository: (any CatalogStore)?) async throws -> StickerSettings {
         guard let repository else { return .default }
-        do {
-            return try await repository.settings()
-        } catch {
-            throw Diagnostics.exit(for: error)
-        }
+        return try await Diagnostics.reporting { try await repository.settings() }
     }
 }
