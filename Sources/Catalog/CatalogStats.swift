@@ -1,6 +1,6 @@
 /// What `catalog stats` reports. JSON keys are the property names; dictionary keys are strings
 /// (`"stickersByPipelineVersion": {"1": 42}`).
-public struct CatalogStats: Sendable, Equatable, Encodable {
+public struct CatalogStats: Sendable, Equatable, JSONObject {
     /// Entries, all statuses.
     public var total: Int
     /// Entries with a sticker.
@@ -24,25 +24,11 @@ public struct CatalogStats: Sendable, Equatable, Encodable {
     /// The shared work queue (`catalog work`); nil when not read.
     public var work: WorkStatus?
 
-    private enum CodingKeys: String, CodingKey {
-        case total, ok, failed, failuresByCode, stickersByPipelineVersion, stickerBytes, paletteColors, packs
-        case fileSize, migrations, work
-    }
-
-    /// Encodes the pipeline versions as string keys explicitly, not relying on `Int` dictionary-key support.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(total, forKey: .total)
-        try container.encode(ok, forKey: .ok)
-        try container.encode(failed, forKey: .failed)
-        try container.encode(failuresByCode, forKey: .failuresByCode)
+    /// The pipeline versions are written as string keys explicitly, not relying on `Int` dictionary-key support.
+    public var jsonFields: [JSONField] {
         let byVersion = Dictionary(uniqueKeysWithValues: stickersByPipelineVersion.map { (String($0.key), $0.value) })
-        try container.encode(byVersion, forKey: .stickersByPipelineVersion)
-        try container.encode(stickerBytes, forKey: .stickerBytes)
-        try container.encode(paletteColors, forKey: .paletteColors)
-        try container.encode(packs, forKey: .packs)
-        try container.encode(fileSize, forKey: .fileSize)
-        try container.encode(migrations, forKey: .migrations)
-        try container.encodeIfPresent(work, forKey: .work)
+        return [("total", total), ("ok", ok), ("failed", failed), ("failuresByCode", failuresByCode),
+                ("stickersByPipelineVersion", byVersion), ("stickerBytes", stickerBytes), ("paletteColors", paletteColors),
+                ("packs", packs), ("fileSize", fileSize), ("migrations", migrations)] + fieldIfPresent("work", work)
     }
 }

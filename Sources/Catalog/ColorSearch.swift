@@ -47,12 +47,9 @@ public struct ColorSearchResult: Sendable, Equatable {
     public struct Match: Sendable, Equatable {
         /// `#rrggbb` of the palette colour.
         public var hex: String
-        /// Its share of the subject.
-        public var share: Double
-        /// Oklab ΔE from the query colour.
-        public var distance: Double
+        /// Its share of the subject, its Oklab ΔE from the query colour, and the match's score:
         /// `share × (1 − distance / within)`.
-        public var score: Double
+        public var share, distance, score: Double
     }
 
     public var id: Int64

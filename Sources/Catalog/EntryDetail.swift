@@ -1,6 +1,6 @@
 import Processing
 
-/// Everything `catalog show` tells about one entry. Its JSON (``encode(to:)``) always has every key,
+/// Everything `catalog show` tells about one entry. Its JSON (``jsonFields``) always has every key,
 /// with `null` where unknown:
 /// `{"id","sha256","path","status","failure":{"code","message"}|null,"format","width","height",
 /// "exif":{"make","model","lensModel","takenAt","exposureTime","fNumber","iso","focalLength","orientation",
@@ -9,7 +9,7 @@ import Processing
 /// "exclude":[{"x","y"}]}|null,"clip":{"startSeconds","durationSeconds","maxFrames"}|null}` (`clip`: the part of a
 /// clip chosen with `--clip`/`--max-frames`, null for the default part and for stills),
 /// "livePhoto":{"stillId","clipId"}|null}` (the Live Photo pair the entry belongs to).
-public struct EntryDetail: Sendable, Equatable, Encodable {
+public struct EntryDetail: Sendable, Equatable, JSONObject {
     /// Why processing failed.
     public struct Failure: Sendable, Equatable, Encodable {
         /// The stable failure code (`corrupt-image`, `unreadable`, ...).
@@ -123,53 +123,24 @@ public struct EntryDetail: Sendable, Equatable, Encodable {
     /// Every EXIF tag as display text, keyed `IFD.TagName`; not in the JSON.
     public var allTags: [String: String] { exif?.tags ?? [:] }
 
-    private enum CodingKeys: String, CodingKey {
-        case failure, format, width, height, exif, sticker, palette, guidance, clip, livePhoto
+    /// Every key, `null` where unknown; `exif` is always an object, and `guidance`'s `box` is null, not
+    /// missing, when only points were given.
+    public var jsonFields: [JSONField] {
+        // The keys a `list` line has, written the same way.
+        EntrySummary(id: id, sha256: sha256, path: path, status: status).jsonFields + [
+            ("failure", failure), ("format", format), ("width", width), ("height", height), ("exif", exifObject),
+            ("sticker", sticker), ("palette", palette),
+            ("guidance", guidance.map { JSONFields([("box", $0.box), ("include", $0.include), ("exclude", $0.exclude)]) }),
+            ("clip", clip), ("livePhoto", livePhoto),
+        ]
     }
 
-    private enum GuidanceKeys: String, CodingKey { case box, include, exclude }
-
-    private enum ExifKeys: String, CodingKey {
-        case make, model, lensModel, takenAt, exposureTime, fNumber, iso, focalLength, orientation
-        case gpsLatitude, gpsLongitude, gpsAltitude
-    }
-
-    /// Encodes every key, `null` where unknown; `exif` is always an object.
-    public func encode(to encoder: any Encoder) throws {
-        // The keys a `list` line has, written the same way; every encoder here sorts keys.
-        try EntrySummary(id: id, sha256: sha256, path: path, status: status).encode(to: encoder)
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeOrNull(failure, forKey: .failure)
-        try container.encodeOrNull(format, forKey: .format)
-        try container.encodeOrNull(width, forKey: .width)
-        try container.encodeOrNull(height, forKey: .height)
-
-        var exifContainer = container.nestedContainer(keyedBy: ExifKeys.self, forKey: .exif)
-        try exifContainer.encodeOrNull(exif?.make, forKey: .make)
-        try exifContainer.encodeOrNull(exif?.model, forKey: .model)
-        try exifContainer.encodeOrNull(exif?.lensModel, forKey: .lensModel)
-        try exifContainer.encodeOrNull(exif?.takenAt, forKey: .takenAt)
-        try exifContainer.encodeOrNull(exif?.exposureTime, forKey: .exposureTime)
-        try exifContainer.encodeOrNull(exif?.fNumber, forKey: .fNumber)
-        try exifContainer.encodeOrNull(exif?.iso, forKey: .iso)
-        try exifContainer.encodeOrNull(exif?.focalLength, forKey: .focalLength)
-        try exifContainer.encodeOrNull(exif?.orientation, forKey: .orientation)
-        try exifContainer.encodeOrNull(exif?.gpsLatitude, forKey: .gpsLatitude)
-        try exifContainer.encodeOrNull(exif?.gpsLongitude, forKey: .gpsLongitude)
-        try exifContainer.encodeOrNull(exif?.gpsAltitude, forKey: .gpsAltitude)
-
-        try container.encodeOrNull(sticker, forKey: .sticker)
-        try container.encode(palette, forKey: .palette)
-        if let guidance {
-            // `box` is null, not missing, when only points were given (every key present, as above).
-            var guidanceContainer = container.nestedContainer(keyedBy: GuidanceKeys.self, forKey: .guidance)
-            try guidanceContainer.encodeOrNull(guidance.box, forKey: .box)
-            try guidanceContainer.encode(guidance.include, forKey: .include)
-            try guidanceContainer.encode(guidance.exclude, forKey: .exclude)
-        } else {
-            try container.encodeNil(forKey: .guidance)
-        }
-        try container.encodeOrNull(clip, forKey: .clip)
-        try container.encodeOrNull(livePhoto, forKey: .livePhoto)
+    private var exifObject: JSONFields {
+        JSONFields([
+            ("make", exif?.make), ("model", exif?.model), ("lensModel", exif?.lensModel), ("takenAt", exif?.takenAt),
+            ("exposureTime", exif?.exposureTime), ("fNumber", exif?.fNumber), ("iso", exif?.iso),
+            ("focalLength", exif?.focalLength), ("orientation", exif?.orientation), ("gpsLatitude", exif?.gpsLatitude),
+            ("gpsLongitude", exif?.gpsLongitude), ("gpsAltitude", exif?.gpsAltitude),
+        ])
     }
 }

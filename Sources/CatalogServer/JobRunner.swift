@@ -15,10 +15,9 @@ struct JobMessage: Encodable, Sendable {
     let id: Int
     let kind: String
     var state: String?
-    var total: Int?
-    var done: Int?
-    var event: JSONValue?
-    var summary: JSONValue?
+    var total, done: Int?
+    /// The CLI's `--json` line of one photo, or of the summary.
+    var event, summary: JSONValue?
     var error: Failure?
 }
 

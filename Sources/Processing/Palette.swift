@@ -3,9 +3,7 @@ public struct PaletteColor: Sendable, Equatable, Codable {
     /// `#rrggbb`, lower case.
     public var hex: String
     /// Oklab lightness (0...1) and opponent axes (about -0.5...0.5).
-    public var l: Double
-    public var a: Double
-    public var b: Double
+    public var l, a, b: Double
     /// Fraction of the subject's (alpha-weighted) pixels, in (0, 1].
     public var share: Double
 

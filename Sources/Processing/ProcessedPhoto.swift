@@ -1,8 +1,7 @@
 /// A sticker image: PNG bytes with alpha, and its pixel size.
 public struct StickerImage: Sendable, Equatable {
     public let png: [UInt8]
-    public let width: Int
-    public let height: Int
+    public let width, height: Int
 
     public init(png: [UInt8], width: Int, height: Int) {
         self.png = png

@@ -77,3 +77,14 @@ struct OutputOptions: ParsableArguments {
     @Flag(help: "Print JSON instead of text (the JSON contract: docs/json.md; the command's description says what it prints).")
     var json = false
 }
+
+/// `--json` and `--quiet`: the output of the commands that show progress and end with a summary
+/// (import, reprocess, work, copy), which ``RunEnding`` writes.
+struct RunOutputOptions: ParsableArguments {
+    @OptionGroup var format: OutputOptions
+
+    @Flag(name: .shortAndLong, help: "No progress and no summary line; problems are still reported on stderr (--json output is unchanged).")
+    var quiet = false
+
+    var json: Bool { format.json }
+}

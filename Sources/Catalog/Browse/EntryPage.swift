@@ -23,7 +23,7 @@ public struct EntryPageQuery: Sendable, Equatable {
 public struct EntryPage: Sendable, Equatable, Encodable {
     /// One entry of a page. JSON: `catalog list --json`'s keys (`id`, `sha256`, `path`, `status`) plus
     /// `failure` (`{"code","message"}` or null) and `reasons` (the recorded stale reasons, maybe empty).
-    public struct Item: Sendable, Equatable, Encodable {
+    public struct Item: Sendable, Equatable, JSONObject {
         public var id: Int64
         public var sha256: String?
         public var path: String
@@ -33,17 +33,9 @@ public struct EntryPage: Sendable, Equatable, Encodable {
         public var animated: Bool
         public var reasons: [StaleReason]
 
-        private enum CodingKeys: String, CodingKey { case id, sha256, path, status, failure, animated, reasons }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(id, forKey: .id)
-            try container.encodeOrNull(sha256, forKey: .sha256)
-            try container.encode(path, forKey: .path)
-            try container.encode(status, forKey: .status)
-            try container.encodeOrNull(failure, forKey: .failure)
-            try container.encode(animated, forKey: .animated)
-            try container.encode(reasons, forKey: .reasons)
+        public var jsonFields: [JSONField] {
+            [("id", id), ("sha256", sha256), ("path", path), ("status", status), ("failure", failure), ("animated", animated),
+             ("reasons", reasons)]
         }
     }
 

@@ -7,8 +7,7 @@ struct EntryPageRow {
     var sha256: String?
     var path: String
     var status: String
-    var failureCode: String?
-    var failureMessage: String?
+    var failureCode, failureMessage: String?
     /// nil when the entry has no sticker.
     var pipelineVersion: Int?
     var settingsJSON: String?

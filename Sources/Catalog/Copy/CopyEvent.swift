@@ -15,7 +15,7 @@ public enum CopyEvent: Sendable, Equatable, TaggedEvent {
         }
     }
 
-    public var eventFields: [EventField] {
+    public var eventFields: [JSONField] {
         switch self {
         case .started(let source, let target, let entries, let resumedAfter):
             [("source", source), ("target", target), ("entries", entries), ("resumedAfter", resumedAfter)]

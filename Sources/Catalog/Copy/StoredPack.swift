@@ -9,9 +9,7 @@ public struct StoredPack: Sendable, Equatable {
         public var emoji: String
     }
 
-    public var name: String
-    public var title: String
-    public var author: String
+    public var name, title, author: String
     public var createdAt: String
     /// By position.
     public var items: [Item]

@@ -7,8 +7,7 @@ public struct DuplicateGroup: Sendable, Equatable {
     public struct Member: Sendable, Equatable {
         public var id: Int64
         public var path: String
-        public var width: Int
-        public var height: Int
+        public var width, height: Int
         public var fileSize: Int64
         public var sharpness: Double
         public var distance: Int
@@ -58,15 +57,8 @@ public struct DuplicateGroup: Sendable, Equatable {
     }
 }
 
-extension DuplicateGroup: Encodable {
-    private enum CodingKeys: String, CodingKey { case best, bestChosenBy, members }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(best, forKey: .best)
-        try container.encode(bestChosenByUser ? "user" : "rule", forKey: .bestChosenBy)
-        try container.encode(members, forKey: .members)
-    }
+extension DuplicateGroup: JSONObject {
+    public var jsonFields: [JSONField] { [("best", best), ("bestChosenBy", bestChosenByUser ? "user" : "rule"), ("members", members)] }
 }
 
 extension DuplicateGroup.Member: Encodable {}

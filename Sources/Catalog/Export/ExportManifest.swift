@@ -5,12 +5,10 @@ struct ExportManifest: Encodable {
     var generator = "sticker-catalog"
     var format: ExportFormat
     /// The part's pack name, and the pack it came from.
-    var name: String
-    var pack: String
-    var part: Int
-    var parts: Int
-    var title: String
-    var author: String
+    var name, pack: String
+    /// Which part of how many (a pack too large for the platform is split).
+    var part, parts: Int
+    var title, author: String
     /// The cover / tray icon / thumbnail file (Signal: the first sticker), or nil.
     var cover: String?
     var stickers: [Sticker]
@@ -22,11 +20,8 @@ struct ExportManifest: Encodable {
         var position: Int
         var file: String
         var emoji: [String]
-        var width: Int
-        var height: Int
-        var bytes: Int
-        var sha256: String
-        var encoding: String
+        var width, height, bytes: Int
+        var sha256, encoding: String
         /// For a moving sticker: its frames, rate, running time and what was changed to fit.
         var animation: ExportReport.Motion?
         /// Files beside the sticker (a plain export's APNG).
@@ -39,8 +34,7 @@ struct ExportManifest: Encodable {
     struct Companion: Encodable {
         var file: String
         var bytes: Int
-        var sha256: String
-        var encoding: String
+        var sha256, encoding: String
         var animation: ExportReport.Motion?
     }
 

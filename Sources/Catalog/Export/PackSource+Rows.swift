@@ -9,8 +9,7 @@ struct PackSourceRow {
     var emoji: String
     /// nil when the sticker went away (a failed reprocess).
     var png: Data?
-    var width: Int?
-    var height: Int?
+    var width, height: Int?
     var settingsJSON: String?
     var palette: Palette
     var source: SourceSummary

@@ -35,18 +35,15 @@ public struct PackSource: Sendable {
 public struct SourceSummary: Sendable, Equatable, Codable {
     public var sha256: String?
     public var format: String?
-    public var width: Int?
-    public var height: Int?
+    public var width, height: Int?
     public var exif: ExifSummary?
 
     /// The camera and the moment, from the EXIF.
     public struct ExifSummary: Sendable, Equatable, Codable {
-        public var make: String?
-        public var model: String?
-        public var lensModel: String?
-        public var takenAt: String?
-        public var exposureTime: Double?
-        public var fNumber: Double?
+        /// Who made the camera and lens, and when the photo was taken (as ``ExifMetadata`` has them).
+        public var make, model, lensModel, takenAt: String?
+        /// How it was taken: seconds, f-number, ISO speed, millimetres.
+        public var exposureTime, fNumber: Double?
         public var iso: Int?
         public var focalLength: Double?
     }

@@ -40,12 +40,6 @@ public struct PlatformCheck: Sendable, Equatable, Codable {
 }
 
 // JSON: `note` is always present, null when there is nothing to say (the JSON contract).
-extension PlatformCheck {
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(format, forKey: .format)
-        try container.encode(ok, forKey: .ok)
-        try container.encode(sets, forKey: .sets)
-        try container.encode(note, forKey: .note)
-    }
+extension PlatformCheck: JSONObject {
+    public var jsonFields: [JSONField] { [("format", format), ("ok", ok), ("sets", sets), ("note", note)] }
 }

@@ -6,9 +6,7 @@ struct FittedSticker: Sendable {
     /// The file's bytes; nil when nothing fitted.
     var file: [UInt8]?
     var fileExtension: String
-    var width: Int
-    var height: Int
-    var bytes: Int
+    var width, height, bytes: Int
     var encoding: String
     var motion: ExportReport.Motion?
     /// Files written beside the sticker (a plain export's APNG), with their own fit.

@@ -7,15 +7,12 @@ import Foundation
 struct FileWalker: Sequence, Sendable {
     /// An argument that names nothing that exists, or a folder that cannot be listed.
     struct Unreadable: Sendable {
-        let path: String
-        let message: String
+        let path, message: String
     }
 
     /// Something met in a walk and deliberately not read, with a reason code and words.
     struct Skipped: Sendable {
-        let path: String
-        let code: String
-        let message: String
+        let path, code, message: String
     }
 
     enum Item: Sendable {

@@ -49,14 +49,14 @@ public enum ImportEvent: Sendable, Equatable, TaggedEvent {
         }
     }
 
-    public var eventFields: [EventField] {
+    public var eventFields: [JSONField] {
         // A name that is not UTF-8 is shown escaped; this says so (docs/json.md: `printf '%b'` gives the bytes back).
-        let escaped: [EventField] = EscapedPath.isEscaped(path) ? [("pathEscaped", true)] : []
+        let escaped: [JSONField] = EscapedPath.isEscaped(path) ? [("pathEscaped", true)] : []
         return escaped + [("path", path)] + details
     }
 
     /// The fields besides the path.
-    private var details: [EventField] {
+    private var details: [JSONField] {
         switch self {
         case .imported(let id, _), .updated(let id, _): [("id", id)]
         case .duplicate(let id, _, let moved): [("id", id), ("moved", moved)]
@@ -70,9 +70,8 @@ public enum ImportEvent: Sendable, Equatable, TaggedEvent {
 
 /// The totals of an import: the last JSON object of `--json` output.
 public struct ImportSummary: Sendable, Equatable, TaggedEvent {
-    public var imported = 0
-    public var duplicates = 0
-    public var failed = 0
+    /// Files made into new entries, found already in the catalog, and failed.
+    public var imported = 0, duplicates = 0, failed = 0
     /// Entries whose file was edited in place and re-made.
     public var updated = 0
     /// Files and folders met and deliberately not read (each reported with its reason).
@@ -101,7 +100,7 @@ public struct ImportSummary: Sendable, Equatable, TaggedEvent {
 
     public var eventName: String { "summary" }
 
-    public var eventFields: [EventField] {
+    public var eventFields: [JSONField] {
         [("imported", imported), ("duplicates", duplicates), ("nearDuplicates", nearDuplicates), ("failed", failed), ("updated", updated),
          ("skipped", skipped), ("interrupted", interrupted)]
     }

@@ -59,29 +59,15 @@ public struct PackAddResult: Sendable, Equatable, Codable {
 }
 
 // JSON: a pack without an author has `"author": null` (the JSON contract, docs/json.md), never `""`.
-extension PackSummary {
-    private enum Keys: String, CodingKey { case name, title, author, count, createdAt }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Keys.self)
-        try container.encode(name, forKey: .name)
-        try container.encode(title, forKey: .title)
-        try container.encode(author.isEmpty ? nil : author, forKey: .author)
-        try container.encode(count, forKey: .count)
-        try container.encode(createdAt, forKey: .createdAt)
+extension PackSummary: JSONObject {
+    public var jsonFields: [JSONField] {
+        [("name", name), ("title", title), ("author", author.isEmpty ? String?.none : author), ("count", count), ("createdAt", createdAt)]
     }
 }
 
-extension PackDetail {
-    private enum Keys: String, CodingKey { case name, title, author, createdAt, items, platforms }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Keys.self)
-        try container.encode(name, forKey: .name)
-        try container.encode(title, forKey: .title)
-        try container.encode(author.isEmpty ? nil : author, forKey: .author)
-        try container.encode(createdAt, forKey: .createdAt)
-        try container.encode(items, forKey: .items)
-        try container.encode(platforms, forKey: .platforms)
+extension PackDetail: JSONObject {
+    public var jsonFields: [JSONField] {
+        [("name", name), ("title", title), ("author", author.isEmpty ? String?.none : author), ("createdAt", createdAt), ("items", items),
+         ("platforms", platforms)]
     }
 }

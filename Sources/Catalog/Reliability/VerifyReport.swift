@@ -1,5 +1,5 @@
 /// What `catalog verify` found. JSON keys are the property names.
-public struct VerifyReport: Sendable, Equatable, Encodable {
+public struct VerifyReport: Sendable, Equatable, JSONObject {
     /// One thing wrong with the catalog.
     public struct Problem: Sendable, Equatable, Encodable {
         /// Which check found it: `integrity`, `foreign-key`, `incomplete-entry`, `sticker-size`,
@@ -32,18 +32,8 @@ public struct VerifyReport: Sendable, Equatable, Encodable {
     /// Counts and checksums of the content (equal on a catalog and its copy); nil when not computed.
     public var checksums: CatalogChecksums?
 
-    private enum CodingKeys: String, CodingKey {
-        case sound, entries, paletteColors, paletteIndexChecked, problems, missingSources, checksums
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(sound, forKey: .sound)
-        try container.encode(entries, forKey: .entries)
-        try container.encode(paletteColors, forKey: .paletteColors)
-        try container.encode(paletteIndexChecked, forKey: .paletteIndexChecked)
-        try container.encode(problems, forKey: .problems)
-        try container.encode(missingSources, forKey: .missingSources)
-        try container.encodeIfPresent(checksums, forKey: .checksums)
+    public var jsonFields: [JSONField] {
+        [("sound", sound), ("entries", entries), ("paletteColors", paletteColors), ("paletteIndexChecked", paletteIndexChecked),
+         ("problems", problems), ("missingSources", missingSources)] + fieldIfPresent("checksums", checksums)
     }
 }

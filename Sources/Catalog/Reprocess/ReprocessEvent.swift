@@ -37,7 +37,7 @@ public enum ReprocessEvent: Sendable, Equatable, TaggedEvent {
         }
     }
 
-    public var eventFields: [EventField] {
+    public var eventFields: [JSONField] {
         switch self {
         case .reprocessed(let id, let path, let reasons), .missing(let id, let path, let reasons):
             Self.fields(id, path, reasons)
@@ -50,18 +50,17 @@ public enum ReprocessEvent: Sendable, Equatable, TaggedEvent {
         }
     }
 
-    private static func fields(_ id: Int64, _ path: String, _ reasons: [StaleReason]) -> [EventField] {
+    private static func fields(_ id: Int64, _ path: String, _ reasons: [StaleReason]) -> [JSONField] {
         [("id", id), ("path", path), ("reasons", reasons)]
     }
 }
 
 /// The totals of a reprocess: the last JSON object of `--json` output.
 public struct ReprocessSummary: Sendable, Equatable, TaggedEvent {
-    public var reprocessed = 0
-    public var refreshed = 0
-    public var failed = 0
-    public var missing = 0
-    public var duplicates = 0
+    /// Entries re-run and replaced, only touched (same bytes: new size and time recorded), and failed.
+    public var reprocessed = 0, refreshed = 0, failed = 0
+    /// Entries whose source is gone, and entries whose source now holds another entry's bytes.
+    public var missing = 0, duplicates = 0
     /// Entries that were to run but were not reached (the run was interrupted).
     public var left = 0
     /// True when the run was stopped (SIGINT/SIGTERM) before every entry was done.
@@ -84,7 +83,7 @@ public struct ReprocessSummary: Sendable, Equatable, TaggedEvent {
 
     public var eventName: String { "summary" }
 
-    public var eventFields: [EventField] {
+    public var eventFields: [JSONField] {
         [("reprocessed", reprocessed), ("refreshed", refreshed), ("failed", failed), ("missing", missing),
          ("duplicates", duplicates), ("left", left), ("interrupted", interrupted)]
     }

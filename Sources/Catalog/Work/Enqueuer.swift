@@ -88,7 +88,7 @@ public struct EnqueueSummary: Sendable, Equatable, TaggedEvent {
 
     public var eventName: String { "summary" }
 
-    public var eventFields: [EventField] {
+    public var eventFields: [JSONField] {
         [("enqueued", enqueued), ("unchanged", unchanged), ("skipped", skipped), ("failed", failed),
          ("interrupted", interrupted)]
     }

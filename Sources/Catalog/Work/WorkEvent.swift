@@ -16,7 +16,7 @@ public enum WorkEvent: Sendable, Equatable, TaggedEvent {
         }
     }
 
-    public var eventFields: [EventField] {
+    public var eventFields: [JSONField] {
         switch self {
         case .file(let event): event.eventFields
         case .reprocess(let event): event.eventFields
@@ -27,9 +27,8 @@ public enum WorkEvent: Sendable, Equatable, TaggedEvent {
 
 /// How a worker's run ended. JSON keys are the property names, with `"event": "summary"`.
 public struct WorkSummary: Sendable, Equatable, TaggedEvent {
-    public var imported = 0
-    public var duplicates = 0
-    public var failed = 0
+    /// Files made into new entries, found already in the catalog, and failed (files and stale entries).
+    public var imported = 0, duplicates = 0, failed = 0
     /// Stale entries brought up to date (re-made, touched, resolved as copies).
     public var reprocessed = 0
     /// Results discarded because the claim was no longer this worker's.
@@ -55,7 +54,7 @@ public struct WorkSummary: Sendable, Equatable, TaggedEvent {
 
     public var eventName: String { "summary" }
 
-    public var eventFields: [EventField] {
+    public var eventFields: [JSONField] {
         [("imported", imported), ("duplicates", duplicates), ("failed", failed), ("reprocessed", reprocessed),
          ("lost", lost), ("released", released), ("leftClaimed", leftClaimed), ("interrupted", interrupted)]
     }

@@ -11,9 +11,8 @@ public struct AnimatedSticker: Sendable, Equatable {
     public static let storedQuality = 75
 
     public let webp: [UInt8]
-    public let frameCount: Int
-    /// The whole animation's running time, one loop.
-    public let durationMilliseconds: Int
+    /// Its frames, and the whole animation's running time (one loop).
+    public let frameCount, durationMilliseconds: Int
 
     public init(webp: [UInt8], frameCount: Int, durationMilliseconds: Int) {
         self.webp = webp

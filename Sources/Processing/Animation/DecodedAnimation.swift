@@ -14,8 +14,7 @@ public struct DecodedAnimation: Sendable, Equatable {
     public let format: AnimationFormat
     /// The source's size after its rotation is applied (frames may be smaller: see
     /// `AnimationWindow.workingSize`).
-    public let width: Int
-    public let height: Int
+    public let width, height: Int
     /// Never empty.
     public let frames: [Frame]
     /// How often the source asks to be played: 0 forever, nil when the format does not say

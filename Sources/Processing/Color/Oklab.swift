@@ -2,9 +2,7 @@ import Foundation
 
 /// A colour in 8-bit sRGB (gamma-encoded, as in files and on screens).
 public struct SRGBColor: Sendable, Hashable {
-    public var red: UInt8
-    public var green: UInt8
-    public var blue: UInt8
+    public var red, green, blue: UInt8
 
     public init(red: UInt8, green: UInt8, blue: UInt8) {
         self.red = red
@@ -48,9 +46,7 @@ public enum SRGBTransfer {
 /// blue–yellow axes. Euclidean distance in Oklab approximates perceived difference, which is why
 /// palettes are clustered, stored and searched in it.
 public struct OklabColor: Sendable, Hashable, Codable {
-    public var l: Double
-    public var a: Double
-    public var b: Double
+    public var l, a, b: Double
 
     public init(l: Double, a: Double, b: Double) {
         self.l = l

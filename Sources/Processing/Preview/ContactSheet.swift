@@ -22,8 +22,8 @@ public struct ContactSheet: Sendable {
     /// Space between tiles and around the grid.
     public var gap = 20
     public var margin = 28
-    public var titleScale = 4
-    public var captionScale = 2
+    /// How many times the built-in font is scaled up for the title and for the captions.
+    public var titleScale = 4, captionScale = 2
 
     public init() {}
 

@@ -5,8 +5,7 @@ import Catalog
 /// stdout (a JSON line with --json, else a sentence unless --quiet), then, in this order, a failed
 /// stdout or stderr (74 / 141), an interruption (130 / 143), and failed items.
 struct RunEnding {
-    let output: OutputOptions
-    let quiet: Bool
+    let output: RunOutputOptions
     let trap: SignalTrap
 
     /// What the run tells people at its end.
@@ -24,7 +23,7 @@ struct RunEnding {
     func finish(_ summary: some Encodable, interrupted: Bool, _ messages: Messages, failure: ExitStatus? = nil) throws {
         if output.json {
             Terminal.standardOutput.write(JSONOutput.line(summary))
-        } else if !quiet, let sentence = messages.sentence {
+        } else if !output.quiet, let sentence = messages.sentence {
             Terminal.standardOutput.write(sentence)
         }
         OutputFailure.exitIfFailed(done: messages.kept)

@@ -27,10 +27,7 @@ extension CatalogCommand {
         @Option(help: "Entries per transaction on the target, 1 to 10000.", transform: OptionValue.whole("--batch-size", 1...10_000))
         var batchSize: Int = 200
 
-        @OptionGroup var output: OutputOptions
-
-        @Flag(name: .shortAndLong, help: "No progress on stderr (problems are still reported).")
-        var quiet = false
+        @OptionGroup var output: RunOutputOptions
 
         func validate() throws {
             if target.isEmpty { throw ValidationError("--to '' names no catalog (an unset variable?)") }
@@ -43,7 +40,7 @@ extension CatalogCommand {
             let destination = try await targetOptions.open(.readWrite)
             let copier = CatalogCopier(source: source, target: destination, batchSize: batchSize)
             let json = output.json
-            let quiet = self.quiet
+            let quiet = output.quiet
             let delay = Self.testBatchDelay
             let (summary, _) = try await InterruptibleWork.run(progress: nil, trap: trap) { () throws(CatalogError) in
                 try await copier.run { event in
@@ -52,7 +49,7 @@ extension CatalogCommand {
                 }
             }
             let resume = "run `catalog copy --to \(targetOptions.displayName)` again to continue"
-            try RunEnding(output: output, quiet: quiet, trap: trap).finish(
+            try RunEnding(output: output, trap: trap).finish(
                 summary, interrupted: summary.interrupted,
                 .init(
                     sentence: summary.interrupted

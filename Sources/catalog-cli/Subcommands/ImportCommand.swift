@@ -48,10 +48,7 @@ extension CatalogCommand {
         @Flag(help: "Record every file as pending work for `catalog work` (path, size, time), without reading it.")
         var enqueue = false
 
-        @OptionGroup var output: OutputOptions
-
-        @Flag(name: .shortAndLong, help: "No progress bar and no summary line; problems are still reported on stderr (--json output is unchanged).")
-        var quiet = false
+        @OptionGroup var output: RunOutputOptions
 
         func validate() throws {
             if paths.isEmpty { throw ValidationError("name at least one file or folder to import") }
@@ -89,7 +86,7 @@ extension CatalogCommand {
                     clip: clip.window)
             )
             let progress = ProgressBar.forStandardError(
-                total: ProgressBar.wanted(quiet: quiet) ? Importer.countFiles(paths) : 0, label: "importing", quiet: quiet
+                total: ProgressBar.wanted(quiet: output.quiet) ? Importer.countFiles(paths) : 0, label: "importing", quiet: output.quiet
             )
             let json = output.json
             let paths = self.paths
@@ -110,12 +107,12 @@ extension CatalogCommand {
                     // the same import always makes the same pack.
                     let ids = packIds.withLock { $0 }.sorted { $0.path < $1.path }.map(\.id)
                     let added = try await repository.addToPack(pack, ids: ids, createIfMissing: true, skipNonStickers: true)
-                    if !json && !quiet { Terminal.standardOutput.write("Added \(added.added.count) to pack \(pack).\n") }
+                    if !json && !output.quiet { Terminal.standardOutput.write("Added \(added.added.count) to pack \(pack).\n") }
                 } catch {
                     throw Diagnostics.exit(for: error)
                 }
             }
-            try RunEnding(output: output, quiet: quiet, trap: trap).finish(
+            try RunEnding(output: output, trap: trap).finish(
                 summary, interrupted: summary.interrupted,
                 .init(
                     sentence: Self.sentence(summary, dryRun: dryRun), kept: "\(summary.total) files done and kept; run the same import again to continue",
@@ -140,7 +137,7 @@ extension CatalogCommand {
             var sentence = "Enqueued \(summary.enqueued), \(summary.unchanged) already pending or imported, \(summary.failed) failed"
             if summary.skipped > 0 { sentence += ", \(summary.skipped) skipped" }
             let resume = "\(summary.enqueued) files enqueued; run the same command again to continue"
-            try RunEnding(output: output, quiet: quiet, trap: trap).finish(
+            try RunEnding(output: output, trap: trap).finish(
                 summary, interrupted: summary.interrupted,
                 .init(sentence: sentence + "; run `catalog work` to process them.\n", kept: resume, interrupted: resume),
                 failure: summary.failed == 0 ? nil : summary.enqueued + summary.unchanged > 0 ? .someFailed : .dataError)

@@ -29,10 +29,7 @@ extension CatalogCommand {
         @Flag(help: "Read the sources and report what would run, process and write nothing.")
         var dryRun = false
 
-        @OptionGroup var output: OutputOptions
-
-        @Flag(name: .shortAndLong, help: "No progress bar and no summary line; problems are still reported on stderr (--json output is unchanged).")
-        var quiet = false
+        @OptionGroup var output: RunOutputOptions
 
         func run() async throws {
             // Trapped first: a signal at any moment from here on ends with the summary line and 130/143.
@@ -48,7 +45,7 @@ extension CatalogCommand {
             let options = ReprocessOptions(jobs: parallel.jobs, all: all, dryRun: dryRun, settings: settings, predictor: predictor)
             let reprocessor = Reprocessor(repository: repository, options: options)
             let json = output.json
-            let quiet = self.quiet
+            let quiet = output.quiet
 
             // A signal before or during the scan for candidates lets the scan finish (it only reads the
             // catalog and stats files), then no entry starts and the summary says how many are left.
@@ -60,7 +57,7 @@ extension CatalogCommand {
                     Self.report(event, json: json, progress: progress)
                 }
             }
-            try RunEnding(output: output, quiet: quiet, trap: trap).finish(
+            try RunEnding(output: output, trap: trap).finish(
                 summary, interrupted: summary.interrupted,
                 .init(
                     sentence: Self.sentence(summary, dryRun: dryRun),

@@ -39,10 +39,7 @@ extension CatalogCommand {
         @Flag(help: "Show the queue (pending, claimed by whom until when, done, failed) and exit.")
         var status = false
 
-        @OptionGroup var output: OutputOptions
-
-        @Flag(name: .shortAndLong, help: "No progress line and no summary; problems are still reported on stderr.")
-        var quiet = false
+        @OptionGroup var output: RunOutputOptions
 
         func run() async throws {
             if status { return try await showStatus() }
@@ -58,7 +55,7 @@ extension CatalogCommand {
                 settings: settings, predictor: predictor, reconnectFor: reconnectFor)
             let worker = Worker(repository: repository, options: options)
             let json = output.json
-            let quiet = self.quiet
+            let quiet = output.quiet
             let (summary, _) = try await InterruptibleWork.run(progress: nil, trap: trap) { () throws(CatalogError) in
                 try await worker.run { event in Self.report(event, json: json, quiet: quiet) } onNotice: { notice in Self.report(notice) }
             }
@@ -66,7 +63,7 @@ extension CatalogCommand {
                 + (summary.lost > 0 ? ", \(summary.lost) taken over by other workers" : "") + ".\n"
             let left = summary.leftClaimed > 0
                 ? "; \(summary.leftClaimed) left claimed until their leases run out (the catalog's server could not be reached)" : ""
-            try RunEnding(output: output, quiet: quiet, trap: trap).finish(
+            try RunEnding(output: output, trap: trap).finish(
                 summary, interrupted: summary.interrupted,
                 .init(
                     sentence: sentence, kept: "finished files are kept; unfinished ones were given back to the queue",

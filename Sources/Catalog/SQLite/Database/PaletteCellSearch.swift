@@ -42,9 +42,7 @@ struct PaletteCellSearch {
     /// More cells than this for one search (a very wide `within`): the caller uses the R*Tree search.
     static let maximumCells = 30_000
     /// Each round's level is the previous one's × this, down to `lowestLevel`, then 0 (everything).
-    static let firstLevel = 0.5
-    static let levelRatio = 0.8
-    static let lowestLevel = 0.002
+    static let (firstLevel, levelRatio, lowestLevel) = (0.5, 0.8, 0.002)
 
     let query: ColorQuery
     let db: Database

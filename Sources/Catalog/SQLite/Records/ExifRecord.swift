@@ -7,19 +7,14 @@ struct ExifRecord: Codable, Sendable, Equatable, FetchableRecord, PersistableRec
     static let databaseTableName = "exif"
 
     var photoId: Int64
-    var make: String?
-    var model: String?
-    var lensModel: String?
-    var takenAt: String?
-    var takenAtUtc: String?
-    var exposureTime: Double?
-    var fNumber: Double?
+    var make, model, lensModel: String?
+    /// As the camera wrote it, and in UTC when the file records its offset.
+    var takenAt, takenAtUtc: String?
+    var exposureTime, fNumber: Double?
     var iso: Int?
     var focalLength: Double?
     var orientation: Int?
-    var gpsLatitude: Double?
-    var gpsLongitude: Double?
-    var gpsAltitude: Double?
+    var gpsLatitude, gpsLongitude, gpsAltitude: Double?
     var tagsJson: String
 
     enum CodingKeys: String, CodingKey {
@@ -37,13 +32,6 @@ struct ExifRecord: Codable, Sendable, Equatable, FetchableRecord, PersistableRec
         case gpsLongitude = "gps_longitude"
         case gpsAltitude = "gps_altitude"
         case tagsJson = "tags_json"
-    }
-
-    enum Columns {
-        static let photoId = Column(CodingKeys.photoId)
-        static let make = Column(CodingKeys.make)
-        static let model = Column(CodingKeys.model)
-        static let takenAtUtc = Column(CodingKeys.takenAtUtc)
     }
 }
 

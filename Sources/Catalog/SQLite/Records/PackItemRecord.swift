@@ -4,20 +4,15 @@ import GRDB
 struct PackItemRecord: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "pack_item"
 
-    var packId: Int64
-    var photoId: Int64
+    var packId, photoId: Int64
     var position: Int
     var emoji: String
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, ColumnExpression {
         case packId = "pack_id"
         case photoId = "photo_id"
         case position, emoji
     }
 
-    enum Columns {
-        static let packId = Column(CodingKeys.packId)
-        static let photoId = Column(CodingKeys.photoId)
-        static let position = Column(CodingKeys.position)
-    }
+    typealias Columns = CodingKeys
 }

@@ -5,20 +5,15 @@ struct PackRecord: Codable, Sendable, Equatable, FetchableRecord, MutablePersist
     static let databaseTableName = "pack"
 
     var id: Int64?
-    var name: String
-    var title: String
-    var author: String
+    var name, title, author: String
     var createdAt: String
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, ColumnExpression {
         case id, name, title, author
         case createdAt = "created_at"
     }
 
-    enum Columns {
-        static let id = Column(CodingKeys.id)
-        static let name = Column(CodingKeys.name)
-    }
+    typealias Columns = CodingKeys
 
     mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID

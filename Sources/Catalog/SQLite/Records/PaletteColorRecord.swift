@@ -10,22 +10,16 @@ struct PaletteColorRecord: Codable, Sendable, Equatable, FetchableRecord, Mutabl
     /// `#rrggbb`.
     var hex: String
     /// Oklab coordinates.
-    var l: Double
-    var a: Double
-    var b: Double
+    var l, a, b: Double
     var share: Double
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, ColumnExpression {
         case id
         case photoId = "photo_id"
         case rank, hex, l, a, b, share
     }
 
-    enum Columns {
-        static let id = Column(CodingKeys.id)
-        static let photoId = Column(CodingKeys.photoId)
-        static let rank = Column(CodingKeys.rank)
-    }
+    typealias Columns = CodingKeys
 
     mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID

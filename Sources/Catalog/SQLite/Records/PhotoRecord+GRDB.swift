@@ -4,18 +4,12 @@ import GRDB
 extension PhotoRecord: FetchableRecord, MutablePersistableRecord {
     static let databaseTableName = "photo"
 
-    enum Columns {
-        static let id = Column(CodingKeys.id)
-        static let sha256 = Column(CodingKeys.sha256)
-        static let path = Column(CodingKeys.path)
-        static let fileSize = Column(CodingKeys.fileSize)
-        static let fileMtime = Column(CodingKeys.fileMtime)
-        static let format = Column(CodingKeys.format)
-        static let status = Column(CodingKeys.status)
-        static let failureCode = Column(CodingKeys.failureCode)
-    }
+    /// The columns, named as the coding keys name them.
+    typealias Columns = CodingKeys
 
     mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID
     }
 }
+
+extension PhotoRecord.CodingKeys: ColumnExpression {}

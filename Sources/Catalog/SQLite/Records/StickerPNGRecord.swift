@@ -12,9 +12,4 @@ struct StickerPNGRecord: Codable, Sendable, Equatable, FetchableRecord, Persista
         case photoId = "photo_id"
         case png
     }
-
-    enum Columns {
-        static let photoId = Column(CodingKeys.photoId)
-        static let png = Column(CodingKeys.png)
-    }
 }

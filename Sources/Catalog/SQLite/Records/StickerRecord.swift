@@ -5,8 +5,7 @@ struct StickerRecord: Codable, Sendable, Equatable, FetchableRecord, Persistable
     static let databaseTableName = "sticker"
 
     var photoId: Int64
-    var width: Int
-    var height: Int
+    var width, height: Int
     /// Size of the PNG in bytes.
     var bytes: Int
     var pipelineVersion: Int
@@ -20,11 +19,5 @@ struct StickerRecord: Codable, Sendable, Equatable, FetchableRecord, Persistable
         case pipelineVersion = "pipeline_version"
         case settingsJson = "settings_json"
         case createdAt = "created_at"
-    }
-
-    enum Columns {
-        static let photoId = Column(CodingKeys.photoId)
-        static let bytes = Column(CodingKeys.bytes)
-        static let pipelineVersion = Column(CodingKeys.pipelineVersion)
     }
 }
