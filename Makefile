@@ -23,6 +23,11 @@ MEDIA_TEST_DEPS := ffmpeg
 # The segmentation models the tests use, u2net and u2netp (installed by scripts/install-model.sh; skipped when
 # they can't be). Most tests run u2netp, the fast one; u2net's own tests and the demo run u2net.
 TEST_MODEL ?= $(abspath .build/test-model)
+# How many test cases run at once. Swift Testing starts every test at once by default, and a test's
+# `.timeLimit` clock runs from its start, so on a slow machine a test that waited its turn behind the
+# others ran out of time before it began. With a width, a test waits at the gate with its clock stopped.
+# Twice the cores keeps both busy while many tests wait on the `catalog` processes they start.
+TEST_WIDTH ?= $(shell echo $$(( $$(nproc) * 2 )))
 # make install / make deb: where to, what they carry (see scripts/install.sh for the layout).
 PREFIX  ?= /usr/local
 DESTDIR ?=
@@ -88,7 +93,8 @@ test: test-deps corpus test-model
 	@if grep -E '^/[^ ]*/(Sources|Tests|Plugins)/[^ ]*: warning:' .build/test-build.log | grep -v '/\.build'; then \
 	  echo "error: warnings in our code (above); the build must be clean"; exit 1; fi
 	@# On failure the issues are printed again at the end, where a log's tail shows them.
-	STICKER_CORPUS="$(abspath $(CORPUS))" STICKER_U2NETP_DIR="$(TEST_MODEL)" STICKER_U2NET_DIR="$(TEST_MODEL)" $(SWIFT) test 2>&1 | tee .build/test-run.log \
+	STICKER_CORPUS="$(abspath $(CORPUS))" STICKER_U2NETP_DIR="$(TEST_MODEL)" STICKER_U2NET_DIR="$(TEST_MODEL)" \
+	  SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) $(SWIFT) test 2>&1 | tee .build/test-run.log \
 	  || { echo "== failed tests, repeated from above:"; grep -E -A4 'recorded an issue|✘ Test .* failed' .build/test-run.log | tail -60; exit 1; }
 	$(MAKE) test-browser
 	$(MAKE) test-api
