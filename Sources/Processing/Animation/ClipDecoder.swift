@@ -200,13 +200,24 @@ private final class ClipSession {
         return 0.1
     }
 
+    /// `start + offset` stream ticks, held inside Int64: both come from the container, which may say anything.
+    static func ticks(_ start: Int64, plus offset: Double) -> Int64 {
+        let sum = Double(start) + offset
+        guard sum.isFinite else { return start }
+        // 2^63 itself is not an Int64; the largest Double below it is.
+        return Int64(min(max(sum, -9.223372036854775e18), 9.223372036854775e18))
+    }
+
     /// Decodes the window's frames, seeking to the key frame before it first.
     func frames(in window: AnimationWindow, format: AnimationFormat) throws(ProcessingError) -> [DecodedAnimation.Frame] {
+        guard timeBase.isFinite, timeBase > 0 else {
+            throw .corruptImage("the \(format.displayName) video's time base \(stream.pointee.time_base.num)/\(stream.pointee.time_base.den) is not a positive fraction")
+        }
         let startTime = stream.pointee.start_time != cffmpeg_nopts_value() ? stream.pointee.start_time : 0
         if window.start > 0 {
             // A failed seek leaves the position at the start: the frames before the window are then
             // decoded and skipped.
-            _ = av_seek_frame(container, streamIndex, startTime + Int64(window.start / timeBase), AVSEEK_FLAG_BACKWARD)
+            _ = av_seek_frame(container, streamIndex, Self.ticks(startTime, plus: window.start / timeBase), AVSEEK_FLAG_BACKWARD)
         }
         let outputSize = Self.outputSize(codedSize, workingSize: window.workingSize)
         let orientation = orientation
@@ -226,7 +237,8 @@ private final class ClipSession {
                 defer { av_frame_unref(frame) }
                 let timestamp = frame!.pointee.best_effort_timestamp
                 let time = timestamp != cffmpeg_nopts_value()
-                    ? Double(timestamp - startTime) * timeBase
+                    // In Double: the container's times are any Int64, their difference may not be one.
+                    ? (Double(timestamp) - Double(startTime)) * timeBase
                     : (lastTime.map { $0 + fallbackFrameDuration } ?? 0)
                 let ticks = cffmpeg_frame_duration(frame)
                 sourceEnd = max(sourceEnd ?? 0, time + (ticks > 0 ? Double(ticks) * timeBase : fallbackFrameDuration))

@@ -86,7 +86,9 @@ public struct CutoutGuidance: Sendable, Equatable, Hashable, Codable {
     public func validate(width: Int, height: Int) throws(GuidanceError) {
         if let box {
             guard box.width > 0, box.height > 0 else { throw .emptyBox(box.text) }
-            guard box.x >= 0, box.y >= 0, box.x + box.width <= width, box.y + box.height <= height else {
+            // Compared against what is left of the photo, never summed: any Int may come from outside.
+            guard box.x >= 0, box.y >= 0, box.width <= width, box.height <= height,
+                  box.x <= width - box.width, box.y <= height - box.height else {
                 throw .outsidePhoto(what: "box", value: box.text, width: width, height: height)
             }
         }

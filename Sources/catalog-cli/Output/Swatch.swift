@@ -30,7 +30,8 @@ enum Format {
 
     /// An exposure time as photographers write it: `1/250 s`, `2 s`.
     static func exposure(_ seconds: Double) -> String {
-        if seconds > 0, seconds < 1 {
+        // Bounded so that the reciprocal stays an Int: an EXIF rational may say anything.
+        if seconds > 1e-12, seconds < 1 {
             return "1/\(Int((1 / seconds).rounded())) s"
         }
         return String(format: "%g s", seconds)
