@@ -49,19 +49,13 @@ extension CatalogAPI {
             return JSONBody.response(try await packs { () async throws(PackError) in try await repository.pack(named: name) })
         }
         router.patch("/api/packs/{name}") { request, context in
-            var name = try context.text("name")
+            let name = try context.text("name")
             let body = try await JSONBody.decode(PackChange.self, from: request, context: context)
-            if let newName = body.name, newName != name {
-                _ = try await packs { () async throws(PackError) in try await repository.renamePack(name, to: newName) }
-                name = newName
+            // One change: a bad title leaves the name as it was too.
+            let changed = try await packs { () async throws(PackError) in
+                try await repository.changePack(name, newName: body.name, title: body.title, author: body.author)
             }
-            if body.title != nil || body.author != nil {
-                _ = try await packs { () async throws(PackError) in
-                    try await repository.retitlePack(name, title: body.title, author: body.author)
-                }
-            }
-            let current = name
-            return JSONBody.response(try await packs { () async throws(PackError) in try await repository.pack(named: current) })
+            return JSONBody.response(try await packs { () async throws(PackError) in try await repository.pack(named: changed.name) })
         }
         router.delete("/api/packs/{name}") { _, context in
             let name = try context.text("name")
@@ -101,11 +95,9 @@ extension CatalogAPI {
             if body.emoji == nil && body.position == nil {
                 throw APIError.badRequest("bad-json", "give emoji and/or position")
             }
-            if let emoji = body.emoji {
-                try await packs { () async throws(PackError) in try await repository.setPackItemEmoji(name, id: id, emoji: emoji) }
-            }
-            if let position = body.position {
-                try await packs { () async throws(PackError) in try await repository.movePackItem(name, id: id, to: position) }
+            // One change: a bad position leaves the emoji as it was too.
+            try await packs { () async throws(PackError) in
+                try await repository.changePackItem(name, id: id, emoji: body.emoji, position: body.position)
             }
             return JSONBody.response(try await packs { () async throws(PackError) in try await repository.pack(named: name) })
         }

@@ -7,6 +7,32 @@ import ZIPFoundation
 
 @Suite("API: packs, export, settings", .timeLimit(.minutes(15)))
 struct PackRoutesTests {
+    /// A PATCH that cannot be done whole changes nothing: not the name before a bad title, not the emoji
+    /// before a bad position.
+    @Test func aRefusedChangeLeavesThePackAsItWas() async throws {
+        try await withServer { fixture, client in
+            let ids = Array(fixture.stickerIds.prefix(2))
+            _ = try await fixture.repository.createPack(name: "fav", title: "Favourites")
+            _ = try await fixture.repository.addToPack("fav", ids: ids)
+            let before = try await fixture.repository.pack(named: "fav")
+            for body in [#"{"name":"best","title":""}"#, #"{"name":"best","author":"\u0000"}"#, #"{"name":"bad name/","title":"New"}"#] {
+                try await client.execute(uri: "/api/packs/fav", method: .patch, headers: pageHeaders(), body: body.buffer) { response in
+                    #expect(response.status == .badRequest, "\(body): \(response.text)")
+                }
+            }
+            for body in [#"{"emoji":"🎉","position":9}"#, #"{"emoji":"🎉","position":0}"#] {
+                try await client.execute(uri: "/api/packs/fav/items/\(ids[1])", method: .patch, headers: pageHeaders(), body: body.buffer) { response in
+                    #expect(response.status == .badRequest, "\(body): \(response.text)")
+                    #expect(response.errorCode == "invalid-position")
+                }
+            }
+            #expect(try await fixture.repository.pack(named: "fav") == before)
+            try await client.execute(uri: "/api/packs/best", method: .get) { response in
+                #expect(response.status == .notFound)
+            }
+        }
+    }
+
     @Test func aPackIsMadeArrangedAndDeleted() async throws {
         try await withServer { fixture, client in
             let ids = Array(fixture.stickerIds.prefix(3))
@@ -41,8 +67,15 @@ struct PackRoutesTests {
                 let items = (response.json as? [String: Any])?["items"] as? [[String: Any]]
                 #expect(items?.compactMap { $0["id"] as? Int } == ids.reversed().map { Int($0) })
             }
+            // A partial order: the listed sticker first, the others after it as they were.
             try await client.execute(uri: "/api/packs/fav/order", method: .put, headers: pageHeaders(), body: "{\"ids\":[\(ids[0])]}".buffer) { response in
-                #expect(response.status == .badRequest)
+                #expect(response.status == .ok)
+                let items = (response.json as? [String: Any])?["items"] as? [[String: Any]]
+                #expect(items?.compactMap { $0["id"] as? Int } == [ids[0], ids[2], ids[1]].map { Int($0) })
+            }
+            try await client.execute(uri: "/api/packs/fav/order", method: .put, headers: pageHeaders(), body: #"{"ids":[424242]}"#.buffer) { response in
+                #expect(response.status == .conflict)
+                #expect(response.errorCode == "not-in-pack")
             }
             try await client.execute(uri: "/api/packs/fav/items/\(ids[0])", method: .patch, headers: pageHeaders(), body: #"{"emoji":"🎉","position":1}"#.buffer) { response in
                 #expect(response.status == .ok)

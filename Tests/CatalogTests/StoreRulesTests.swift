@@ -33,7 +33,7 @@ struct StoreRulesTests {
         var contents = PackContents(members: members([1, 2, 3]), stickers: [:])
         #expect(throws: PackError.notInPack(name: "p", ids: [9])) { try contents.remove([2, 9], pack: "p").get() }
         #expect(throws: PackError.invalidPosition(4, count: 3)) { try contents.move(1, to: 4, pack: "p").get() }
-        #expect(throws: PackError.self) { try contents.reorder([1, 2], pack: "p").get() }
+        #expect(throws: PackError.notInPack(name: "p", ids: [9])) { try contents.reorder([2, 9], pack: "p").get() }
         #expect(throws: PackError.notInPack(name: "p", ids: [9])) { try contents.setEmoji("🐚", of: 9, pack: "p").get() }
         #expect(contents.members.map(\.id) == [1, 2, 3])
 
@@ -42,6 +42,18 @@ struct StoreRulesTests {
         #expect(try contents.remove([1], pack: "p").get() == 1)
         #expect(throws: Never.self) { try contents.reorder([2, 3], pack: "p").get() }
         #expect(contents.members.map(\.id) == [2, 3])
+    }
+
+    @Test("a partial order puts the stickers it lists first, in its order, and the others after them as they were")
+    func partialOrder() throws {
+        var contents = PackContents(members: members([1, 2, 3, 4, 5]), stickers: [:])
+        #expect(throws: Never.self) { try contents.reorder([4, 2], pack: "p").get() }
+        #expect(contents.members.map(\.id) == [4, 2, 1, 3, 5])
+        // A repeated id counts once, where it is first listed; an empty order changes nothing.
+        #expect(throws: Never.self) { try contents.reorder([5, 4, 5], pack: "p").get() }
+        #expect(contents.members.map(\.id) == [5, 4, 2, 1, 3])
+        #expect(throws: Never.self) { try contents.reorder([], pack: "p").get() }
+        #expect(contents.members.map(\.id) == [5, 4, 2, 1, 3])
     }
 
     private func record(id: Int64, sha256: String?, guidance: String? = nil) -> PhotoRecord {

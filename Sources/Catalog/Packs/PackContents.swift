@@ -56,15 +56,16 @@ public struct PackContents: Sendable {
         return .success(())
     }
 
-    /// Puts the items in the order of `ids`, which must name every item once.
+    /// Puts the items of `ids` first, in that order (a repeated id counts once), and the others after them
+    /// in the order they had: a partial order moves the stickers it names to the front. An id not in
+    /// pack `name` refuses the edit.
     mutating func reorder(_ ids: [Int64], pack name: String) -> Result<Void, PackError> {
         let byId = Dictionary(members.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let strangers = ids.filter { byId[$0] == nil }
         if !strangers.isEmpty { return .failure(.notInPack(name: name, ids: strangers)) }
-        guard ids.count == members.count, Set(ids).count == ids.count else {
-            return .failure(.invalidValue(field: "order", reason: "it must list each of the pack's \(members.count) stickers once"))
-        }
-        members = ids.compactMap { byId[$0] }
+        var seen = Set<Int64>()
+        let listed = ids.filter { seen.insert($0).inserted }
+        members = listed.compactMap { byId[$0] } + members.filter { !seen.contains($0.id) }
         return .success(())
     }
 

@@ -37,7 +37,7 @@ extension PackStore {
         try await editPack(name, creatingIfMissing: false, lookingUp: []) { contents in contents.move(id, to: position, pack: name) }
     }
 
-    /// Puts the pack's items in the order of `ids`, which must name every item once.
+    /// Puts the pack's items of `ids` first, in that order, and the others after them as they were.
     public func reorderPack(_ name: String, ids: [Int64]) async throws(PackError) {
         try await editPack(name, creatingIfMissing: false, lookingUp: []) { contents in contents.reorder(ids, pack: name) }
     }
@@ -48,17 +48,34 @@ extension PackStore {
         try await editPack(name, creatingIfMissing: false, lookingUp: []) { contents in contents.setEmoji(emojiText, of: id, pack: name) }
     }
 
+    /// Changes the emoji and/or the place of entry `id` in the pack (nil leaves one as it is), in one
+    /// transaction: a bad position leaves the emoji as it was too.
+    public func changePackItem(_ name: String, id: Int64, emoji: String?, position: Int?) async throws(PackError) {
+        let emojiText = try emoji.map { text throws(PackError) in try StickerEmoji.parse(text).joined() }
+        try await editPack(name, creatingIfMissing: false, lookingUp: []) { contents -> Result<Void, PackError> in
+            if let emojiText, case .failure(let error) = contents.setEmoji(emojiText, of: id, pack: name) { return .failure(error) }
+            if let position { return contents.move(id, to: position, pack: name) }
+            return .success(())
+        }
+    }
+
+    /// Changes the name, the title and/or the author (nil leaves one as it is), all or none: every value is
+    /// checked first, then one transaction writes them.
+    public func changePack(_ name: String, newName: String?, title: String?, author: String?) async throws(PackError) -> PackSummary {
+        if let newName { try PackName.validate(newName) }
+        if let title { try PackText.validate(title, field: "title", allowEmpty: false) }
+        if let author { try PackText.validate(author, field: "author", allowEmpty: true) }
+        return try await updatePack(name, newName: newName == name ? nil : newName, title: title, author: author)
+    }
+
     /// Renames the pack; its items, title and author stay.
     public func renamePack(_ name: String, to newName: String) async throws(PackError) -> PackSummary {
-        try PackName.validate(newName)
-        return try await updatePack(name, newName: newName, title: nil, author: nil)
+        try await changePack(name, newName: newName, title: nil, author: nil)
     }
 
     /// Changes the title and/or the author (nil leaves one as it is).
     public func retitlePack(_ name: String, title: String?, author: String?) async throws(PackError) -> PackSummary {
-        if let title { try PackText.validate(title, field: "title", allowEmpty: false) }
-        if let author { try PackText.validate(author, field: "author", allowEmpty: true) }
-        return try await updatePack(name, newName: nil, title: title, author: author)
+        try await changePack(name, newName: nil, title: title, author: author)
     }
 
     /// A pack with no title (its name is shown) and no author.
