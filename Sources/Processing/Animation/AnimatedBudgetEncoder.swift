@@ -42,7 +42,7 @@ public enum AnimatedFileType: String, Sendable, Codable {
             level == 0
                 ? try APNGEncoder.encode(clip.frames, durations: clip.durations)
                 : try APNGEncoder.encodePalette(clip.frames, durations: clip.durations, colors: level)
-        case .webm: try WebMEncoder.encode(clip.frames, durations: clip.durations, quality: level)
+        case .webm: try WebMEncoder.encode(clip.frames, durations: clip.durations, quality: level, frameRate: clip.steadyFrameRate)
         }
     }
 }
@@ -53,7 +53,8 @@ public struct AnimationLimits: Sendable, Equatable {
     public var maxBytes: Int?
     /// The longest running time; nil when there is no limit.
     public var maxMilliseconds: Int?
-    /// The most frames a second; nil when there is no limit.
+    /// The most frames a second, on a steady clock (the platform takes a constant frame rate only: every
+    /// frame shows as long, see ``AnimationClip/steadied(atMost:within:)``); nil when there is no limit.
     public var maxFrameRate: Double?
     /// The shortest time a frame may show.
     public var minFrameMilliseconds: Int
@@ -69,8 +70,15 @@ public struct AnimationLimits: Sendable, Equatable {
     public func applied(to clip: AnimationClip) -> AnimationClip {
         var result = clip
         if let maxMilliseconds { result = result.shortened(toMilliseconds: maxMilliseconds) }
-        if let maxFrameRate { result = result.resampled(toFrameRate: maxFrameRate) }
+        if let maxFrameRate { result = result.steadied(atMost: maxFrameRate, within: maxMilliseconds) }
         return result.withFrames(atLeast: minFrameMilliseconds)
+    }
+
+    /// `clip` at `rate` frames a second at most: on a steady clock where the platform wants one, else the
+    /// frame on screen at each tick, keeping the frames' own times.
+    func slowed(_ clip: AnimationClip, to rate: Double) -> AnimationClip {
+        guard let maxFrameRate else { return clip.resampled(toFrameRate: rate) }
+        return clip.steadied(atMost: min(rate, maxFrameRate), within: maxMilliseconds)
     }
 }
 
@@ -145,7 +153,7 @@ public enum AnimatedBudgetEncoder {
         for stage in stages(levelCount: levels.count) {
             var candidate = ruled
             if stage.share < 1 { candidate = candidate.shortened(toMilliseconds: max(1, Int(Double(ruled.milliseconds) * stage.share))) }
-            if let rate = stage.frameRate { candidate = candidate.resampled(toFrameRate: rate) }
+            if let rate = stage.frameRate { candidate = limits.slowed(candidate, to: rate) }
             candidate = candidate.withFrames(atLeast: limits.minFrameMilliseconds)
             // Stages that change nothing (a clip already at 10 fps) are not encoded twice.
             let key = "\(candidate.frames.count)/\(candidate.milliseconds)/\(stage.worstLevel)"

@@ -5,6 +5,9 @@ public struct AnimationClip: Sendable, Equatable {
     public private(set) var frames: [RGBAImage]
     /// Milliseconds each frame shows (each at least 1).
     public private(set) var durations: [Int]
+    /// The frames a second of the constant clock every frame is on, when ``steadied(atMost:within:)``
+    /// put them there (each shows one tick, to the millisecond); nil for any other timing.
+    public internal(set) var steadyFrameRate: Double?
 
     public init(frames: [RGBAImage], durations: [Int]) {
         precondition(!frames.isEmpty && frames.count == durations.count, "AnimationClip: \(frames.count) frames, \(durations.count) durations")

@@ -21,8 +21,10 @@ public enum WebMEncoder {
 
     /// The WebM of `frames` (one size, any width and height, straight alpha as ``RGBAImage`` holds
     /// it), frame i shown for `durations[i]` milliseconds (at least 1), at `quality` 0...100 (higher
-    /// is better and bigger; clamped). Byte for byte the same for the same input.
-    public static func encode(_ frames: [RGBAImage], durations: [Int], quality: Int) throws(ProcessingError) -> [UInt8] {
+    /// is better and bigger; clamped). `frameRate`: the constant rate the frames are on (see
+    /// ``AnimationClip/steadied(atMost:within:)``), written as the track's default frame duration, which
+    /// readers take for its frame rate; nil for other timings. Byte for byte the same for the same input.
+    public static func encode(_ frames: [RGBAImage], durations: [Int], quality: Int, frameRate: Double? = nil) throws(ProcessingError) -> [UInt8] {
         guard let first = frames.first else { throw .encodingFailed("an animation needs at least one frame") }
         guard durations.count == frames.count else { throw .encodingFailed("\(frames.count) frames but \(durations.count) durations") }
         guard frames.allSatisfy({ $0.width == first.width && $0.height == first.height }) else {
@@ -36,7 +38,9 @@ public enum WebMEncoder {
         guard let encoder = avcodec_find_encoder_by_name("libvpx-vp9") else {
             throw .encodingFailed("this FFmpeg has no VP9 encoder (libvpx-vp9)")
         }
-        let session = try WebMSession(encoder: encoder, width: first.width, height: first.height, crf: crf(quality: quality), frames: frames.count)
+        let session = try WebMSession(
+            encoder: encoder, width: first.width, height: first.height, crf: crf(quality: quality), frames: frames.count,
+            frameRate: frameRate.flatMap { $0.isFinite && $0 > 0 ? av_d2q($0, 1001) : nil })
         var start = 0
         for (frame, duration) in zip(frames, durations) {
             try session.add(frame, start: start, duration: duration)
@@ -107,7 +111,7 @@ private final class WebMSession {
     /// Milliseconds, so that every frame keeps its own duration exactly (Matroska's own unit too).
     private let timeBase = AVRational(num: 1, den: 1000)
 
-    init(encoder: UnsafePointer<AVCodec>, width: Int, height: Int, crf: Int, frames: Int) throws(ProcessingError) {
+    init(encoder: UnsafePointer<AVCodec>, width: Int, height: Int, crf: Int, frames: Int, frameRate: AVRational?) throws(ProcessingError) {
         self.width = width
         self.height = height
         guard avformat_alloc_output_context2(&container, nil, "webm", nil) >= 0, let container else {
@@ -169,6 +173,9 @@ private final class WebMSession {
         let copied = avcodec_parameters_from_context(stream.pointee.codecpar, codec)
         guard copied >= 0 else { throw Self.error(copied, "describing the video stream") }
         stream.pointee.time_base = timeBase
+        // The muxer writes it as the track's DefaultDuration: readers then see the steady rate, not one
+        // guessed from millisecond timestamps (33, 34, 33 ms).
+        if let frameRate { stream.pointee.avg_frame_rate = frameRate }
         // Without it the muxer writes FlagDefault 0, a track that players need not pick.
         stream.pointee.disposition = AV_DISPOSITION_DEFAULT
         let header = avformat_write_header(container, nil)

@@ -28,6 +28,13 @@ enum Format {
         return unit == 0 ? "\(count) bytes" : String(format: "%.1f %@", value, units[unit])
     }
 
+    /// Frames a second to a tenth, in one form for every sticker: `15 fps` (not `15.0`), `12.5 fps`.
+    static func frameRate(_ rate: Double) -> String {
+        guard rate.isFinite else { return "?" }
+        let tenths = (rate * 10).rounded()
+        return tenths.truncatingRemainder(dividingBy: 10) == 0 ? String(format: "%.0f", tenths / 10) : String(format: "%.1f", tenths / 10)
+    }
+
     /// An exposure time as photographers write it: `1/250 s`, `2 s`.
     static func exposure(_ seconds: Double) -> String {
         // Bounded so that the reciprocal stays an Int: an EXIF rational may say anything.

@@ -98,8 +98,7 @@ extension CatalogCommand {
         /// `30 frames, 10 fps, 3.0 s (30 → 10 fps)`.
         static func motion(_ motion: ExportReport.Motion) -> String {
             let seconds = Double(motion.durationMs) / 1000
-            let rate = motion.frameRate.rounded() == motion.frameRate ? "\(Int(motion.frameRate))" : String(format: "%.1f", motion.frameRate)
-            let summary = "\(motion.frames) frames, \(rate) fps, " + String(format: "%.1f s", seconds)
+            let summary = "\(motion.frames) frames, \(Format.frameRate(motion.frameRate)) fps, " + String(format: "%.1f s", seconds)
             return motion.steps.isEmpty ? summary : summary + " (" + motion.steps.joined(separator: ", ") + ")"
         }
     }

@@ -66,8 +66,7 @@ extension CatalogCommand {
                 rows.append(("Sticker", "\(sticker.width)×\(sticker.height), \(Format.bytes(Int64(sticker.bytes))), pipeline \(sticker.pipelineVersion), model \(sticker.settings.model.rawValue)"))
                 if let animation = sticker.animation {
                     let seconds = String(format: "%.1f", Double(animation.durationMs) / 1000)
-                    let rate = String(format: "%g", animation.frameRate)
-                    rows.append(("Animated", "\(animation.frames) frames, \(rate) fps, \(seconds) s"))
+                    rows.append(("Animated", "\(animation.frames) frames, \(Format.frameRate(animation.frameRate)) fps, \(seconds) s"))
                     rows.append(("Clip", GuidanceText.describe(clip: entry.clip)))
                 }
             }
