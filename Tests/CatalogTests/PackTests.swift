@@ -5,6 +5,36 @@ import Testing
 
 @Suite("Packs: order, emoji, names, refusals", .timeLimit(.minutes(15)))
 struct PackTests {
+    @Test("a change of name, title and author, or of emoji and place, is done whole or not at all; a partial order moves the listed stickers to the front", arguments: StoreKind.allCases)
+    func wholeChanges(kind: StoreKind) async throws {
+        try await withTemporaryDirectory { directory in
+            let repository = try await newCatalog(kind, directory)
+            let ids = try await addStickers(repository, count: 3, width: 32, height: 32)
+            _ = try await repository.createPack(name: "beach", title: "Beach days", author: "Ana")
+            _ = try await repository.addToPack("beach", ids: ids)
+            let before = try await repository.pack(named: "beach")
+            await #expect(throws: PackError.invalidValue(field: "title", reason: "it is empty")) {
+                try await repository.changePack("beach", newName: "sea", title: "", author: nil)
+            }
+            await #expect(throws: PackError.self) { try await repository.changePack("beach", newName: "sea", title: "Sea", author: "a\u{0}") }
+            await #expect(throws: PackError.invalidPosition(7, count: 3)) {
+                try await repository.changePackItem("beach", id: ids[2], emoji: "🌊", position: 7)
+            }
+            #expect(try await repository.pack(named: "beach") == before)
+            await #expect(throws: PackError.notFound(name: "sea")) { try await repository.pack(named: "sea") }
+
+            let changed = try await repository.changePack("beach", newName: "sea", title: "Sea", author: "Bo")
+            #expect(changed.name == "sea" && changed.title == "Sea" && changed.author == "Bo")
+            try await repository.changePackItem("sea", id: ids[2], emoji: "🌊", position: 1)
+            var pack = try await repository.pack(named: "sea")
+            #expect(pack.items.map(\.id) == [ids[2], ids[0], ids[1]] && pack.items[0].emoji == ["🌊"])
+            try await repository.reorderPack("sea", ids: [ids[1]])
+            pack = try await repository.pack(named: "sea")
+            #expect(pack.items.map(\.id) == [ids[1], ids[2], ids[0]])
+            await #expect(throws: PackError.notInPack(name: "sea", ids: [424242])) { try await repository.reorderPack("sea", ids: [424242]) }
+        }
+    }
+
     @Test("a pack keeps its order and emoji through add, move and remove", arguments: StoreKind.allCases)
     func orderAndEmoji(kind: StoreKind) async throws {
         try await withTemporaryDirectory { directory in
