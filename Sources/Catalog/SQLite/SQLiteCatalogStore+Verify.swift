@@ -267,7 +267,7 @@ extension SQLiteCatalogStore {
             var records = bytes.withUnsafeBytes(PalettePack.records).map(Record.init)
             records.sort { (Double(bitPattern: $0.share), $0.id) < (Double(bitPattern: $1.share), $1.id) }
             while let expected = band, expected.key < key {
-                differs(expected.key, "is missing (palette_cell has \(expected.records.count) colours there)")
+                differs(expected.key, "is missing (palette_cell has \(Counted(expected.records.count, "colour")) there)")
                 band = try nextBand()
             }
             if let expected = band, expected.key == key {
@@ -276,11 +276,11 @@ extension SQLiteCatalogStore {
                 }
                 band = try nextBand()
             } else {
-                differs(key, "holds \(records.count) colours that palette_cell does not have there")
+                differs(key, "holds \(Counted(records.count, "colour")) that palette_cell does not have there")
             }
         }
         while let expected = band {
-            differs(expected.key, "is missing (palette_cell has \(expected.records.count) colours there)")
+            differs(expected.key, "is missing (palette_cell has \(Counted(expected.records.count, "colour")) there)")
             band = try nextBand()
         }
         return problems
