@@ -88,7 +88,7 @@ extension CatalogServer {
             _ = try await api.startImport(found.toImport, settings: settings, predictor: predictor, fulfilling: found.manifests)
             report.importing = found.toImport
         } catch {
-            report.problem = "\(found.toImport.count) uploaded photos an earlier run accepted were not imported: \(error.message)"
+            report.problem = "\(Counted(found.toImport.count, "uploaded photo")) an earlier run accepted were not imported: \(error.message)"
         }
         return report
     }

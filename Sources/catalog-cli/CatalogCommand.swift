@@ -10,7 +10,7 @@ struct CatalogCommand: AsyncParsableCommand {
         commandName: "catalog",
         abstract: "A catalog of stickers cut out of your photos.",
         discussion: """
-            The catalog is one SQLite file: --catalog PATH, else $CATALOG_PATH, else $XDG_DATA_HOME/sticker-catalog/catalog.sqlite (~/.local/share/sticker-catalog/catalog.sqlite). --catalog may stand before or after the subcommand.
+            The catalog is a SQLite file or a PostgreSQL database: --catalog PATH|URL, else $CATALOG_PATH, else the file $XDG_DATA_HOME/sticker-catalog/catalog.sqlite (~/.local/share/sticker-catalog/catalog.sqlite). A postgres:// or postgresql:// URL names a catalog in a PostgreSQL database (docs/postgresql.md); anything else a SQLite file. --catalog may stand before or after the subcommand.
 
             \(SegmentationModel.lookupHelp)
 
@@ -55,7 +55,7 @@ struct CatalogCommand: AsyncParsableCommand {
         guard arguments.first == "help" else { return nil }
         var commands: [any ParsableCommand.Type] = configuration.subcommands
         for name in arguments.dropFirst() where !name.hasPrefix("-") {
-            guard let command = commands.first(where: { $0._commandName == name }) else { return name }
+            guard let command = commands.first(where: { $0.configuration.commandName == name }) else { return name }
             commands = command.configuration.subcommands
         }
         return nil
@@ -84,8 +84,8 @@ enum GlobalOptionPlacement {
         guard !leading.isEmpty, index < arguments.count else { return arguments }
         // A command group (`config get`) takes it behind its subcommand's name.
         var names = [arguments[index]]
-        if let group = CatalogCommand.configuration.subcommands.first(where: { $0._commandName == names[0] }),
-            index + 1 < arguments.count, group.configuration.subcommands.contains(where: { $0._commandName == arguments[index + 1] })
+        if let group = CatalogCommand.configuration.subcommands.first(where: { $0.configuration.commandName == names[0] }),
+            index + 1 < arguments.count, group.configuration.subcommands.contains(where: { $0.configuration.commandName == arguments[index + 1] })
         {
             names.append(arguments[index + 1])
         }

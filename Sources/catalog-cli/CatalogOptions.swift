@@ -6,7 +6,9 @@ import Foundation
 struct CatalogOptions: ParsableArguments {
     @Option(
         name: .customLong("catalog"),
-        help: ArgumentHelp("The catalog file.", discussion: "Default: $CATALOG_PATH, else $XDG_DATA_HOME/sticker-catalog/catalog.sqlite.", valueName: "path")
+        help: ArgumentHelp(
+            "The catalog: a SQLite file, or a postgres:// URL.", discussion: "Default: $CATALOG_PATH, else $XDG_DATA_HOME/sticker-catalog/catalog.sqlite.",
+            valueName: "path")
     )
     var path: String?
 

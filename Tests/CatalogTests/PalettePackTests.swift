@@ -133,7 +133,7 @@ extension PaletteCellSearchTests {
             #expect(problems.allSatisfy { $0.message.hasPrefix("palette_pack cell ") })
             let lost = PalettePack.cellAndBand(keys[2])
             #expect(problems.contains { $0.message.contains("cell \(lost.cell) band \(lost.band) is missing") })
-            #expect(problems.contains { $0.message.contains("cell 3 band 5 holds 1 colours") })
+            #expect(problems.contains { $0.message.contains("cell 3 band 5 holds 1 colour") })
         }
     }
 }

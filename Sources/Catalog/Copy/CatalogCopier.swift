@@ -35,7 +35,7 @@ public struct CatalogCopier: Sendable {
         case .completeCopy(let other):
             throw .copyRefused(catalog: target.displayName, reason: "it is already a complete copy of \(other)")
         case .notEmpty(let entries, let packs):
-            throw .copyRefused(catalog: target.displayName, reason: "it is not empty (\(entries) entries, \(packs) packs)")
+            throw .copyRefused(catalog: target.displayName, reason: "it is not empty (\(Counted.entries(entries)), \(Counted(packs, "pack")))")
         }
         let total = try await source.stats().total
         onEvent(.started(source: name, target: target.displayName, entries: total, resumedAfter: after))

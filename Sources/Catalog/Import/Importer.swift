@@ -81,7 +81,8 @@ public struct Importer: Sendable {
             }
             return nil
         }
-        try await BoundedWork.run(jobs: options.jobs, next: nextFile) { path in
+        // In the files' order, so the same folder gives the same entry ids (and export names) at any --jobs.
+        try await BoundedWork.run(jobs: options.jobs, inOrder: true, next: nextFile) { path in
             await Self.examine(path: path, repository: repository, processor: processor, clip: options.clip)
         } finished: { examined throws(CatalogError) in
             for warning in examined.warnings {

@@ -174,7 +174,7 @@ extension PostgresCatalogStore {
         case .incompleteCopy(let other, _): "it is an incomplete copy of another catalog (\(other))"
         case .completeCopy(let other): "it is already a complete copy of \(other)"
         case .empty: "no copy was started in it"
-        case .notEmpty(let entries, let packs): "it holds \(entries) entries and \(packs) packs of its own"
+        case .notEmpty(let entries, let packs): "it holds \(Counted.entries(entries)) and \(Counted(packs, "pack")) of its own"
         }
     }
 

@@ -29,49 +29,25 @@ extension PostgresCatalogStore: CatalogStore {
                 FROM photo p LEFT JOIN sticker s ON s.photo_id = p.id LEFT JOIN sticker_png g ON g.photo_id = p.id
                 WHERE p.status = 'ok' OR s.photo_id IS NOT NULL ORDER BY p.id
                 """) {
-                let id: Int64 = try row.value("id")
-                guard try row.value("has_sticker", as: Bool.self) else {
-                    problems.append(.init(check: "incomplete-entry", id: id, message: "entry \(id) is ok but has no sticker"))
-                    continue
-                }
-                guard try row.value("has_png", as: Bool.self) else {
-                    problems.append(.init(check: "incomplete-entry", id: id, message: "entry \(id) has no sticker PNG"))
-                    continue
-                }
-                let bytes: Int64 = try row.value("bytes")
-                let pngBytes: Int64 = try row.value("png_bytes")
-                if bytes != pngBytes {
-                    problems.append(.init(check: "sticker-size", id: id, message: "entry \(id): the sticker is recorded as \(bytes) bytes but its PNG has \(pngBytes)"))
-                }
-                guard let size = SQLiteCatalogStore.pngSize([UInt8](try row.value("head", as: Data?.self) ?? Data())) else {
-                    problems.append(.init(check: "sticker-size", id: id, message: "entry \(id): the sticker is not a PNG (no signature and IHDR)"))
-                    continue
-                }
-                let width: Int = try row.value("width"), height: Int = try row.value("height")
-                if size != (width, height) {
-                    problems.append(.init(check: "sticker-size", id: id, message: "entry \(id): the sticker is recorded as \(width)x\(height) but its PNG is \(size.0)x\(size.1)"))
-                }
+                problems += VerifyRules.problems(VerifyRules.StickerRow(
+                    id: try row.value("id"), hasSticker: try row.value("has_sticker"), hasPNG: try row.value("has_png"),
+                    width: try row.value("width", as: Int?.self) ?? 0, height: try row.value("height", as: Int?.self) ?? 0,
+                    bytes: try row.value("bytes", as: Int64?.self) ?? 0, pngBytes: try row.value("png_bytes", as: Int64?.self) ?? 0,
+                    head: [UInt8](try row.value("head", as: Data?.self) ?? Data())))
             }
             for row in try await connection.rows("""
                 SELECT photo_id, count(*) AS n, min(rank) AS low, max(rank) AS high, sum(share) AS total
                 FROM palette_color GROUP BY photo_id ORDER BY photo_id
                 """) {
-                let id: Int64 = try row.value("photo_id")
-                let count: Int = try row.value("n"), low: Int = try row.value("low"), high: Int = try row.value("high")
-                let total: Double = try row.value("total")
-                if low != 0 || high != count - 1 {
-                    problems.append(.init(check: "palette", id: id, message: "entry \(id): palette ranks are not 0...\(count - 1) (\(low)...\(high))"))
-                }
-                if total > 1 + 1e-6 {
-                    problems.append(.init(check: "palette", id: id, message: "entry \(id): palette shares sum to \(total), more than 1"))
-                }
+                problems += VerifyRules.problems(VerifyRules.PaletteRow(
+                    id: try row.value("photo_id"), count: try row.value("n"), lowRank: try row.value("low"), highRank: try row.value("high"),
+                    shareSum: try row.value("total")))
             }
             for row in try await connection.rows("""
                 SELECT DISTINCT a.photo_id FROM palette_color a JOIN palette_color b ON b.photo_id = a.photo_id AND b.rank = a.rank + 1
                 WHERE b.share > a.share + 1e-9 ORDER BY a.photo_id
                 """) {
-                let id: Int64 = try row.value("photo_id")
-                problems.append(.init(check: "palette", id: id, message: "entry \(id): palette shares do not decrease with the rank"))
+                problems.append(VerifyRules.unorderedShares(id: try row.value("photo_id")))
             }
             for row in try await connection.rows("""
                 SELECT id, photo_id FROM palette_color

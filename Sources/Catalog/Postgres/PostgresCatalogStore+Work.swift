@@ -167,12 +167,11 @@ extension PostgresCatalogStore {
             FROM pg_advisory_xact_lock(\(Self.writeLockKey)) AS write_lock, work_item w
             WHERE w.id = $1 FOR UPDATE OF w
             """, binds(claim.id))
-        guard let row, try row.value("fence", as: Int64.self) == claim.fence else { return .fenced }
-        let state: String = try row.value("state")
-        // Only this claim's holder finishes a row under its fence: this is our own commit, retried after
-        // the connection broke before COMMIT's answer came.
-        if state == "done" || state == "failed" { return .committedEarlier(resultID: try row.value("result_id")) }
-        guard state == "claimed", try row.value("holder", as: String?.self) == holder else { return .fenced }
+        let read = try row.map {
+            ClaimCheck.Row(
+                state: try $0.value("state"), holder: try $0.value("holder"), fence: try $0.value("fence"), resultID: try $0.value("result_id"))
+        }
+        if case .answer(let commit) = ClaimCheck.decide(read, claim: claim, holder: holder) { return commit }
         let commit: WorkCommit
         let failure: String?
         let resultID: Int64?

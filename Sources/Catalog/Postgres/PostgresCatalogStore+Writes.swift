@@ -185,14 +185,13 @@ extension PostgresCatalogStore {
         of record: PhotoRecord, with source: SourceFile, now: String, _ connection: PostgresConnection
     ) async throws -> ImportOutcome {
         guard let id = record.id else { throw CatalogError.database(path: "photo", message: "photo row without id") }
-        let pathChanged = record.path != source.path && !EscapedPath.exists(record.path)
-        if record.path != source.path && !pathChanged { return .duplicate(id: id, pathUpdated: false) }
-        if pathChanged || record.fileSize != source.size || record.fileMtime != source.modificationTime {
+        let refresh = SourceRefresh.plan(path: record.path, size: record.fileSize, modificationTime: record.fileMtime, seenAt: source)
+        if refresh.writes {
             try await connection.run(
                 "UPDATE photo SET path = $2, file_size = $3, file_mtime = $4, updated_at = $5 WHERE id = $1",
                 binds(id, source.path, source.size, source.modificationTime, now))
         }
-        return .duplicate(id: id, pathUpdated: pathChanged)
+        return .duplicate(id: id, pathUpdated: refresh.pathUpdated)
     }
 
     private static func removeUnreadableEntry(at path: String, _ connection: PostgresConnection) async throws {

@@ -56,7 +56,6 @@ extension SQLiteCatalogStore {
     /// Every ok entry has a sticker and its PNG; the recorded size is the PNG's, and the PNG's header
     /// has the recorded width and height.
     private static func stickerProblems(_ db: Database) throws -> [VerifyReport.Problem] {
-        var problems: [VerifyReport.Problem] = []
         let rows = try Row.fetchAll(db, sql: """
             SELECT p.id, s.photo_id IS NOT NULL AS has_sticker, g.photo_id IS NOT NULL AS has_png,
                    s.width, s.height, s.bytes, length(g.png) AS png_bytes, substr(g.png, 1, 24) AS head
@@ -66,73 +65,29 @@ extension SQLiteCatalogStore {
             WHERE p.status = 'ok' OR s.photo_id IS NOT NULL
             ORDER BY p.id
             """)
-        for row in rows {
-            let id: Int64 = row["id"]
-            guard row["has_sticker"] as Bool else {
-                problems.append(.init(check: "incomplete-entry", id: id, message: "entry \(id) is ok but has no sticker"))
-                continue
-            }
-            guard row["has_png"] as Bool else {
-                problems.append(.init(check: "incomplete-entry", id: id, message: "entry \(id) has no sticker PNG"))
-                continue
-            }
-            let bytes: Int64 = row["bytes"]
-            let pngBytes: Int64 = row["png_bytes"]
-            if bytes != pngBytes {
-                problems.append(.init(check: "sticker-size", id: id, message: "entry \(id): the sticker is recorded as \(bytes) bytes but its PNG has \(pngBytes)"))
-            }
-            let head = [UInt8]((row["head"] as Data?) ?? Data())
-            guard let size = pngSize(head) else {
-                problems.append(.init(check: "sticker-size", id: id, message: "entry \(id): the sticker is not a PNG (no signature and IHDR)"))
-                continue
-            }
-            let width: Int = row["width"]
-            let height: Int = row["height"]
-            if size != (width, height) {
-                problems.append(.init(check: "sticker-size", id: id, message: "entry \(id): the sticker is recorded as \(width)x\(height) but its PNG is \(size.0)x\(size.1)"))
-            }
+        return rows.flatMap { row in
+            VerifyRules.problems(VerifyRules.StickerRow(
+                id: row["id"], hasSticker: row["has_sticker"], hasPNG: row["has_png"], width: row["width"] ?? 0, height: row["height"] ?? 0,
+                bytes: row["bytes"] ?? 0, pngBytes: row["png_bytes"] ?? 0, head: [UInt8]((row["head"] as Data?) ?? Data())))
         }
-        return problems
-    }
-
-    /// Width and height from a PNG's signature and IHDR chunk (its first 24 bytes), or nil.
-    static func pngSize(_ head: [UInt8]) -> (Int, Int)? {
-        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        guard head.count >= 24, Array(head[0..<8]) == signature, Array(head[12..<16]) == Array("IHDR".utf8) else {
-            return nil
-        }
-        func number(_ at: Int) -> Int { head[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
-        return (number(16), number(20))
     }
 
     /// Per sticker: ranks 0..n-1, shares non-increasing with the rank, their sum at most 1.
     private static func paletteProblems(_ db: Database) throws -> [VerifyReport.Problem] {
-        var problems: [VerifyReport.Problem] = []
         let rows = try Row.fetchAll(db, sql: """
             SELECT photo_id, count(*) AS n, min(rank) AS low, max(rank) AS high, sum(share) AS total
             FROM palette_color GROUP BY photo_id ORDER BY photo_id
             """)
-        for row in rows {
-            let id: Int64 = row["photo_id"]
-            let count: Int = row["n"]
-            let low: Int = row["low"]
-            let high: Int = row["high"]
-            let total: Double = row["total"]
-            if low != 0 || high != count - 1 {
-                problems.append(.init(check: "palette", id: id, message: "entry \(id): palette ranks are not 0...\(count - 1) (\(low)...\(high))"))
-            }
-            if total > 1 + 1e-6 {
-                problems.append(.init(check: "palette", id: id, message: "entry \(id): palette shares sum to \(total), more than 1"))
-            }
+        var problems = rows.flatMap { row in
+            VerifyRules.problems(VerifyRules.PaletteRow(
+                id: row["photo_id"], count: row["n"], lowRank: row["low"], highRank: row["high"], shareSum: row["total"]))
         }
         let unordered = try Int64.fetchAll(db, sql: """
             SELECT DISTINCT a.photo_id FROM palette_color a JOIN palette_color b
               ON b.photo_id = a.photo_id AND b.rank = a.rank + 1
             WHERE b.share > a.share + 1e-9 ORDER BY a.photo_id
             """)
-        for id in unordered {
-            problems.append(.init(check: "palette", id: id, message: "entry \(id): palette shares do not decrease with the rank"))
-        }
+        problems += unordered.map(VerifyRules.unorderedShares)
         return problems
     }
 
@@ -267,7 +222,7 @@ extension SQLiteCatalogStore {
             var records = bytes.withUnsafeBytes(PalettePack.records).map(Record.init)
             records.sort { (Double(bitPattern: $0.share), $0.id) < (Double(bitPattern: $1.share), $1.id) }
             while let expected = band, expected.key < key {
-                differs(expected.key, "is missing (palette_cell has \(expected.records.count) colours there)")
+                differs(expected.key, "is missing (palette_cell has \(Counted(expected.records.count, "colour")) there)")
                 band = try nextBand()
             }
             if let expected = band, expected.key == key {
@@ -276,11 +231,11 @@ extension SQLiteCatalogStore {
                 }
                 band = try nextBand()
             } else {
-                differs(key, "holds \(records.count) colours that palette_cell does not have there")
+                differs(key, "holds \(Counted(records.count, "colour")) that palette_cell does not have there")
             }
         }
         while let expected = band {
-            differs(expected.key, "is missing (palette_cell has \(expected.records.count) colours there)")
+            differs(expected.key, "is missing (palette_cell has \(Counted(expected.records.count, "colour")) there)")
             band = try nextBand()
         }
         return problems

@@ -113,12 +113,9 @@ extension SQLiteCatalogStore {
         let now = Timestamp.now()
         return try StageClock.measure(.commit) { () throws(CatalogError) in
             try write { db in
-                let row = try Row.fetchOne(db, sql: "SELECT state, holder, result_id FROM work_item WHERE id = ? AND fence = ?", arguments: [claim.id, claim.fence])
-                guard let row else { return .fenced }
-                let state: String = row["state"]
-                // Finished under this very fence: this claim's own commit, tried again (the contract's `.committedEarlier`).
-                if state == "done" || state == "failed" { return .committedEarlier(resultID: row["result_id"]) }
-                guard state == "claimed", row["holder"] == holder else { return .fenced }
+                let row = try Row.fetchOne(db, sql: "SELECT state, holder, fence, result_id FROM work_item WHERE id = ?", arguments: [claim.id])
+                let read = row.map { ClaimCheck.Row(state: $0["state"], holder: $0["holder"], fence: $0["fence"], resultID: $0["result_id"]) }
+                if case .answer(let commit) = ClaimCheck.decide(read, claim: claim, holder: holder) { return commit }
                 if case .reprocess(let step) = result {
                     let outcome = try Self.rewrite(step, now: now, db)
                     try Self.finish(claim, failure: step.queueMessage, resultID: step.entryID, now: now, db)

@@ -151,11 +151,8 @@ extension SQLiteCatalogStore {
         of record: PhotoRecord, with source: SourceFile, now: String, _ db: Database
     ) throws -> ImportOutcome {
         let id = try insertedID(record, db)
-        // The same bytes elsewhere are a move only when the recorded file is gone; a second copy
-        // leaves the entry where it was (or two copies would swap the path on every import).
-        let pathChanged = record.path != source.path && !EscapedPath.exists(record.path)
-        if record.path != source.path && !pathChanged { return .duplicate(id: id, pathUpdated: false) }
-        if pathChanged || record.fileSize != source.size || record.fileMtime != source.modificationTime {
+        let refresh = SourceRefresh.plan(path: record.path, size: record.fileSize, modificationTime: record.fileMtime, seenAt: source)
+        if refresh.writes {
             var updated = record
             updated.path = source.path
             updated.fileSize = source.size
@@ -163,7 +160,7 @@ extension SQLiteCatalogStore {
             updated.updatedAt = now
             try updated.update(db)
         }
-        return .duplicate(id: id, pathUpdated: pathChanged)
+        return .duplicate(id: id, pathUpdated: refresh.pathUpdated)
     }
 
     /// Deletes the failed entry of an unreadable file at `path`: its bytes have now been read and hashed.

@@ -13,26 +13,46 @@ import Processing
 enum BoundedWork {
     static func run<Item: Sendable, Output: Sendable>(
         jobs: Int,
+        inOrder: Bool = false,
         next: () throws(CatalogError) -> Item?,
         work: @escaping @Sendable (Item) async -> Output,
         finished: (Output) async throws(CatalogError) -> Void
     ) async throws(CatalogError) {
+        let jobs = max(1, jobs)
         // The cores no item holds, for an item's network to borrow (the last items, or a lone one).
-        let cores = SpareCores(jobs: max(1, jobs))
-        let result: Result<Void, CatalogError> = await withTaskGroup(of: Output.self) { group in
+        let cores = SpareCores(jobs: jobs)
+        let result: Result<Void, CatalogError> = await withTaskGroup(of: (Int, Output).self) { group in
             var inFlight = 0
+            var started = 0
+            var delivered = 0
+            var waiting: [Int: Output] = [:]
+            func mayStart() -> Bool {
+                inFlight < jobs && !Task.isCancelled && (!inOrder || started - delivered < 2 * jobs)
+            }
             func startNext() throws(CatalogError) -> Bool {
                 guard let item = try next() else { return false }
-                group.addTask { await cores.holding { await work(item) } }
+                let number = started
+                group.addTask { (number, await cores.holding { await work(item) }) }
+                started += 1
                 inFlight += 1
                 return true
             }
             do throws(CatalogError) {
-                while inFlight < max(1, jobs), !Task.isCancelled, try startNext() {}
-                while let output = await group.next() {
+                var more = true
+                while more, mayStart() { more = try startNext() }
+                while let (number, output) = await group.next() {
                     inFlight -= 1
-                    try await finished(output)
-                    if !Task.isCancelled { _ = try startNext() }
+                    if inOrder {
+                        waiting[number] = output
+                        while let ready = waiting.removeValue(forKey: delivered) {
+                            delivered += 1
+                            try await finished(ready)
+                        }
+                    } else {
+                        delivered += 1
+                        try await finished(output)
+                    }
+                    while more, mayStart() { more = try startNext() }
                 }
                 return .success(())
             } catch {

@@ -53,9 +53,9 @@ extension CatalogCommand {
                 summary, interrupted: summary.interrupted,
                 .init(
                     sentence: summary.interrupted
-                        ? nil : "Copied \(summary.copied) entries to \(targetOptions.displayName); `catalog verify` on both reports the same checksums.\n",
-                    kept: "\(summary.copied) entries copied; \(resume)",
-                    interrupted: "\(summary.copied) entries copied, the copy is incomplete; \(resume)"))
+                        ? nil : "Copied \(Counted.entries(summary.copied)) to \(targetOptions.displayName); `catalog verify` on both reports the same checksums.\n",
+                    kept: "\(Counted.entries(summary.copied)) copied; \(resume)",
+                    interrupted: "\(Counted.entries(summary.copied)) copied, the copy is incomplete; \(resume)"))
         }
 
         private static var testBatchDelay: Double? { TestHooks.copyBatchDelay }
@@ -66,11 +66,11 @@ extension CatalogCommand {
             switch event {
             case .started(let source, let target, let entries, let resumedAfter):
                 let resumed = resumedAfter.map { ", continuing after entry \($0)" } ?? ""
-                Terminal.standardError.write("catalog: copying \(entries) entries from \(source) to \(target)\(resumed)\n")
+                Terminal.standardError.write("catalog: copying \(Counted.entries(entries)) from \(source) to \(target)\(resumed)\n")
             case .batch(let copied, let lastID):
-                Terminal.standardError.write("catalog: \(copied) entries copied (up to entry \(lastID))\n")
+                Terminal.standardError.write("catalog: \(Counted.entries(copied)) copied (up to entry \(lastID))\n")
             case .finished(_, let packs, let settings):
-                Terminal.standardError.write("catalog: copied \(packs) packs and \(settings) settings; the copy is complete\n")
+                Terminal.standardError.write("catalog: copied \(Counted(packs, "pack")) and \(Counted(settings, "setting")); the copy is complete\n")
             }
         }
     }

@@ -88,14 +88,14 @@ extension CatalogCommand {
             guard !groups.isEmpty else { return "No near-duplicates within \(within).\n" }
             var lines: [String] = []
             for (number, group) in groups.enumerated() {
-                lines.append("Group \(number + 1): \(group.members.count) entries, best #\(group.best)\(group.bestChosenByUser ? " (kept by you)" : "")")
+                lines.append("Group \(number + 1): \(Counted.entries(group.members.count)), best #\(group.best)\(group.bestChosenByUser ? " (kept by you)" : "")")
                 for member in group.members {
                     let mark = member.id == group.best ? "best" : "d=\(member.distance)"
                     lines.append("  #\(member.id)  \(mark)  \(member.width)x\(member.height)  \(Format.bytes(member.fileSize))  \(member.path)")
                 }
             }
             let members = groups.reduce(0) { $0 + $1.members.count }
-            lines.append("\(groups.count) groups, \(members) entries within \(within).")
+            lines.append("\(Counted(groups.count, "group")), \(Counted.entries(members)) within \(within).")
             return lines.joined(separator: "\n") + "\n"
         }
     }

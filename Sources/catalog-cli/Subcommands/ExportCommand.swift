@@ -78,7 +78,7 @@ extension CatalogCommand {
         static func describe(_ report: ExportReport) -> String {
             var text = ""
             for part in report.parts {
-                text += (report.dryRun ? "Would write " : "Wrote ") + "\(part.path) (\(part.count) stickers)\n"
+                text += (report.dryRun ? "Would write " : "Wrote ") + "\(part.path) (\(Counted(part.count, "sticker")))\n"
                 let moving = part.files.contains { $0.animation != nil }
                 var table = Table(headers: ["ID", "FILE", "PIXELS", "BYTES", "LIMIT", "ENCODING"] + (moving ? ["MOTION"] : []) + ["OK"])
                 for fit in part.files {
@@ -130,7 +130,7 @@ extension CatalogCommand {
                 let sheet = try await PreviewSheet.render(source, columns: columns)
                 let url = URL(fileURLWithPath: output)
                 try PreviewSheet.write(sheet.png, to: url, force: force)
-                Terminal.standardOutput.write("Wrote \(url.standardizedFileURL.path) (\(sheet.width)×\(sheet.height), \(source.items.count) stickers).\n")
+                Terminal.standardOutput.write("Wrote \(url.standardizedFileURL.path) (\(sheet.width)×\(sheet.height), \(Counted(source.items.count, "sticker"))).\n")
             } catch let error as PackError {
                 throw Diagnostics.exit(for: error)
             } catch let error as ExportError {

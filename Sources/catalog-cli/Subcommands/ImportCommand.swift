@@ -115,8 +115,8 @@ extension CatalogCommand {
             try RunEnding(output: output, trap: trap).finish(
                 summary, interrupted: summary.interrupted,
                 .init(
-                    sentence: Self.sentence(summary, dryRun: dryRun), kept: "\(summary.total) files done and kept; run the same import again to continue",
-                    interrupted: "\(summary.total) files done; run the same import again to continue"),
+                    sentence: Self.sentence(summary, dryRun: dryRun), kept: "\(Counted(summary.total, "file")) done and kept; run the same import again to continue",
+                    interrupted: "\(Counted(summary.total, "file")) done; run the same import again to continue"),
                 failure: summary.failed == 0 ? nil : summary.imported + summary.duplicates + summary.updated > 0 ? .someFailed : .dataError)
             // Nothing failed, so nothing was met at all.
             if summary.total == 0 {
@@ -136,7 +136,7 @@ extension CatalogCommand {
             }
             var sentence = "Enqueued \(summary.enqueued), \(summary.unchanged) already pending or imported, \(summary.failed) failed"
             if summary.skipped > 0 { sentence += ", \(summary.skipped) skipped" }
-            let resume = "\(summary.enqueued) files enqueued; run the same command again to continue"
+            let resume = "\(Counted(summary.enqueued, "file")) enqueued; run the same command again to continue"
             try RunEnding(output: output, trap: trap).finish(
                 summary, interrupted: summary.interrupted,
                 .init(sentence: sentence + "; run `catalog work` to process them.\n", kept: resume, interrupted: resume),

@@ -51,7 +51,7 @@ func parseIds(_ arguments: [String]) throws -> [Int64] {
 
 extension CatalogCommand.PackCommand {
     struct Create: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create an empty pack.")
+        static let configuration = CommandConfiguration(commandName: "create", abstract: "Create an empty pack.")
 
         @OptionGroup var catalog: CatalogOptions
         @Argument(help: "The pack's name (used in file names on export).") var name: String
@@ -71,6 +71,7 @@ extension CatalogCommand.PackCommand {
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Append stickers to a pack, in the order given.",
             discussion: "Ids already in the pack stay where they are (their emoji is updated when --emoji is given). An unknown id or an entry without a sticker refuses the whole command (exit 65). When the pack then holds two near-duplicates (`catalog duplicates`), a warning names them; the stickers are added all the same."
         )
@@ -124,7 +125,7 @@ extension CatalogCommand.PackCommand {
     }
 
     struct Remove: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove stickers from a pack (they stay in the catalog).")
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove stickers from a pack (they stay in the catalog).")
 
         @OptionGroup var catalog: CatalogOptions
         @Argument(help: "The pack's name.") var name: String
@@ -146,7 +147,7 @@ extension CatalogCommand.PackCommand {
     }
 
     struct Move: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Move a sticker to another place in its pack.")
+        static let configuration = CommandConfiguration(commandName: "move", abstract: "Move a sticker to another place in its pack.")
 
         @OptionGroup var catalog: CatalogOptions
         @Argument(help: "The pack's name.") var name: String
@@ -170,6 +171,7 @@ extension CatalogCommand.PackCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List the packs.",
             discussion: "--json prints an array of {\"author\",\"count\",\"createdAt\",\"name\",\"title\"}."
         )
@@ -198,6 +200,7 @@ extension CatalogCommand.PackCommand {
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Show a pack's stickers in order.",
             discussion: "Ends with what each messaging app takes of the pack as it is (how many stickers, still and animated mixed, the title's length; byte limits are met by export). --json prints {\"author\",\"createdAt\",\"items\":[{\"animated\",\"bytes\",\"emoji\",\"height\",\"id\",\"path\",\"position\",\"width\"}],\"name\",\"platforms\":[{\"format\",\"note\",\"ok\",\"sets\"}],\"title\"}."
         )
@@ -215,7 +218,7 @@ extension CatalogCommand.PackCommand {
                 Terminal.standardOutput.write(JSONOutput.document(pack))
                 return
             }
-            var text = "Pack \(pack.name): \"\(pack.title)\"" + (pack.author.isEmpty ? "" : " by \(pack.author)") + ", \(pack.items.count) stickers\n"
+            var text = "Pack \(pack.name): \"\(pack.title)\"" + (pack.author.isEmpty ? "" : " by \(pack.author)") + ", \(Counted(pack.items.count, "sticker"))\n"
             if !pack.items.isEmpty {
                 var table = Table("#", "ID", "EMOJI", "SIZE", "PATH")
                 for item in pack.items {
@@ -233,7 +236,7 @@ extension CatalogCommand.PackCommand {
     }
 
     struct Delete: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete a pack (its stickers stay in the catalog).")
+        static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete a pack (its stickers stay in the catalog).")
 
         @OptionGroup var catalog: CatalogOptions
         @Argument(help: "The pack's name.") var name: String

@@ -61,8 +61,8 @@ extension CatalogCommand {
                 summary, interrupted: summary.interrupted,
                 .init(
                     sentence: Self.sentence(summary, dryRun: dryRun),
-                    kept: "\(summary.done) entries done and kept, \(summary.left) left; run catalog reprocess again to continue",
-                    interrupted: "\(summary.done) entries done, \(summary.left) left; run catalog reprocess again to continue"),
+                    kept: "\(Counted.entries(summary.done)) done and kept, \(summary.left) left; run catalog reprocess again to continue",
+                    interrupted: "\(Counted.entries(summary.done)) done, \(summary.left) left; run catalog reprocess again to continue"),
                 failure: summary.failed > 0 ? .someFailed : nil)
         }
 

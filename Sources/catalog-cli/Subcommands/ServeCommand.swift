@@ -83,10 +83,10 @@ extension CatalogCommand {
             let server = CatalogServer(repository: repository, configuration: configuration)
             let recovered = await server.recoverUploads()
             if !recovered.removed.isEmpty {
-                Diagnostics.report("note: removed \(recovered.removed.count) parts of uploads cut off in an earlier run: \(recovered.removed.joined(separator: ", "))")
+                Diagnostics.report("note: removed \(Counted(recovered.removed.count, "part")) of uploads cut off in an earlier run: \(recovered.removed.joined(separator: ", "))")
             }
             if !recovered.importing.isEmpty {
-                Diagnostics.report("note: importing \(recovered.importing.count) uploaded photos an earlier run accepted and had not imported: \(recovered.importing.joined(separator: ", "))")
+                Diagnostics.report("note: importing \(Counted(recovered.importing.count, "uploaded photo")) an earlier run accepted and had not imported: \(recovered.importing.joined(separator: ", "))")
             }
             if let problem = recovered.problem { Diagnostics.report("warning: " + problem) }
             let location = catalog.displayName

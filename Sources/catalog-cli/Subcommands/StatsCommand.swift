@@ -34,7 +34,7 @@ extension CatalogCommand {
             if let work = stats.work {
                 lines += WorkCommand.describe(work, label: "Work        ")
             }
-            lines.append("Schema      \(stats.migrations.last ?? "none") (\(stats.migrations.count) migrations)")
+            lines.append("Schema      \(stats.migrations.last ?? "none") (\(Counted(stats.migrations.count, "migration")))")
             Terminal.standardOutput.write(lines.joined(separator: "\n") + "\n")
         }
 

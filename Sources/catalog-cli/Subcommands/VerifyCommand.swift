@@ -57,25 +57,25 @@ extension CatalogCommand {
         static func describe(_ report: VerifyReport, path: String) -> String {
             var lines = [
                 "Catalog     \(path)",
-                "Checked     \(report.entries) entries, \(report.paletteColors) palette colours"
+                "Checked     \(Counted.entries(report.entries)), \(Counted(report.paletteColors, "palette colour"))"
                     + (report.paletteIndexChecked ? " (and the palette index)" : ""),
             ]
             if let sums = report.checksums {
                 lines += [
-                    "Content     \(sums.entries) entries, \(sums.stickers) stickers, \(sums.paletteColors) palette colours, "
-                        + "\(sums.packs) packs (\(sums.packItems) items), \(sums.settings) settings",
+                    "Content     \(Counted.entries(sums.entries)), \(Counted(sums.stickers, "sticker")), \(Counted(sums.paletteColors, "palette colour")), "
+                        + "\(Counted(sums.packs, "pack")) (\(Counted(sums.packItems, "item"))), \(Counted(sums.settings, "setting"))",
                     "Entries     sha256 \(sums.entriesSHA256)",
                     "Packs       sha256 \(sums.packsSHA256)",
                 ]
             }
             lines += [
-                report.sound ? "Result      sound" : "Result      \(report.problems.count) problem(s)",
+                report.sound ? "Result      sound" : "Result      \(Counted(report.problems.count, "problem"))",
             ]
             for problem in report.problems {
                 lines.append("  [\(problem.check)] \(problem.message)")
             }
             if !report.missingSources.isEmpty {
-                lines.append("Missing     \(report.missingSources.count) source file(s) (the entries are kept):")
+                lines.append("Missing     \(Counted(report.missingSources.count, "source file")) (the entries are kept):")
                 for source in report.missingSources {
                     lines.append("  \(source.id)  \(source.path)")
                 }
