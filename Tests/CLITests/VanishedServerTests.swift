@@ -12,7 +12,7 @@ import Testing
 /// test says so and stops.
 @Suite(.needsModel, .enabled(if: NetworkedPostgresServer.isInstalled, "PostgreSQL is not installed (make test installs it)"), .timeLimit(.minutes(15)))
 struct VanishedServerTests {
-    @Test func aWorkerWhoseServerVanishesStopsWithExit69InsteadOfHanging() throws {
+    @Test func aWorkerWhoseServerVanishesStopsWithExit69InsteadOfHanging() async throws {
         let network = TestNetwork.make(hosts: ["gone-db", "gone-w1"])
         defer { network.remove() }
         if let reason = network.fallbackReason {
@@ -38,7 +38,7 @@ struct VanishedServerTests {
             name: "gone-w1", in: folder)
         defer { worker.kill() }
         var deadline = Date().addingTimeInterval(300)
-        while worker.isRunning && worker.imported.isEmpty && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        while worker.isRunning && worker.imported.isEmpty && Date() < deadline { try await Task.sleep(for: .seconds(0.1)) }
         try #require(worker.isRunning, "the worker ended before the cut: \(worker.stderr)")
         try #require(!worker.imported.isEmpty, "nothing imported in 300 s: \(worker.stderr)")
 
@@ -46,7 +46,7 @@ struct VanishedServerTests {
         let cut = Date()
         // 2 s to find the connection dead, 10 s of retries, each connect given up after 3 s: well under a minute.
         deadline = cut.addingTimeInterval(180)
-        while worker.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.2) }
+        while worker.isRunning && Date() < deadline { try await Task.sleep(for: .seconds(0.2)) }
         let stoppedAfter = Date().timeIntervalSince(cut)
         #expect(!worker.isRunning, "the worker still runs \(Int(stoppedAfter)) s after its server vanished: \(worker.stderr)")
         guard !worker.isRunning else { return }
