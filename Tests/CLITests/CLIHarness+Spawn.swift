@@ -16,6 +16,8 @@ final class RunningCLI {
 
     var pid: Int32 { process.processIdentifier }
     var stdout: String { (try? String(contentsOf: outURL, encoding: .utf8)) ?? "" }
+    /// Where its stdout goes (for watchers on threads of their own).
+    var outputURL: URL { outURL }
 
     /// Waits for the exit and returns what `CLI.run` would have; removes the output files.
     func wait() async -> CLIResult {

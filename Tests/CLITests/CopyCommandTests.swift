@@ -87,11 +87,9 @@ import Testing
         process.standardOutput = try FileHandle(forWritingTo: outURL)
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline, process.isRunning, (try? String(contentsOf: outURL, encoding: .utf8))?.contains("\"batch\"") != true {
-            try await Task.sleep(for: .seconds(0.01))
+        await act(when: { !process.isRunning || (try? String(contentsOf: outURL, encoding: .utf8))?.contains("\"batch\"") == true }, within: .seconds(60)) {
+            kill(process.processIdentifier, signal)
         }
-        kill(process.processIdentifier, signal)
         await process.exited()
         #expect(process.terminationStatus == expectedStatus)
         let output = (try? String(contentsOf: outURL, encoding: .utf8)) ?? ""

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestProcessSupport
 import Testing
 
@@ -83,19 +84,25 @@ import Testing
             }
             let reprocess = try CLI.start(["--catalog", catalog, "reprocess", "--jobs", "2", "--json"], in: folder)
             let delay: Double
+            // The kill, and whether it met a running process, on a thread of its own: on time however busy the test pool is.
+            let process = reprocess.process, output = reprocess.outputURL
+            let wasRunning = Mutex(false)
+            let killNow: @Sendable () -> Void = {
+                wasRunning.withLock { $0 = process.isRunning }
+                kill(process.processIdentifier, SIGKILL)
+            }
             if round.isMultiple(of: 2) {
                 // Right after the first entry is done: mid-run on any machine, however fast the rest goes.
                 let started = Date()
-                while reprocess.process.isRunning, !reprocess.stdout.contains("\"reprocessed\""), Date().timeIntervalSince(started) < 120 {
-                    try await Task.sleep(for: .seconds(0.002))
-                }
+                await act(when: {
+                    !process.isRunning || ((try? String(contentsOf: output, encoding: .utf8)) ?? "").contains("\"reprocessed\"")
+                }, every: .milliseconds(2), then: killNow)
                 delay = Date().timeIntervalSince(started)
             } else {
                 delay = Double.random(in: 0.05...2.5, using: &generator)
-                try await Task.sleep(for: .seconds(delay))
+                await act(when: { false }, within: .seconds(delay), then: killNow)
             }
-            let running = reprocess.process.isRunning
-            kill(reprocess.pid, SIGKILL)
+            let running = wasRunning.withLock { $0 }
             let result = await reprocess.wait()
             if running && result.status == 128 + SIGKILL { killedMidway += 1 }
 

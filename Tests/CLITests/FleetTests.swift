@@ -1,4 +1,6 @@
 import Foundation
+import Synchronization
+import TestProcessSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -145,7 +147,8 @@ struct QueueStatus: CustomStringConvertible {
 /// A command run on a test host (`ip netns exec …`, or as it is on loopback), its output in files of the
 /// test's folder. Spawned and reaped with posix_spawn and waitpid (WNOHANG), not Foundation's Process,
 /// whose exit monitoring has been seen to lose a child's exit (see PostgresTools).
-final class HostProcess {
+/// Unchecked: the exit status is reaped by whoever holds it, the test or, while the test awaits it, one watcher (`act`).
+final class HostProcess: @unchecked Sendable {
     let name: String
     private let pid: pid_t
     /// The exit status once reaped (128 + the signal for a signal), nil while it runs.

@@ -38,11 +38,9 @@ import Testing
         try process.run()
 
         // Wait for the first committed entry, then signal.
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline, process.isRunning, (try? String(contentsOf: outURL, encoding: .utf8))?.contains("\"imported\"") != true {
-            try await Task.sleep(for: .seconds(0.01))
+        await act(when: { !process.isRunning || (try? String(contentsOf: outURL, encoding: .utf8))?.contains("\"imported\"") == true }, within: .seconds(60)) {
+            kill(process.processIdentifier, signal)
         }
-        kill(process.processIdentifier, signal)
         await process.exited()
         #expect(process.terminationReason == .exit)
         #expect(process.terminationStatus == expectedStatus)

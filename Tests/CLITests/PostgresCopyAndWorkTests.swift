@@ -131,11 +131,11 @@ struct PostgresCopyAndWorkTests {
         #expect(try await Reliability.verify(postgres, in: folder).status == 0)
     }
 
-    /// Watches the worker's output: the signal must land while the worker works.
-    private func waitForFirstImport(_ worker: WatchedProcess, _ name: String, in folder: TemporaryFolder) async throws {
-        let deadline = Date().addingTimeInterval(120)
-        while Date() < deadline, worker.isRunning, !lines(name, in: folder).contains(where: { $0["event"] as? String == "imported" }) {
-            try await Task.sleep(for: .seconds(0.01))
+    /// Sends `signal` to `worker` the moment its first import is reported (or it has ended).
+    private func signalAfterFirstImport(_ worker: WatchedProcess, _ signal: Int32, _ name: String, in folder: TemporaryFolder) async {
+        let output = folder.url.appendingPathComponent(name)
+        await act(when: { !worker.isRunning || ((try? String(contentsOf: output, encoding: .utf8)) ?? "").contains("\"imported\"") }) {
+            kill(worker.processIdentifier, signal)
         }
     }
 
@@ -147,8 +147,7 @@ struct PostgresCopyAndWorkTests {
         let postgres = server.address(database: try await server.makeDatabase())
         #expect(try await CLI.run(["--catalog", postgres, "import", "--enqueue", photos], in: folder).status == 0)
         let worker = try startWorker(postgres, ["--jobs", "2"], in: folder, output: ".w")
-        try await waitForFirstImport(worker, ".w", in: folder)
-        kill(worker.processIdentifier, signal)
+        await signalAfterFirstImport(worker, signal, ".w", in: folder)
         await worker.exited()
         let errors = (try? String(contentsOf: folder.url.appendingPathComponent(".w.err"), encoding: .utf8)) ?? ""
         #expect(worker.terminationStatus == status, "\(errors)")

@@ -18,19 +18,21 @@ import Testing
         }
     }
 
-    /// Starts a reprocess and waits until `finished` entries are reported on its NDJSON output.
-    private func reprocessUntil(_ finished: Int, jobs: Int, in folder: TemporaryFolder, output: URL) async throws -> WatchedProcess {
+    /// Starts a reprocess and sends it `signal` as soon as `finished` entries are reported on its NDJSON output.
+    private func reprocessUntil(_ finished: Int, jobs: Int, in folder: TemporaryFolder, output: URL, then signal: Int32) async throws -> WatchedProcess {
         let process = try CLI.start(
             ["--catalog", "c.sqlite", "reprocess", "--jobs", "\(jobs)", "--json"], in: folder,
             stdout: output, stderr: output.appendingPathExtension("stderr")
         )
-        let deadline = Date().addingTimeInterval(120)
-        while Date() < deadline, process.isRunning,
-            folder.jsonLines(at: output).filter({ $0["event"] as? String == "reprocessed" }).count < finished
-        {
-            try await Task.sleep(for: .seconds(0.005))
+        await act(when: { !process.isRunning || Self.reported(finished, in: output) }) {
+            kill(process.processIdentifier, signal)
         }
         return process
+    }
+
+    private static func reported(_ count: Int, in output: URL) -> Bool {
+        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").filter { $0.contains("\"event\":\"reprocessed\"") || $0.contains("\"event\": \"reprocessed\"") }.count >= count
     }
 
     @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
@@ -38,8 +40,7 @@ import Testing
         let folder = try TemporaryFolder()
         try await staleCatalog(in: folder)
         let output = folder.url.appendingPathComponent(".out")
-        let process = try await reprocessUntil(1, jobs: 1, in: folder, output: output)
-        kill(process.processIdentifier, signal)
+        let process = try await reprocessUntil(1, jobs: 1, in: folder, output: output, then: signal)
         await process.exited()
         #expect(process.terminationReason == .exit)
         #expect(process.terminationStatus == expectedStatus)
@@ -75,11 +76,9 @@ import Testing
             ["--catalog", "c.sqlite", "reprocess", "--json"], in: folder,
             stdout: output, stderr: output.appendingPathExtension("stderr"), environment: ["STICKER_TEST_SCAN_PAUSE": "1"]
         )
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline, process.isRunning, !Self.holdsOpen(process.processIdentifier, fileNamed: "c.sqlite") {
-            try await Task.sleep(for: .seconds(0.005))
+        await act(when: { !process.isRunning || Self.holdsOpen(process.processIdentifier, fileNamed: "c.sqlite") }, within: .seconds(60)) {
+            kill(process.processIdentifier, signal)
         }
-        kill(process.processIdentifier, signal)
         await process.exited()
         #expect(process.terminationReason == .exit)
         #expect(process.terminationStatus == expectedStatus)
@@ -111,8 +110,7 @@ import Testing
         let folder = try TemporaryFolder()
         try await staleCatalog(in: folder)
         let output = folder.url.appendingPathComponent(".out")
-        let process = try await reprocessUntil(2, jobs: 2, in: folder, output: output)
-        kill(process.processIdentifier, SIGKILL)
+        let process = try await reprocessUntil(2, jobs: 2, in: folder, output: output, then: SIGKILL)
         await process.exited()
         #expect(process.terminationReason == .uncaughtSignal)
 

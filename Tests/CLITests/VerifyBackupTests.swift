@@ -1,4 +1,5 @@
 import Foundation
+import TestProcessSupport
 import Testing
 
 /// `catalog verify` and `catalog backup` on the real binary.
@@ -153,11 +154,12 @@ import Testing
         // 150 MB of padding, so the copy takes long enough to be interrupted.
         try #require(try await Reliability.sql(folder.path("c.sqlite"), "INSERT INTO setting VALUES ('padding', randomblob(150 * 1024 * 1024))"))
         let backup = try CLI.start(["--catalog", "c.sqlite", "backup", "b.sqlite"], in: folder)
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline, backup.process.isRunning, !Reliability.files(in: folder).contains(where: { $0.hasPrefix(".b.sqlite.tmp-") }) {
-            try await Task.sleep(for: .seconds(0.005))
+        let folderPath = folder.url.path, process = backup.process
+        await act(when: {
+            !process.isRunning || ((try? FileManager.default.contentsOfDirectory(atPath: folderPath)) ?? []).contains { $0.hasPrefix(".b.sqlite.tmp-") }
+        }, within: .seconds(30)) {
+            kill(process.processIdentifier, signal)
         }
-        kill(backup.pid, signal)
         let result = await backup.wait()
         #expect(Reliability.files(in: folder).filter { $0.contains(".tmp-") }.isEmpty)
         if FileManager.default.fileExists(atPath: folder.path("b.sqlite")) {

@@ -45,10 +45,11 @@ import Testing
         return text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
     }
 
-    private func waitForFirstImport(_ process: WatchedProcess, _ name: String, in folder: TemporaryFolder) async throws {
-        let deadline = Date().addingTimeInterval(120)
-        while Date() < deadline, process.isRunning, !lines(name, in: folder).contains(where: { $0["event"] as? String == "imported" }) {
-            try await Task.sleep(for: .seconds(0.01))
+    /// Sends `signal` to `process` the moment its first import is reported (or it has ended).
+    private func signalAfterFirstImport(_ process: WatchedProcess, _ signal: Int32, _ name: String, in folder: TemporaryFolder) async {
+        let output = folder.url.appendingPathComponent(name)
+        await act(when: { !process.isRunning || ((try? String(contentsOf: output, encoding: .utf8)) ?? "").contains("\"imported\"") }) {
+            kill(process.processIdentifier, signal)
         }
     }
 
@@ -81,8 +82,7 @@ import Testing
         let photos = try Reliability.writeVariants(6, in: folder)
         #expect(try await CLI.run(["--catalog", "c.sqlite", "import", "--enqueue", photos], in: folder).status == 0)
         let doomed = try startWorker(["--jobs", "1", "--lease", "3s"], in: folder, output: ".doomed")
-        try await waitForFirstImport(doomed, ".doomed", in: folder)
-        kill(doomed.processIdentifier, SIGKILL)
+        await signalAfterFirstImport(doomed, SIGKILL, ".doomed", in: folder)
         await doomed.exited()
         let held = try await queue(in: folder)
         #expect((held["claimed"] as? Int ?? 0) <= 1)
@@ -101,8 +101,7 @@ import Testing
         let photos = try Reliability.writeVariants(8, in: folder)
         #expect(try await CLI.run(["--catalog", "c.sqlite", "import", "--enqueue", photos], in: folder).status == 0)
         let worker = try startWorker(["--jobs", "2"], in: folder, output: ".w")
-        try await waitForFirstImport(worker, ".w", in: folder)
-        kill(worker.processIdentifier, SIGTERM)
+        await signalAfterFirstImport(worker, SIGTERM, ".w", in: folder)
         await worker.exited()
         #expect(worker.terminationStatus == 143)
         let summary = try #require(lines(".w", in: folder).last)

@@ -89,3 +89,27 @@ extension FileHandle {
 private struct UncheckedHandle: @unchecked Sendable {
     let handle: FileHandle
 }
+
+/// Watches for `condition` (a child's progress, seen in its output) on a thread of its own, polling
+/// every `interval`, and runs `action` there the moment it holds or `limit` passes: for a signal or a
+/// stop that must land while a child is mid-run, which a test awaiting on a busy pool could deliver
+/// too late. Returns whether the condition held.
+@discardableResult
+public func act(
+    when condition: @escaping @Sendable () -> Bool, within limit: Duration = .seconds(120),
+    every interval: Duration = .milliseconds(5), then action: @escaping @Sendable () -> Void
+) async -> Bool {
+    await withCheckedContinuation { (done: CheckedContinuation<Bool, Never>) in
+        Thread {
+            let clock = ContinuousClock()
+            let deadline = clock.now + limit
+            var held = condition()
+            while !held, clock.now < deadline {
+                Thread.sleep(forTimeInterval: Double(interval.components.attoseconds) / 1e18 + Double(interval.components.seconds))
+                held = condition()
+            }
+            action()
+            done.resume(returning: held)
+        }.start()
+    }
+}
