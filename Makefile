@@ -37,15 +37,18 @@ PKG_MODEL ?= $(TEST_MODEL)
 # What building and checking the Debian package needs (dpkg-shlibdeps, lintian).
 PKG_DEPS := dpkg-dev lintian
 DEB_DIR ?= .
+# How hard dpkg-deb compresses (gzip 1-9); make test's package, checked and thrown away, uses 1.
+DEB_GZIP_LEVEL ?= 9
 
 .PHONY: deps build demo test test-deps test-browser test-api test-model test-package stage install uninstall deb package-model corpus model bench bench-stages bench-real bench-import bench-clip bench-formats bench-reprocess bench-cutout bench-search bench-duplicates bench-serve bench-page bench-palette bench-postgres test-readme fuzz reliability-long clean
 
-## deps: install the Debian packages the build needs (only those missing; idempotent)
+## deps: install the Debian packages the build needs (only those missing; idempotent). APT_UPDATED=1
+## says the package lists were just updated (CI does it once), so no second `apt-get update` is needed.
 deps:
 	@missing=$$(for p in $(DEPS) $(EXTRA_DEPS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:" $$missing; \
-	  $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	  { [ -n "$$APT_UPDATED" ] || $(SUDO) apt-get update -qq; } && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
 build: deps
@@ -84,50 +87,62 @@ corpus:
 	elif [ -x "$(FETCH)" ] || [ -f "$(FETCH)" ]; then bash "$(FETCH)" "$(CORPUS)"; \
 	else echo "note: $(FETCH) not found; the corpus conformance tests will be skipped"; fi
 
-## test: build (no warnings allowed in our code), then every test; the corpus tests run when it is there;
-## then the page in a real browser (test-browser), the API against its document (test-api), then make install /
-## uninstall and the Debian package, from a static debug build of their own (test-package)
-test: test-deps corpus test-model
-	@mkdir -p .build
-	$(SWIFT) build --build-tests 2>&1 | tee .build/test-build.log
+## test: build once (no warnings allowed in our code), then every test; the corpus tests run when it is there;
+## then, side by side, the page in a real browser (test-browser), the API against its document (test-api) and
+## CONTRIBUTING's scaling-out section (test-readme); then make install / uninstall and the Debian package, its
+## binary linked from the same debug build (test-package). Ends with each phase's time and the 30 slowest tests.
+## Nothing is left out to save time: the long soaks (make reliability-long) repeat FaultTests, which runs here.
+test: test-deps
+	@mkdir -p .build && : > $(PHASES)
+	$(PHASE) corpus $(MAKE) corpus
+	$(PHASE) test-model $(MAKE) test-model
+	$(PHASE) "swift build --build-tests" $(SWIFT) build --build-tests 2>&1 | tee .build/test-build.log
 	@if grep -E '^/[^ ]*/(Sources|Tests|Plugins)/[^ ]*: warning:' .build/test-build.log | grep -v '/\.build'; then \
 	  echo "error: warnings in our code (above); the build must be clean"; exit 1; fi
 	@# On failure the issues are printed again at the end, where a log's tail shows them.
 	STICKER_CORPUS="$(abspath $(CORPUS))" STICKER_U2NETP_DIR="$(TEST_MODEL)" STICKER_U2NET_DIR="$(TEST_MODEL)" \
-	  SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) $(SWIFT) test 2>&1 | tee .build/test-run.log \
+	  SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) $(PHASE) "swift test" $(SWIFT) test --skip-build 2>&1 | tee .build/test-run.log \
 	  || { echo "== failed tests, repeated from above:"; grep -E -A4 'recorded an issue|✘ Test .* failed' .build/test-run.log | tail -60; exit 1; }
-	$(MAKE) test-browser
-	$(MAKE) test-api
-	$(MAKE) test-readme
-	@if [ -s "$(PKG_MODEL)/u2netp.bin" ] && [ -s "$(PKG_MODEL)/u2net.bin" ]; then $(MAKE) test-package CONFIG=debug; \
+	@# The page, the API and the README's section use their own catalogs, ports and servers: side by side,
+	@# each one's output printed whole when it ends.
+	$(PHASE) "browser + API + README suites" $(MAKE) --no-print-directory -j3 --output-sync=target test-browser test-api test-readme SKIP_BUILD=1
+	@if [ -s "$(PKG_MODEL)/u2netp.bin" ] && [ -s "$(PKG_MODEL)/u2net.bin" ]; then $(PHASE) test-package $(MAKE) test-package CONFIG=debug DEB_GZIP_LEVEL=1; \
 	else echo "note: no segmentation model to package; the install and package tests are skipped"; fi
+	@scripts/test-report.sh .build/test-run.log $(PHASES)
 
-## test-deps: the build's packages plus what the browser tests need (Chromium, its driver) and PostgreSQL
+## test-deps: the build's packages plus what the browser tests need (Chromium, its driver), PostgreSQL,
+## ffmpeg and the package's tools, in one apt round
 test-deps:
-	$(MAKE) deps EXTRA_DEPS="$(BROWSER_DEPS) $(PG_TEST_DEPS) $(MEDIA_TEST_DEPS)"
+	$(MAKE) deps EXTRA_DEPS="$(BROWSER_DEPS) $(PG_TEST_DEPS) $(MEDIA_TEST_DEPS) $(PKG_DEPS)"
+
+# What `make test` reports at its end: each phase's time (scripts/phase.sh) and the slowest tests.
+PHASES := .build/test-phases.log
+PHASE   = scripts/phase.sh $(PHASES)
+# The browser, API and README suites build the debug binaries they run, unless `make test` just did.
+TEST_BINS = $(if $(SKIP_BUILD),:,$(SWIFT) build --product catalog && $(SWIFT) build --product sample-photos)
 
 ## test-browser: the page in a real Chromium against `catalog serve` (debug build); screenshots in .build/browser-test/screens
 test-browser:
-	$(SWIFT) build --product catalog && $(SWIFT) build --product sample-photos
+	$(TEST_BINS)
 	STICKER_MODEL_DIR="$(TEST_MODEL)" CATALOG_BIN=.build/debug/catalog SAMPLES_BIN=.build/debug/sample-photos Tests/Browser/run.sh
 
 ## test-api: the HTTP API against its OpenAPI document (API/openapi.yaml) with schemathesis from PyPI (in a venv the
 ## test makes): every check, the stateful phase included, reads and writes, on a served catalog of sample photos;
 ## bounded to about two minutes (Tests/API/run.sh)
 test-api:
-	$(SWIFT) build --product catalog && $(SWIFT) build --product sample-photos
+	$(TEST_BINS)
 	STICKER_MODEL_DIR="$(TEST_MODEL)" CATALOG_BIN=.build/debug/catalog SAMPLES_BIN=.build/debug/sample-photos Tests/API/run.sh
 
 ## test-readme: the "Scaling out on one machine" section of CONTRIBUTING.md run as it is written (a PostgreSQL
 ## server of its own, two workers; debug build), in a temporary folder laid out like a source tree after `make demo` (Tests/Readme)
 test-readme:
-	$(SWIFT) build --product catalog && $(SWIFT) build --product sample-photos
+	$(TEST_BINS)
 	STICKER_MODEL_DIR="$(TEST_MODEL)" CATALOG_BIN=.build/debug/catalog SAMPLES_BIN=.build/debug/sample-photos Tests/Readme/scaling-out.sh
 
 ## test-package: make install / uninstall into a DESTDIR, then make deb, and as root: dpkg -i, catalog --version,
 ## a sample photo imported and found by colour as a user without the source tree, dpkg -r, nothing left behind.
-## make test runs it with CONFIG=debug: the packaging is under test, and a static release build would add
-## several minutes to CI (figures in Benchmarks/README.md)
+## make test runs it with CONFIG=debug: the packaging is under test, and the debug build is the one make test
+## made, so nothing is compiled again (figures in Benchmarks/README.md)
 test-package: deb
 	scripts/test-install.sh $(STAGE) "$(PKG_MODEL)"
 	scripts/test-package.sh "$(DEB_DIR)/sticker-catalog_$$(cat $(STAGE)/VERSION)_$$(dpkg --print-architecture).deb" .build/$(CONFIG)/sample-photos
@@ -136,8 +151,9 @@ test-model:
 	@[ -s "$(TEST_MODEL)/u2netp.bin" ] && [ -s "$(TEST_MODEL)/u2net.bin" ] || scripts/install-model.sh "$(TEST_MODEL)" \
 	  || echo "note: the segmentation models could not be installed; the network tests will be skipped"
 
-## stage: what install and deb lay out, in .build/stage-CONFIG: the binary (Swift runtime linked statically,
-## built in .build/static), bash/zsh/fish completions and man pages, all generated (scripts/stage.sh)
+## stage: what install and deb lay out, in .build/stage-CONFIG: the binary (Swift runtime linked statically, from
+## the objects of the ordinary CONFIG build: scripts/link-static.py), bash/zsh/fish completions and man pages,
+## all generated (scripts/stage.sh)
 stage: deps
 	scripts/stage.sh "$(SWIFT)" $(CONFIG) $(STAGE)
 
@@ -152,7 +168,7 @@ uninstall:
 ## deb: sticker-catalog_VERSION_ARCH.deb (in DEB_DIR) with dpkg-deb; Depends computed by dpkg-shlibdeps; lintian
 deb: stage package-model
 	$(MAKE) deps EXTRA_DEPS="$(PKG_DEPS)"
-	scripts/make-deb.sh $(STAGE) "$(PKG_MODEL)" "$(DEB_DIR)"
+	GZIP_LEVEL=$(DEB_GZIP_LEVEL) scripts/make-deb.sh $(STAGE) "$(PKG_MODEL)" "$(DEB_DIR)"
 
 package-model: test-model
 	@[ -s "$(PKG_MODEL)/u2netp.bin" ] && [ -s "$(PKG_MODEL)/u2net.bin" ] || { echo "error: no segmentation models in $(PKG_MODEL) to install (scripts/install-model.sh failed above)"; exit 1; }

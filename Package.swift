@@ -174,11 +174,17 @@ let package = Package(
             swiftSettings: strictSwift
         ),
 
-        .testTarget(name: "ProcessingTests", dependencies: ["Processing", "SampleImages"], swiftSettings: strictSwift),
+        // Child processes the tests await without blocking a thread of the test pool (tools such as
+        // ffmpeg, and the catalog binary itself); shared by the test targets that start them.
+        .target(name: "TestProcessSupport", path: "Tests/TestProcessSupport", swiftSettings: strictSwift),
+
+        .testTarget(
+            name: "ProcessingTests", dependencies: ["Processing", "SampleImages", "TestProcessSupport"], swiftSettings: strictSwift
+        ),
         .testTarget(
             name: "CatalogTests",
             dependencies: [
-                "Catalog", "SampleImages", "PostgresTestSupport",
+                "Catalog", "SampleImages", "PostgresTestSupport", "TestProcessSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -202,7 +208,7 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: [
-                "catalog-cli", "Catalog", "SampleImages", "Processing", "PostgresTestSupport",
+                "catalog-cli", "Catalog", "SampleImages", "Processing", "PostgresTestSupport", "TestProcessSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],

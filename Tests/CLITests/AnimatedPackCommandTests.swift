@@ -1,4 +1,5 @@
 import Foundation
+import TestProcessSupport
 import SampleImages
 import Testing
 
@@ -10,62 +11,62 @@ struct AnimatedPackCommandTests {
     static let ffmpeg = ["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
     /// An orange disc crossing a blue background, `seconds` long at 15 fps, written by ffmpeg as `name`.
-    static func clip(_ name: String, in folder: TemporaryFolder, seconds: Double = 2, codec: [String]) throws {
+    static func clip(_ name: String, in folder: TemporaryFolder, seconds: Double = 2, codec: [String]) async throws {
         let disc = "lt(hypot(X-(70+T*70),Y-120),55)"
         let scene = "color=c=black:s=320x240:r=15:d=\(seconds),format=rgb24,"
             + "geq=r='if(\(disc),240,40)':g='if(\(disc),130,90)':b='if(\(disc),30,170)'"
-        let process = Process()
+        let process = WatchedProcess()
         process.executableURL = URL(fileURLWithPath: try #require(ffmpeg))
         process.arguments = ["-v", "error", "-y", "-f", "lavfi", "-i", scene] + codec + [folder.path(name)]
         try process.run()
-        process.waitUntilExit()
+        await process.exited()
         #expect(process.terminationStatus == 0, "ffmpeg made \(name)")
     }
 
     /// `catalog ARGUMENTS`'s standard output as JSON.
-    static func json(_ arguments: [String], in folder: TemporaryFolder) throws -> Any {
-        let run = try CLI.run(arguments, in: folder)
+    static func json(_ arguments: [String], in folder: TemporaryFolder) async throws -> Any {
+        let run = try await CLI.run(arguments, in: folder)
         #expect(run.status == 0, "catalog \(arguments.joined(separator: " ")): \(run.stderr)")
         return try JSONSerialization.jsonObject(with: run.stdoutData)
     }
 
     /// A program's standard output.
-    static func tool(_ path: String, _ arguments: [String]) throws -> String {
-        let process = Process()
+    static func tool(_ path: String, _ arguments: [String]) async throws -> String {
+        let process = WatchedProcess()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = await output.fileHandleForReading.readUntilClosed()
+        await process.exited()
         return String(decoding: data, as: UTF8.self)
     }
 
     @Test(.enabled(if: ffmpeg != nil, "the ffmpeg CLI (a test dependency) makes the clips"))
-    func clipsGIFsWebPsAndALivePhotoBecomeAnimatedPacksForTelegramAndWhatsApp() throws {
+    func clipsGIFsWebPsAndALivePhotoBecomeAnimatedPacksForTelegramAndWhatsApp() async throws {
         let folder = try TemporaryFolder()
         let media = folder.path("media")
         try FileManager.default.createDirectory(atPath: media, withIntermediateDirectories: true)
         let h264 = ["-c:v", "libx264", "-pix_fmt", "yuv420p"]
-        try Self.clip("media/walk.mp4", in: folder, codec: h264)
-        try Self.clip("media/turn.mov", in: folder, seconds: 4, codec: h264)
-        try Self.clip("media/wave.gif", in: folder, codec: [])
-        try Self.clip("media/spin.webp", in: folder, codec: ["-c:v", "libwebp_anim", "-loop", "0"])
+        try await Self.clip("media/walk.mp4", in: folder, codec: h264)
+        try await Self.clip("media/turn.mov", in: folder, seconds: 4, codec: h264)
+        try await Self.clip("media/wave.gif", in: folder, codec: [])
+        try await Self.clip("media/spin.webp", in: folder, codec: ["-c:v", "libwebp_anim", "-loop", "0"])
         let still = SampleScene(
             width: 320, height: 240, background: .gradient(top: RGB(60, 100, 170), bottom: RGB(40, 80, 150)), shape: .ellipse,
             subjectColor: RGB(240, 130, 30), centerX: 0.4, centerY: 0.5, radius: 0.25, seed: 3)
         try Data(try SamplePhotos.jpeg(still, exif: nil)).write(to: URL(fileURLWithPath: folder.path("media/IMG_0001.JPG")))
-        try Self.clip("media/IMG_0001.mov", in: folder, codec: h264)
+        try await Self.clip("media/IMG_0001.mov", in: folder, codec: h264)
 
-        let imported = try CLI.run(["--catalog", "c.sqlite", "import", media, "--pack", "moving", "--json"], in: folder)
+        let imported = try await CLI.run(["--catalog", "c.sqlite", "import", media, "--pack", "moving", "--json"], in: folder)
         #expect(imported.status == 0, "\(imported.stderr)")
-        let entries = try Self.json(["--catalog", "c.sqlite", "list", "--json"], in: folder) as? [[String: Any]] ?? []
+        let entries = try await Self.json(["--catalog", "c.sqlite", "list", "--json"], in: folder) as? [[String: Any]] ?? []
         #expect(entries.count == 6)
         var animated = 0
         for entry in entries {
             let id = try #require(entry["id"] as? Int)
-            let detail = try Self.json(["--catalog", "c.sqlite", "show", "\(id)", "--json"], in: folder) as? [String: Any] ?? [:]
+            let detail = try await Self.json(["--catalog", "c.sqlite", "show", "\(id)", "--json"], in: folder) as? [String: Any] ?? [:]
             let sticker = detail["sticker"] as? [String: Any]
             if sticker?["animation"] != nil { animated += 1 }
             let path = entry["path"] as? String ?? ""
@@ -76,13 +77,13 @@ struct AnimatedPackCommandTests {
         }
         #expect(animated == 5, "every clip and animation moves; the Live Photo's still stays still")
 
-        let telegram = try Self.json(["--catalog", "c.sqlite", "export", "moving", "--format", "telegram", "-o", "out", "--json"], in: folder)
+        let telegram = try await Self.json(["--catalog", "c.sqlite", "export", "moving", "--format", "telegram", "-o", "out", "--json"], in: folder)
         let parts = (telegram as? [String: Any])?["parts"] as? [[String: Any]] ?? []
         #expect(parts.compactMap { $0["name"] as? String } == ["moving", "moving-animated"])
         let videos = try FileManager.default.contentsOfDirectory(atPath: folder.path("out/moving-animated.telegram")).filter { $0.hasSuffix(".webm") }
         #expect(videos.count == 5)
         for video in videos {
-            let probe = try Self.tool("/usr/bin/ffprobe", [
+            let probe = try await Self.tool("/usr/bin/ffprobe", [
                 "-v", "error", "-count_frames", "-show_entries", "stream=codec_type,codec_name,width,height,nb_read_frames:stream_tags=alpha_mode:format=duration",
                 "-of", "json", folder.path("out/moving-animated.telegram/\(video)"),
             ])
@@ -100,12 +101,12 @@ struct AnimatedPackCommandTests {
             #expect(size <= 256_000)
         }
 
-        let whatsapp = try CLI.run(["--catalog", "c.sqlite", "export", "moving", "--format", "whatsapp", "-o", "out"], in: folder)
+        let whatsapp = try await CLI.run(["--catalog", "c.sqlite", "export", "moving", "--format", "whatsapp", "-o", "out"], in: folder)
         // One still sticker: WhatsApp's still set would be under its minimum of 3, and it says so.
         #expect(whatsapp.status == 65 && whatsapp.stderr.contains("still set would have 1"), "\(whatsapp.stderr)")
-        let stills = try CLI.run(["--catalog", "c.sqlite", "pack", "remove", "moving", "\(try #require(entries.first { ($0["path"] as? String)?.hasSuffix(".JPG") == true }?["id"] as? Int))"], in: folder)
+        let stills = try await CLI.run(["--catalog", "c.sqlite", "pack", "remove", "moving", "\(try #require(entries.first { ($0["path"] as? String)?.hasSuffix(".JPG") == true }?["id"] as? Int))"], in: folder)
         #expect(stills.status == 0, "\(stills.stderr)")
-        let report = try Self.json(["--catalog", "c.sqlite", "export", "moving", "--format", "whatsapp", "-o", "out", "--json"], in: folder)
+        let report = try await Self.json(["--catalog", "c.sqlite", "export", "moving", "--format", "whatsapp", "-o", "out", "--json"], in: folder)
         let files = ((report as? [String: Any])?["parts"] as? [[String: Any]])?.first?["files"] as? [[String: Any]] ?? []
         let moving = files.filter { $0["animation"] != nil }
         #expect(moving.count == 5)

@@ -1,13 +1,14 @@
 import Foundation
 import SampleImages
+import TestProcessSupport
 
 /// A `catalog` process started in the background (for kills, signals and concurrent runs).
 final class RunningCLI {
-    let process: Process
+    let process: WatchedProcess
     private let outURL: URL
     private let errURL: URL
 
-    init(process: Process, outURL: URL, errURL: URL) {
+    init(process: WatchedProcess, outURL: URL, errURL: URL) {
         self.process = process
         self.outURL = outURL
         self.errURL = errURL
@@ -15,10 +16,12 @@ final class RunningCLI {
 
     var pid: Int32 { process.processIdentifier }
     var stdout: String { (try? String(contentsOf: outURL, encoding: .utf8)) ?? "" }
+    /// Where its stdout goes (for watchers on threads of their own).
+    var outputURL: URL { outURL }
 
     /// Waits for the exit and returns what `CLI.run` would have; removes the output files.
-    func wait() -> CLIResult {
-        process.waitUntilExit()
+    func wait() async -> CLIResult {
+        await process.exited()
         let output = (try? Data(contentsOf: outURL)) ?? Data()
         let result = CLIResult(
             status: process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus,
@@ -35,7 +38,7 @@ final class RunningCLI {
 extension CLI {
     /// Starts `catalog ARGUMENTS` in `folder` without waiting; output goes to hidden files there.
     static func start(_ arguments: [String], in folder: TemporaryFolder, environment: [String: String] = [:]) throws -> RunningCLI {
-        let process = Process()
+        let process = WatchedProcess()
         process.executableURL = binary
         process.arguments = arguments
         process.currentDirectoryURL = folder.url
@@ -80,8 +83,8 @@ enum Reliability {
 
     /// Runs SQL on a catalog with Python's sqlite3 module (the tests do not link SQLite); true on success.
     @discardableResult
-    static func sql(_ catalog: String, _ script: String) throws -> Bool {
-        let process = Process()
+    static func sql(_ catalog: String, _ script: String) async throws -> Bool {
+        let process = WatchedProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
             "python3", "-c",
@@ -89,14 +92,13 @@ enum Reliability {
             catalog, script,
         ]
         process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
+        try await process.runToExit()
         return process.terminationStatus == 0
     }
 
     /// `catalog verify --json` on `catalog`: the exit status and the report.
-    static func verify(_ catalog: String, in folder: TemporaryFolder) throws -> (status: Int32, report: [String: Any], stderr: String) {
-        let run = try CLI.run(["--catalog", catalog, "verify", "--json"], in: folder)
+    static func verify(_ catalog: String, in folder: TemporaryFolder) async throws -> (status: Int32, report: [String: Any], stderr: String) {
+        let run = try await CLI.run(["--catalog", catalog, "verify", "--json"], in: folder)
         return (run.status, (run.json as? [String: Any]) ?? [:], run.stderr)
     }
 

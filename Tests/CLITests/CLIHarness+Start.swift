@@ -1,13 +1,14 @@
 import Foundation
 import SampleImages
+import TestProcessSupport
 
 extension CLI {
     /// Starts `catalog ARGUMENTS` in `folder` without waiting (to signal or kill it mid-run), with the
     /// environment of ``run(_:in:environment:executable:stdin:)``; stdout goes to `stdout`, stderr to `stderr`.
     static func start(
         _ arguments: [String], in folder: TemporaryFolder, stdout: URL, stderr: URL, environment extra: [String: String] = [:]
-    ) throws -> Process {
-        let process = Process()
+    ) throws -> WatchedProcess {
+        let process = WatchedProcess()
         process.executableURL = binary
         process.arguments = arguments
         process.currentDirectoryURL = folder.url

@@ -1,4 +1,5 @@
 import Foundation
+import TestProcessSupport
 
 extension CLI {
     /// Runs `catalog ARGUMENTS` with a pseudo-terminal as its stdout and stderr, as a person at a
@@ -6,7 +7,7 @@ extension CLI {
     /// streams, in order; the terminal turns "\n" into "\r\n").
     static func runInTerminal(
         _ arguments: [String], in folder: TemporaryFolder, environment: [String: String] = [:]
-    ) throws -> (status: Int32, screen: String) {
+    ) async throws -> (status: Int32, screen: String) {
         // posix_openpt and friends are not in Swift's Glibc module; these are the ioctls they wrap
         // (linux/include/uapi/asm-generic/ioctls.h: TIOCSPTLCK = _IOW('T', 0x31, int), TIOCGPTN = _IOR('T', 0x30, unsigned int)).
         let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
@@ -20,7 +21,7 @@ extension CLI {
         let slave = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
         guard slave >= 0 else { throw CocoaError(.fileReadNoPermission) }
 
-        let process = Process()
+        let process = WatchedProcess()
         process.executableURL = binary
         process.arguments = arguments
         process.currentDirectoryURL = folder.url
@@ -35,17 +36,23 @@ extension CLI {
             close(slave)
             throw error
         }
-        // Only the child holds the terminal now: reading ends (EIO) when it exits.
+        // Only the child holds the terminal now: reading ends (EIO) when it exits. The reads block, so
+        // they run on a thread of their own, not on one of the test pool's.
         close(slave)
-        var screen: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = read(master, &buffer, buffer.count)
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { break }
-            screen += buffer[0..<count]
+        let screen = await withCheckedContinuation { (done: CheckedContinuation<[UInt8], Never>) in
+            Thread {
+                var screen: [UInt8] = []
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                while true {
+                    let count = read(master, &buffer, buffer.count)
+                    if count < 0 && errno == EINTR { continue }
+                    if count <= 0 { break }
+                    screen += buffer[0..<count]
+                }
+                done.resume(returning: screen)
+            }.start()
         }
-        process.waitUntilExit()
+        await process.exited()
         return (process.terminationStatus, String(decoding: screen, as: UTF8.self))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SampleImages
+import TestProcessSupport
 import Testing
 
 /// What a run of the `catalog` binary did.
@@ -78,13 +79,12 @@ enum CLI {
     /// Copies the binary to `destination` with `cp` in a process of its own. A copy written from this
     /// process would hold a writable descriptor that a test forking at the same moment inherits, and
     /// running the copy then fails with "Text file busy" (ETXTBSY).
-    static func copyBinary(to destination: URL) throws {
+    static func copyBinary(to destination: URL) async throws {
         try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let copy = Process()
+        let copy = WatchedProcess()
         copy.executableURL = URL(fileURLWithPath: "/bin/cp")
         copy.arguments = ["--", binary.path, destination.path]
-        try copy.run()
-        copy.waitUntilExit()
+        try await copy.runToExit()
         guard copy.terminationStatus == 0 else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: destination.path])
         }
@@ -105,8 +105,8 @@ enum CLI {
     static func run(
         _ arguments: [String], in folder: TemporaryFolder, environment: [String: String] = [:],
         executable: URL = binary, stdin: Data? = nil
-    ) throws -> CLIResult {
-        let process = Process()
+    ) async throws -> CLIResult {
+        let process = WatchedProcess()
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = folder.url
@@ -133,7 +133,7 @@ enum CLI {
             process.standardInput = FileHandle.nullDevice
             try process.run()
         }
-        process.waitUntilExit()
+        await process.exited()
         try out.close()
         try err.close()
         let output = (try? Data(contentsOf: outURL)) ?? Data()

@@ -3,12 +3,12 @@ import Testing
 
 /// `catalog config`: settings stored in the catalog, validated, listed.
 @Suite(.timeLimit(.minutes(15))) struct ConfigCommandTests {
-    @Test func defaultsWithoutACatalogAndNothingIsCreated() throws {
+    @Test func defaultsWithoutACatalogAndNothingIsCreated() async throws {
         let folder = try TemporaryFolder()
-        let get = try CLI.run(["--catalog", "c.sqlite", "config", "get", "palette.colors"], in: folder)
+        let get = try await CLI.run(["--catalog", "c.sqlite", "config", "get", "palette.colors"], in: folder)
         #expect(get.status == 0, "stderr: \(get.stderr)")
         #expect(get.stdout == "5\n")
-        let list = try CLI.run(["config", "list", "--catalog", "c.sqlite", "--json"], in: folder)
+        let list = try await CLI.run(["config", "list", "--catalog", "c.sqlite", "--json"], in: folder)
         #expect(list.status == 0)
         let settings = try #require(list.json as? [[String: Any]])
         #expect(settings.map { $0["key"] as? String } == ["palette.colors", "sticker.size", "sticker.outline", "sticker.shadow", "cutout.model"])
@@ -18,18 +18,18 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder.path("c.sqlite")))
     }
 
-    @Test func setStoresACanonicalValueThatGetAndListShow() throws {
+    @Test func setStoresACanonicalValueThatGetAndListShow() async throws {
         let folder = try TemporaryFolder()
-        let set = try CLI.run(["--catalog", "c.sqlite", "config", "set", "sticker.outline", "04"], in: folder)
+        let set = try await CLI.run(["--catalog", "c.sqlite", "config", "set", "sticker.outline", "04"], in: folder)
         #expect(set.status == 0, "stderr: \(set.stderr)")
         #expect(set.stdout.contains("sticker.outline = 4 (was 8)"))
-        #expect(try CLI.run(["--catalog", "c.sqlite", "config", "set", "sticker.shadow", "true"], in: folder).status == 0)
-        #expect(try CLI.run(["--catalog", "c.sqlite", "config", "get", "sticker.outline"], in: folder).stdout == "4\n")
-        let list = try CLI.run(["--catalog", "c.sqlite", "config", "list", "--json"], in: folder)
+        #expect(try await CLI.run(["--catalog", "c.sqlite", "config", "set", "sticker.shadow", "true"], in: folder).status == 0)
+        #expect(try await CLI.run(["--catalog", "c.sqlite", "config", "get", "sticker.outline"], in: folder).stdout == "4\n")
+        let list = try await CLI.run(["--catalog", "c.sqlite", "config", "list", "--json"], in: folder)
         let settings = try #require(list.json as? [[String: Any]])
         #expect(settings[2]["value"] as? Int == 4 && settings[2]["default"] as? Int == 8)
         #expect(settings[3]["value"] as? Bool == true)
-        let table = try CLI.run(["--catalog", "c.sqlite", "config", "list"], in: folder)
+        let table = try await CLI.run(["--catalog", "c.sqlite", "config", "list"], in: folder)
         #expect(table.stdout.contains("sticker.shadow   true"))
     }
 
@@ -42,17 +42,17 @@ import Testing
         (["sticker.shadow", "yes"], "invalid value 'yes' for sticker.shadow: expected true or false"),
         (["sticker.colour", "1"], "unknown setting 'sticker.colour'; the settings are palette.colors, sticker.size"),
     ])
-    func badKeysAndValuesAreUsageErrorsThatTouchNothing(arguments: [String], message: String) throws {
+    func badKeysAndValuesAreUsageErrorsThatTouchNothing(arguments: [String], message: String) async throws {
         let folder = try TemporaryFolder()
-        let result = try CLI.run(["--catalog", "c.sqlite", "config", "set"] + arguments, in: folder)
+        let result = try await CLI.run(["--catalog", "c.sqlite", "config", "set"] + arguments, in: folder)
         #expect(result.status == 64)
         #expect(result.stderr.contains(message), "stderr: \(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.path("c.sqlite")))
     }
 
-    @Test func getOfAnUnknownKeyIsAUsageError() throws {
+    @Test func getOfAnUnknownKeyIsAUsageError() async throws {
         let folder = try TemporaryFolder()
-        let result = try CLI.run(["--catalog", "c.sqlite", "config", "get", "size"], in: folder)
+        let result = try await CLI.run(["--catalog", "c.sqlite", "config", "get", "size"], in: folder)
         #expect(result.status == 64)
         #expect(result.stderr.contains("unknown setting 'size'"))
     }

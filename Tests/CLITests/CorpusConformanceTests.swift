@@ -12,7 +12,7 @@ struct CorpusConformanceTests {
     /// file name relative to the corpus.
     /// `realCutout: false` puts the centred-ellipse stand-in in the network's place
     /// (`STICKER_TEST_PREDICTOR=centre`): the decoders are under test, and the network would cost minutes.
-    private func importCorpus(_ subfolders: [String], folder: TemporaryFolder, realCutout: Bool = true) throws -> (result: CLIResult, events: [String: [String: Any]]) {
+    private func importCorpus(_ subfolders: [String], folder: TemporaryFolder, realCutout: Bool = true) async throws -> (result: CLIResult, events: [String: [String: Any]]) {
         let root = try #require(Corpus.root)
         let paths = subfolders.map { root.appendingPathComponent($0).path }
         let run = try CLI.start(
@@ -23,7 +23,7 @@ struct CorpusConformanceTests {
         var last = Date()
         var slowest = (path: "", seconds: 0.0)
         while run.process.isRunning {
-            Thread.sleep(forTimeInterval: 0.05)
+            try await Task.sleep(for: .seconds(0.05))
             let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: true)
             let now = Date()
             if lines.count > seen {
@@ -37,7 +37,7 @@ struct CorpusConformanceTests {
                 break
             }
         }
-        let result = run.wait()
+        let result = await run.wait()
         #expect(slowest.seconds < Corpus.perFileSeconds, "slowest file took \(slowest.seconds) s: \(slowest.path)")
         print("corpus \(subfolders.joined(separator: ", ")): \(seen) files, slowest \(String(format: "%.2f", slowest.seconds)) s: \(slowest.path.prefix(160))")
         var events: [String: [String: Any]] = [:]
@@ -49,20 +49,20 @@ struct CorpusConformanceTests {
         return (result, events)
     }
 
-    private func detail(_ event: [String: Any]?, folder: TemporaryFolder) throws -> [String: Any] {
+    private func detail(_ event: [String: Any]?, folder: TemporaryFolder) async throws -> [String: Any] {
         let id = try #require(event?["id"] as? Int, "no entry for \(String(describing: event))")
-        let show = try CLI.run(["--catalog", "c.sqlite", "show", "\(id)", "--json"], in: folder)
+        let show = try await CLI.run(["--catalog", "c.sqlite", "show", "\(id)", "--json"], in: folder)
         return try #require(show.json as? [String: Any])
     }
 
-    @Test func cameraJPEGsImportWithTheirEXIF() throws {
+    @Test func cameraJPEGsImportWithTheirEXIF() async throws {
         let folder = try TemporaryFolder()
-        let (result, events) = try importCorpus(["exif"], folder: folder)
+        let (result, events) = try await importCorpus(["exif"], folder: folder)
         #expect([0, 1].contains(result.status), "no crash: \(result.stderr.suffix(2000))")
         #expect(events.count == Corpus.fileCount(in: "exif"), "one event per file")
 
         // Values read once with `exiftool -n`.
-        let nikon = try detail(events["exif/goexif/sample1.jpg"], folder: folder)
+        let nikon = try await detail(events["exif/goexif/sample1.jpg"], folder: folder)
         #expect(nikon["status"] as? String == "ok")
         let nikonExif = try #require(nikon["exif"] as? [String: Any])
         #expect(nikonExif["make"] as? String == "NIKON CORPORATION")
@@ -75,7 +75,7 @@ struct CorpusConformanceTests {
         #expect(nikon["width"] as? Int == 500)
         #expect(nikon["height"] as? Int == 375)
 
-        let iphone = try detail(events["exif/goexif/samples/has-lens-info.jpg"], folder: folder)
+        let iphone = try await detail(events["exif/goexif/samples/has-lens-info.jpg"], folder: folder)
         let iphoneExif = try #require(iphone["exif"] as? [String: Any])
         #expect(iphoneExif["make"] as? String == "Apple")
         #expect(iphoneExif["model"] as? String == "iPhone 4S")
@@ -96,7 +96,7 @@ struct CorpusConformanceTests {
 
         // The eight orientation samples all show the same upright 40x80 picture.
         for orientation in 1...8 {
-            let entry = try detail(events["exif/goexif/samples/f\(orientation)-exif.jpg"], folder: folder)
+            let entry = try await detail(events["exif/goexif/samples/f\(orientation)-exif.jpg"], folder: folder)
             #expect(entry["width"] as? Int == 40, "f\(orientation)")
             #expect(entry["height"] as? Int == 80, "f\(orientation)")
             #expect((entry["exif"] as? [String: Any])?["orientation"] as? Int == orientation)
@@ -110,9 +110,9 @@ struct CorpusConformanceTests {
         #expect(empty["event"] as? String == "failed")
     }
 
-    @Test func brokenImagesFailByNameAndNothingCrashes() throws {
+    @Test func brokenImagesFailByNameAndNothingCrashes() async throws {
         let folder = try TemporaryFolder()
-        let (result, events) = try importCorpus(["png", "jpeg"], folder: folder, realCutout: false)
+        let (result, events) = try await importCorpus(["png", "jpeg"], folder: folder, realCutout: false)
         #expect([0, 1].contains(result.status), "no crash: \(result.stderr.suffix(2000))")
         #expect(events.count == Corpus.fileCount(in: "png") + Corpus.fileCount(in: "jpeg"), "one event per file")
 
@@ -151,9 +151,9 @@ struct CorpusConformanceTests {
         }
     }
 
-    @Test func pillowSuiteNeverCrashes() throws {
+    @Test func pillowSuiteNeverCrashes() async throws {
         let folder = try TemporaryFolder()
-        let (result, events) = try importCorpus(["pillow"], folder: folder, realCutout: false)
+        let (result, events) = try await importCorpus(["pillow"], folder: folder, realCutout: false)
         #expect([0, 1].contains(result.status), "no crash: \(result.stderr.suffix(2000))")
         #expect(events.count == Corpus.fileCount(in: "pillow"), "one event per file")
         // A 1x1 PNG whose text chunks inflate to gigabytes: libpng skips them within its chunk limits.

@@ -13,10 +13,10 @@ import Testing
 
     private let noModel = ["STICKER_MODEL_DIR": "/nonexistent-model-folder"]
 
-    @Test func transparentPNGBecomesAnOutlinedSticker() throws {
+    @Test func transparentPNGBecomesAnOutlinedSticker() async throws {
         let folder = try TemporaryFolder()
         let input = try transparentSample(folder)
-        let run = try CLI.run(["cutout", input, "-o", "out.png", "--size", "256"], in: folder, environment: noModel)
+        let run = try await CLI.run(["cutout", input, "-o", "out.png", "--size", "256"], in: folder, environment: noModel)
         #expect(run.status == 0, "stderr: \(run.stderr)")
         let sticker = try PNGCodec.decode([UInt8](try Data(contentsOf: folder.url.appendingPathComponent("out.png"))), maxPixels: 1_000_000)
         #expect(max(sticker.width, sticker.height) == 256)
@@ -24,10 +24,10 @@ import Testing
         #expect(sticker.hasTransparency)
     }
 
-    @Test func maskOnlyNoCropIsAtTheInputSize() throws {
+    @Test func maskOnlyNoCropIsAtTheInputSize() async throws {
         let folder = try TemporaryFolder()
         let input = try transparentSample(folder)
-        let run = try CLI.run(["cutout", input, "-o", "mask.png", "--mask-only", "--no-crop"], in: folder, environment: noModel)
+        let run = try await CLI.run(["cutout", input, "-o", "mask.png", "--mask-only", "--no-crop"], in: folder, environment: noModel)
         #expect(run.status == 0, "stderr: \(run.stderr)")
         let mask = try PNGCodec.decode([UInt8](try Data(contentsOf: folder.url.appendingPathComponent("mask.png"))), maxPixels: 1_000_000)
         #expect(mask.width == 240 && mask.height == 240)
@@ -35,35 +35,35 @@ import Testing
         #expect(mask.pixel(x: 0, y: 0) == (0, 0, 0, 255), "the background is black")
     }
 
-    @Test func standardInputToStandardOutput() throws {
+    @Test func standardInputToStandardOutput() async throws {
         let folder = try TemporaryFolder()
         let input = try transparentSample(folder)
         // 256: the 240-pixel sample's subject is too small for 512 (it is enlarged at most twice).
-        let run = try CLI.run(["cutout", "-", "-o", "-", "--size", "256"], in: folder, environment: noModel, stdin: try Data(contentsOf: URL(fileURLWithPath: input)))
+        let run = try await CLI.run(["cutout", "-", "-o", "-", "--size", "256"], in: folder, environment: noModel, stdin: try Data(contentsOf: URL(fileURLWithPath: input)))
         #expect(run.status == 0, "stderr: \(run.stderr)")
         let sticker = try PNGCodec.decode([UInt8](run.stdoutData), maxPixels: 1_000_000)
         #expect(max(sticker.width, sticker.height) == 256)
     }
 
-    @Test func opaquePhotoWithoutAModelSaysHowToInstallIt() throws {
+    @Test func opaquePhotoWithoutAModelSaysHowToInstallIt() async throws {
         let folder = try TemporaryFolder()
         let photo = try #require(SamplePhotos.demoStills(width: 320, height: 240).first { $0.name.hasSuffix(".jpg") })
         let input = try folder.write(photo.bytes, to: "photo.jpg")
-        let run = try CLI.run(["cutout", input, "-o", "out.png"], in: folder, environment: noModel)
+        let run = try await CLI.run(["cutout", input, "-o", "out.png"], in: folder, environment: noModel)
         #expect(run.status == 69)
         #expect(run.stderr.contains("photo.jpg") && run.stderr.contains("/nonexistent-model-folder") && run.stderr.contains("make model"))
         #expect(!FileManager.default.fileExists(atPath: folder.path("out.png")))
     }
 
-    @Test func badInputIsNamed() throws {
+    @Test func badInputIsNamed() async throws {
         let folder = try TemporaryFolder()
         let input = try folder.write(Array("not a photo".utf8), to: "notes.jpg")
-        let run = try CLI.run(["cutout", input, "-o", "out.png"], in: folder, environment: noModel)
+        let run = try await CLI.run(["cutout", input, "-o", "out.png"], in: folder, environment: noModel)
         #expect(run.status == 65)
         #expect(run.stderr.contains("notes.jpg") && run.stderr.contains("unsupported format"))
-        let missing = try CLI.run(["cutout", folder.path("absent.jpg"), "-o", "out.png"], in: folder, environment: noModel)
+        let missing = try await CLI.run(["cutout", folder.path("absent.jpg"), "-o", "out.png"], in: folder, environment: noModel)
         #expect(missing.status == 74)
-        let usage = try CLI.run(["cutout", input], in: folder)
+        let usage = try await CLI.run(["cutout", input], in: folder)
         #expect(usage.status == 64, "-o is required")
     }
 }
@@ -86,10 +86,10 @@ import Testing
         (["--include", "12"], "'--include <x,y>': invalid point '12': expected X,Y in whole pixels"),
         (["--exclude", "a,b"], "'--exclude <x,y>': invalid point 'a,b'"),
     ])
-    func malformedValuesAreUsageErrors(arguments: [String], message: String) throws {
+    func malformedValuesAreUsageErrors(arguments: [String], message: String) async throws {
         let folder = try TemporaryFolder()
         let input = try photo(folder)
-        let run = try CLI.run(["cutout", input, "-o", "out.png"] + arguments, in: folder, environment: noModel)
+        let run = try await CLI.run(["cutout", input, "-o", "out.png"] + arguments, in: folder, environment: noModel)
         #expect(run.status == 64, "stderr: \(run.stderr)")
         #expect(run.stderr.contains(message), "stderr: \(run.stderr)")
     }
@@ -100,21 +100,21 @@ import Testing
         (["--include", "10,10", "--include", "320,5"], "include point 320,5 is outside the photo"),
         (["--exclude", "5,-5"], "exclude point 5,-5 is outside the photo"),
     ])
-    func guidanceOutsideThePhotoIsAUsageErrorBeforeTheModel(arguments: [String], message: String) throws {
+    func guidanceOutsideThePhotoIsAUsageErrorBeforeTheModel(arguments: [String], message: String) async throws {
         let folder = try TemporaryFolder()
         let input = try photo(folder)
         // No model is installed: the guidance is refused first, from the photo's size alone.
-        let run = try CLI.run(["cutout", input, "-o", "out.png"] + arguments, in: folder, environment: noModel)
+        let run = try await CLI.run(["cutout", input, "-o", "out.png"] + arguments, in: folder, environment: noModel)
         #expect(run.status == 64, "stderr: \(run.stderr)")
         #expect(run.stderr.contains("error: \(input): invalid guidance: \(message)"), "stderr: \(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.path("out.png")))
     }
 
-    @Test func aBoxAppliesToATransparentImageWithoutAModel() throws {
+    @Test func aBoxAppliesToATransparentImageWithoutAModel() async throws {
         let folder = try TemporaryFolder()
         let photo = try #require(SamplePhotos.demoStills(width: 320, height: 240).first { $0.name.hasSuffix(".png") })
         let input = try folder.write(photo.bytes, to: "sticker.png")
-        let run = try CLI.run(["cutout", input, "-o", "mask.png", "--mask-only", "--no-crop", "--box", "0,0,120,240"],
+        let run = try await CLI.run(["cutout", input, "-o", "mask.png", "--mask-only", "--no-crop", "--box", "0,0,120,240"],
                               in: folder, environment: noModel)
         #expect(run.status == 0, "stderr: \(run.stderr)")
         let mask = try PNGCodec.decode([UInt8](try Data(contentsOf: folder.url.appendingPathComponent("mask.png"))), maxPixels: 1_000_000)
@@ -127,14 +127,14 @@ import Testing
 /// `make test` installs it).
 @Suite(.needsModel, .timeLimit(.minutes(15)))
 struct CutoutWithModelTests {
-    @Test func generatedSceneIsCutOutNearExactly() throws {
+    @Test func generatedSceneIsCutOutNearExactly() async throws {
         let folder = try TemporaryFolder()
         let scene = SampleScene(
             width: 480, height: 360, background: .gradient(top: RGB(150, 200, 235), bottom: RGB(60, 110, 70)),
             shape: .ellipse, subjectColor: RGB(240, 120, 20), centerX: 0.5, centerY: 0.55, radius: 0.3, seed: 3
         )
         let input = try folder.write(try SamplePhotos.jpeg(scene, exif: nil, quality: 92), to: "scene.jpg")
-        let run = try CLI.run(["cutout", input, "-o", "mask.png", "--mask-only", "--no-crop"], in: folder,
+        let run = try await CLI.run(["cutout", input, "-o", "mask.png", "--mask-only", "--no-crop"], in: folder,
                               environment: ["STICKER_MODEL_DIR": try #require(InstalledModel.folder)])
         #expect(run.status == 0, "stderr: \(run.stderr)")
         let mask = try PNGCodec.decode([UInt8](try Data(contentsOf: folder.url.appendingPathComponent("mask.png"))), maxPixels: 1_000_000)
@@ -149,7 +149,7 @@ struct CutoutWithModelTests {
         #expect(iou >= 0.95, "IoU \(iou)")
     }
 
-    @Test func aBoxPicksOneOfTwoSubjects() throws {
+    @Test func aBoxPicksOneOfTwoSubjects() async throws {
         let folder = try TemporaryFolder()
         // Two subjects side by side; the box holds the right one and part of the ground around it.
         let left = SampleScene(width: 640, height: 360, background: .gradient(top: RGB(150, 200, 235), bottom: RGB(60, 110, 70)),
@@ -163,7 +163,7 @@ struct CutoutWithModelTests {
             for channel in 0..<3 { photo.pixels[index * 4 + channel] = rightPhoto.pixels[index * 4 + channel] }
         }
         let input = try folder.write(try PNGCodec.encode(photo), to: "two.png")
-        let run = try CLI.run(["cutout", input, "-o", "mask.png", "--mask-only", "--no-crop", "--box", "340,40,290,280"], in: folder,
+        let run = try await CLI.run(["cutout", input, "-o", "mask.png", "--mask-only", "--no-crop", "--box", "340,40,290,280"], in: folder,
                               environment: ["STICKER_MODEL_DIR": try #require(InstalledModel.folder)])
         #expect(run.status == 0, "stderr: \(run.stderr)")
         let mask = try PNGCodec.decode([UInt8](try Data(contentsOf: folder.url.appendingPathComponent("mask.png"))), maxPixels: 1_000_000)

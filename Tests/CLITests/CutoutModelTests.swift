@@ -17,39 +17,40 @@ import Testing
         return folder.path("photos")
     }
 
-    private func model(of id: Int, in folder: TemporaryFolder) throws -> String? {
-        let show = try CLI.run(["--catalog", "c.sqlite", "show", String(id), "--json"], in: folder)
+    private func model(of id: Int, in folder: TemporaryFolder) async throws -> String? {
+        let show = try await CLI.run(["--catalog", "c.sqlite", "show", String(id), "--json"], in: folder)
         let detail = try #require(show.json as? [String: Any], "\(show.stderr)")
         return ((detail["sticker"] as? [String: Any])?["settings"] as? [String: Any])?["model"] as? String
     }
 
-    @Test(.needsModel, .needsLargeModel) func aModelChangeMakesStickersStaleAndReprocessRemakesThemWithIt() throws {
+    @Test(.needsModel, .needsLargeModel) func aModelChangeMakesStickersStaleAndReprocessRemakesThemWithIt() async throws {
         let folder = try TemporaryFolder()
         let photos = try twoPhotos(in: folder)
-        let imported = try CLI.run(["--catalog", "c.sqlite", "import", photos, "--model", "u2netp"], in: folder, environment: catalogsChoice)
+        let imported = try await CLI.run(["--catalog", "c.sqlite", "import", photos, "--model", "u2netp"], in: folder, environment: catalogsChoice)
         #expect(imported.status == 0, "\(imported.stderr)")
-        #expect(try model(of: 1, in: folder) == "u2netp")
-        let show = try CLI.run(["--catalog", "c.sqlite", "show", "1"], in: folder)
+        #expect(try await model(of: 1, in: folder) == "u2netp")
+        let show = try await CLI.run(["--catalog", "c.sqlite", "show", "1"], in: folder)
         #expect(show.stdout.contains("model u2netp"), "\(show.stdout)")
 
         // The catalog's model is u2net (the default): what --model u2netp made is stale.
-        let stale = try CLI.run(["--catalog", "c.sqlite", "list", "--stale", "--json"], in: folder, environment: catalogsChoice)
+        let stale = try await CLI.run(["--catalog", "c.sqlite", "list", "--stale", "--json"], in: folder, environment: catalogsChoice)
         let entries = try #require(stale.json as? [[String: Any]], "\(stale.stderr)")
         #expect(entries.count == 2 && entries.allSatisfy { $0["reasons"] as? [String] == ["settings"] }, "\(stale.stdout)")
 
-        let reprocess = try CLI.run(["--catalog", "c.sqlite", "reprocess"], in: folder, environment: catalogsChoice)
+        let reprocess = try await CLI.run(["--catalog", "c.sqlite", "reprocess"], in: folder, environment: catalogsChoice)
         #expect(reprocess.status == 0, "\(reprocess.stderr)")
-        #expect(try model(of: 1, in: folder) == "u2net" && model(of: 2, in: folder) == "u2net")
-        let after = try CLI.run(["--catalog", "c.sqlite", "list", "--stale", "--json"], in: folder, environment: catalogsChoice)
+        let first = try await model(of: 1, in: folder), second = try await model(of: 2, in: folder)
+        #expect(first == "u2net" && second == "u2net")
+        let after = try await CLI.run(["--catalog", "c.sqlite", "list", "--stale", "--json"], in: folder, environment: catalogsChoice)
         #expect((after.json as? [Any])?.isEmpty == true, "\(after.stdout)")
 
         // Back to u2netp by the setting: stale again, and remade with u2netp.
-        #expect(try CLI.run(["--catalog", "c.sqlite", "config", "set", "cutout.model", "u2netp"], in: folder).status == 0)
-        #expect(try CLI.run(["--catalog", "c.sqlite", "reprocess"], in: folder, environment: catalogsChoice).status == 0)
-        #expect(try model(of: 2, in: folder) == "u2netp")
+        #expect(try await CLI.run(["--catalog", "c.sqlite", "config", "set", "cutout.model", "u2netp"], in: folder).status == 0)
+        #expect(try await CLI.run(["--catalog", "c.sqlite", "reprocess"], in: folder, environment: catalogsChoice).status == 0)
+        #expect(try await model(of: 2, in: folder) == "u2netp")
     }
 
-    @Test(.needsModel) func aMissingModelIsNeverReplacedByTheOther() throws {
+    @Test(.needsModel) func aMissingModelIsNeverReplacedByTheOther() async throws {
         let folder = try TemporaryFolder()
         let photos = try twoPhotos(in: folder)
         // A folder with u2netp only; the catalog's model is u2net.
@@ -61,27 +62,27 @@ import Testing
             )
         }
         let environment = ["STICKER_MODEL": "", "STICKER_MODEL_DIR": models.path]
-        let run = try CLI.run(["--catalog", "c.sqlite", "import", photos], in: folder, environment: environment)
+        let run = try await CLI.run(["--catalog", "c.sqlite", "import", photos], in: folder, environment: environment)
         #expect(run.status == 69, "\(run.stderr)")
         #expect(run.stderr.contains("no segmentation model u2net (u2net.json and u2net.bin)") && run.stderr.contains(models.path), "\(run.stderr)")
         #expect(run.stderr.contains("--model u2netp"), "names the model that is there: \(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.path("c.sqlite")), "nothing written")
-        let cutout = try CLI.run(["cutout", photos + "/" + (try FileManager.default.contentsOfDirectory(atPath: photos).sorted()[0]), "-o", "s.png"],
+        let cutout = try await CLI.run(["cutout", photos + "/" + (try FileManager.default.contentsOfDirectory(atPath: photos).sorted()[0]), "-o", "s.png"],
                                  in: folder, environment: environment)
         #expect(cutout.status == 69, "\(cutout.stderr)")
-        #expect(try CLI.run(["--catalog", "c.sqlite", "import", photos, "--model", "u2netp"], in: folder, environment: environment).status == 0)
+        #expect(try await CLI.run(["--catalog", "c.sqlite", "import", photos, "--model", "u2netp"], in: folder, environment: environment).status == 0)
     }
 
-    @Test func unknownModelsAreUsageErrors() throws {
+    @Test func unknownModelsAreUsageErrors() async throws {
         let folder = try TemporaryFolder()
         let photos = try twoPhotos(in: folder)
-        let option = try CLI.run(["--catalog", "c.sqlite", "import", photos, "--model", "u2big"], in: folder)
+        let option = try await CLI.run(["--catalog", "c.sqlite", "import", photos, "--model", "u2big"], in: folder)
         #expect(option.status == 64 && option.stderr.contains("unknown --model 'u2big': expected u2net or u2netp"), "\(option.stderr)")
-        let variable = try CLI.run(["--catalog", "c.sqlite", "import", photos], in: folder, environment: ["STICKER_MODEL": "u2big"])
+        let variable = try await CLI.run(["--catalog", "c.sqlite", "import", photos], in: folder, environment: ["STICKER_MODEL": "u2big"])
         #expect(variable.status == 64 && variable.stderr.contains("STICKER_MODEL='u2big'"), "\(variable.stderr)")
-        let setting = try CLI.run(["--catalog", "c.sqlite", "config", "set", "cutout.model", "u2big"], in: folder)
+        let setting = try await CLI.run(["--catalog", "c.sqlite", "config", "set", "cutout.model", "u2big"], in: folder)
         #expect(setting.status == 64 && setting.stderr.contains("invalid value 'u2big' for cutout.model: expected u2net or u2netp"), "\(setting.stderr)")
-        let cutout = try CLI.run(["cutout", "x.jpg", "-o", "x.png", "--model", "u2big"], in: folder)
+        let cutout = try await CLI.run(["cutout", "x.jpg", "-o", "x.png", "--model", "u2big"], in: folder)
         #expect(cutout.status == 64, "\(cutout.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.path("c.sqlite")))
     }

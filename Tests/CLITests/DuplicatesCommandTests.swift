@@ -37,13 +37,13 @@ import Testing
         return folder
     }
 
-    private func run(_ arguments: [String], in folder: TemporaryFolder) throws -> CLIResult {
-        try CLI.run(["--catalog", "c.sqlite"] + arguments, in: folder)
+    private func run(_ arguments: [String], in folder: TemporaryFolder) async throws -> CLIResult {
+        try await CLI.run(["--catalog", "c.sqlite"] + arguments, in: folder)
     }
 
-    @Test func importNotesTheCopyAndDuplicatesGroupsIt() throws {
+    @Test func importNotesTheCopyAndDuplicatesGroupsIt() async throws {
         let folder = try catalog()
-        let imported = try run(["import", folder.path("photos"), "--jobs", "1", "--json"], in: folder)
+        let imported = try await run(["import", folder.path("photos"), "--jobs", "1", "--json"], in: folder)
         #expect(imported.status == 0, "stderr: \(imported.stderr)")
         let events = imported.jsonLines
         let near = events.filter { $0["event"] as? String == "near-duplicate" }
@@ -52,7 +52,7 @@ import Testing
         #expect((near.first?["path"] as? String)?.hasSuffix("b-house.png") == true)
         #expect(events.last?["imported"] as? Int == 3 && events.last?["nearDuplicates"] as? Int == 1)
 
-        let listed = try run(["duplicates", "--json"], in: folder)
+        let listed = try await run(["duplicates", "--json"], in: folder)
         #expect(listed.status == 0, "stderr: \(listed.stderr)")
         let document = try #require(listed.json as? [String: Any])
         #expect(document["within"] as? Int == 7)
@@ -64,46 +64,46 @@ import Testing
         #expect(members.map { $0["id"] as? Int } == [2, 1])
         #expect(members.first?["distance"] as? Int == 0)
 
-        let text = try run(["duplicates"], in: folder)
+        let text = try await run(["duplicates"], in: folder)
         #expect(text.stdout.contains("Group 1: 2 entries, best #2"), "\(text.stdout)")
 
-        let distinct = try run(["list", "--distinct", "--json"], in: folder)
+        let distinct = try await run(["list", "--distinct", "--json"], in: folder)
         #expect((distinct.json as? [[String: Any]])?.map { $0["id"] as? Int } == [2, 3])
-        let search = try run(["search", "--color", "#f08c14", "--distinct", "--ids"], in: folder)
+        let search = try await run(["search", "--color", "#f08c14", "--distinct", "--ids"], in: folder)
         #expect(search.stdout.split(separator: "\n").count == 1, "\(search.stdout)")
     }
 
-    @Test func decisionsAreKept() throws {
+    @Test func decisionsAreKept() async throws {
         let folder = try catalog()
-        #expect(try run(["import", folder.path("photos"), "--jobs", "1"], in: folder).status == 0)
-        let kept = try run(["duplicates", "--keep", "1", "--json"], in: folder)
+        #expect(try await run(["import", folder.path("photos"), "--jobs", "1"], in: folder).status == 0)
+        let kept = try await run(["duplicates", "--keep", "1", "--json"], in: folder)
         #expect(kept.status == 0, "stderr: \(kept.stderr)")
         let group = try #require(((kept.json as? [String: Any])?["groups"] as? [[String: Any]])?.first)
         #expect(group["best"] as? Int == 1 && group["bestChosenBy"] as? String == "user")
 
-        let lonely = try run(["duplicates", "--keep", "3"], in: folder)
+        let lonely = try await run(["duplicates", "--keep", "3"], in: folder)
         #expect(lonely.status == 65 && lonely.stderr.contains("entry 3 is in no group"), "\(lonely.stderr)")
 
-        let marked = try run(["duplicates", "--not-duplicates", "1,2", "--json"], in: folder)
+        let marked = try await run(["duplicates", "--not-duplicates", "1,2", "--json"], in: folder)
         #expect(marked.status == 0, "stderr: \(marked.stderr)")
         #expect(((marked.json as? [String: Any])?["groups"] as? [Any])?.isEmpty == true)
-        #expect(try run(["duplicates"], in: folder).stdout.hasPrefix("No near-duplicates within 7."))
-        #expect(try run(["duplicates", "--not-duplicates", "1,99"], in: folder).status == 65)
-        #expect(try run(["duplicates", "--not-duplicates", "1"], in: folder).status == 64)
-        #expect(try run(["duplicates", "--within", "17"], in: folder).status == 64)
+        #expect(try await run(["duplicates"], in: folder).stdout.hasPrefix("No near-duplicates within 7."))
+        #expect(try await run(["duplicates", "--not-duplicates", "1,99"], in: folder).status == 65)
+        #expect(try await run(["duplicates", "--not-duplicates", "1"], in: folder).status == 64)
+        #expect(try await run(["duplicates", "--within", "17"], in: folder).status == 64)
     }
 
-    @Test func packAddWarnsAboutNearDuplicatesUnlessAllowed() throws {
+    @Test func packAddWarnsAboutNearDuplicatesUnlessAllowed() async throws {
         let folder = try catalog()
-        #expect(try run(["import", folder.path("photos"), "--jobs", "1"], in: folder).status == 0)
-        #expect(try run(["pack", "create", "houses"], in: folder).status == 0)
-        let added = try run(["pack", "add", "houses", "1", "3"], in: folder)
+        #expect(try await run(["import", folder.path("photos"), "--jobs", "1"], in: folder).status == 0)
+        #expect(try await run(["pack", "create", "houses"], in: folder).status == 0)
+        let added = try await run(["pack", "add", "houses", "1", "3"], in: folder)
         #expect(added.status == 0 && !added.stderr.contains("near-duplicates"), "\(added.stderr)")
-        let warned = try run(["pack", "add", "houses", "2"], in: folder)
+        let warned = try await run(["pack", "add", "houses", "2"], in: folder)
         #expect(warned.status == 0)
         #expect(warned.stderr.contains("houses now holds #2 and #1, near-duplicates"), "\(warned.stderr)")
-        #expect(try run(["pack", "create", "quiet"], in: folder).status == 0)
-        let quiet = try run(["pack", "add", "quiet", "1", "2", "--allow-duplicates"], in: folder)
+        #expect(try await run(["pack", "create", "quiet"], in: folder).status == 0)
+        let quiet = try await run(["pack", "add", "quiet", "1", "2", "--allow-duplicates"], in: folder)
         #expect(quiet.status == 0 && quiet.stderr.isEmpty, "\(quiet.stderr)")
     }
 }

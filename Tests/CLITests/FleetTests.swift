@@ -1,4 +1,6 @@
 import Foundation
+import Synchronization
+import TestProcessSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -19,10 +21,7 @@ import Testing
 struct FleetTests {
     static let photoCount = 18
 
-    // Synchronous, polling with Thread.sleep: an async test's resumptions wait for a thread of the test pool,
-    // which the other tests' blocking waits may hold for many seconds, and the kill and the restart must land
-    // while the workers work.
-    @Test func threeWorkersOnThreeHostsSurviveAKilledWorkerAndAServerRestart() throws {
+    @Test func threeWorkersOnThreeHostsSurviveAKilledWorkerAndAServerRestart() async throws {
         let network = TestNetwork.make(hosts: ["fleet-db", "fleet-w1", "fleet-w2", "fleet-w3"])
         defer { network.remove() }
         if let reason = network.fallbackReason {
@@ -54,24 +53,24 @@ struct FleetTests {
 
         // Who holds what, as `work --status` shows it while the workers run: each host under its own name.
         var holders: Set<String> = []
-        guard try waitUntil(deadline, workers, server, {
-            holders.formUnion(try queue(local, in: folder).holders)
+        guard try await waitUntil(deadline, workers, server, {
+            holders.formUnion(try await queue(local, in: folder).holders)
             return workers[0].imported.count >= 1 || !workers[0].isRunning
         }) else { return }
         // The first worker dies in the middle of its work (it claimed its next photo as it committed the first).
         workers[0].kill()
 
         // The server goes away while the others work, for long enough that they notice.
-        guard try waitUntil(deadline, workers, server, {
-            holders.formUnion(try queue(local, in: folder).holders)
+        guard try await waitUntil(deadline, workers, server, {
+            holders.formUnion(try await queue(local, in: folder).holders)
             return workers[1].imported.count + workers[2].imported.count >= 3 || !workers[1].isRunning
         }) else { return }
         try server.stopFast()
         let importedBeforeRestart = workers.map(\.imported.count).reduce(0, +)
-        Thread.sleep(forTimeInterval: 3)
+        try await Task.sleep(for: .seconds(3))
         try server.start()
 
-        guard try waitUntil(deadline, workers, server, { !workers[1].isRunning && !workers[2].isRunning }) else { return }
+        guard try await waitUntil(deadline, workers, server, { !workers[1].isRunning && !workers[2].isRunning }) else { return }
         let statuses = workers.map { $0.wait() }
         let detail = workers.map { "\($0.name): \($0.stderr)" }.joined(separator: "\n")
         #expect(statuses == [137, 0, 0], "\(detail)")
@@ -91,15 +90,15 @@ struct FleetTests {
         #expect(imported.count > importedBeforeRestart, "nothing was imported after the restart:\n\(detail)")
 
         // Every photo done exactly once: one entry per file, nothing failed, pending or claimed.
-        let status = try queue(local, in: folder)
+        let status = try await queue(local, in: folder)
         #expect(status.done == Self.photoCount && status.failed == 0 && status.pending == 0 && status.claimed == 0, "\(status)\n\(detail)")
-        let list = try CLI.run(["--catalog", local, "list", "--json"], in: folder)
+        let list = try await CLI.run(["--catalog", local, "list", "--json"], in: folder)
         let entries = try #require(list.json as? [[String: Any]], "\(list.stderr)")
         let paths = entries.compactMap { $0["path"] as? String }
         let files = try FileManager.default.contentsOfDirectory(atPath: photos).map { photos + "/" + $0 }
         #expect(paths.count == Self.photoCount && Set(paths) == Set(files), "\(paths.sorted())")
         #expect(entries.allSatisfy { $0["status"] as? String == "ok" }, "\(entries)")
-        let verify = try Reliability.verify(local, in: folder)
+        let verify = try await Reliability.verify(local, in: folder)
         #expect(verify.status == 0, "\(verify.report) \(verify.stderr)")
         if network.isolated {
             #expect(holders.contains { $0.hasPrefix("fleet-w") }, "holders seen: \(holders)")
@@ -107,22 +106,22 @@ struct FleetTests {
     }
 
     /// The queue as `work --status --json` shows it.
-    private func queue(_ catalog: String, in folder: TemporaryFolder) throws -> QueueStatus {
-        let run = try CLI.run(["--catalog", catalog, "work", "--status", "--json"], in: folder)
+    private func queue(_ catalog: String, in folder: TemporaryFolder) async throws -> QueueStatus {
+        let run = try await CLI.run(["--catalog", catalog, "work", "--status", "--json"], in: folder)
         return QueueStatus(try #require(run.json as? [String: Any], "\(run.stderr)"))
     }
 
     /// Polls `condition` every 200 ms until it holds; false when `deadline` passes first, recorded as a
     /// failure with every worker's state and the server's log (a worker that stops making progress while
     /// its lease renewal keeps its claim alive would otherwise hold the run forever).
-    private func waitUntil(_ deadline: Date, _ workers: [HostProcess], _ server: NetworkedPostgresServer, _ condition: () throws -> Bool) throws -> Bool {
-        while try !condition() {
+    private func waitUntil(_ deadline: Date, _ workers: [HostProcess], _ server: NetworkedPostgresServer, _ condition: () async throws -> Bool) async throws -> Bool {
+        while try await !condition() {
             if Date() >= deadline {
                 let state = workers.map { "\($0.name) (\($0.isRunning ? "running" : "ended")): \($0.imported.count) imported; \($0.stderr)" }
                 Issue.record("the fleet test ran past its deadline:\n\(state.joined(separator: "\n"))\nserver log:\n\(server.log.suffix(3000))")
                 return false
             }
-            Thread.sleep(forTimeInterval: 0.2)
+            try await Task.sleep(for: .seconds(0.2))
         }
         return true
     }
@@ -148,7 +147,8 @@ struct QueueStatus: CustomStringConvertible {
 /// A command run on a test host (`ip netns exec …`, or as it is on loopback), its output in files of the
 /// test's folder. Spawned and reaped with posix_spawn and waitpid (WNOHANG), not Foundation's Process,
 /// whose exit monitoring has been seen to lose a child's exit (see PostgresTools).
-final class HostProcess {
+/// Unchecked: the exit status is reaped by whoever holds it, the test or, while the test awaits it, one watcher (`act`).
+final class HostProcess: @unchecked Sendable {
     let name: String
     private let pid: pid_t
     /// The exit status once reaped (128 + the signal for a signal), nil while it runs.

@@ -1,4 +1,5 @@
 import Foundation
+import TestProcessSupport
 import SampleImages
 import Testing
 
@@ -21,11 +22,11 @@ import Testing
     }
 
     @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
-    func signalStopsCleanlyAndARerunContinues(signal: Int32, expectedStatus: Int32) throws {
+    func signalStopsCleanlyAndARerunContinues(signal: Int32, expectedStatus: Int32) async throws {
         let folder = try TemporaryFolder()
         let photos = try writeVariants(Self.count, in: folder)
 
-        let process = Process()
+        let process = WatchedProcess()
         process.executableURL = CLI.binary
         process.arguments = ["--catalog", "c.sqlite", "import", photos, "--jobs", "1", "--json"]
         process.currentDirectoryURL = folder.url
@@ -37,12 +38,10 @@ import Testing
         try process.run()
 
         // Wait for the first committed entry, then signal.
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline, process.isRunning, (try? String(contentsOf: outURL, encoding: .utf8))?.contains("\"imported\"") != true {
-            Thread.sleep(forTimeInterval: 0.01)
+        await act(when: { !process.isRunning || (try? String(contentsOf: outURL, encoding: .utf8))?.contains("\"imported\"") == true }, within: .seconds(60)) {
+            kill(process.processIdentifier, signal)
         }
-        kill(process.processIdentifier, signal)
-        process.waitUntilExit()
+        await process.exited()
         #expect(process.terminationReason == .exit)
         #expect(process.terminationStatus == expectedStatus)
 
@@ -56,12 +55,12 @@ import Testing
         let leftovers = Reliability.files(in: folder).subtracting(["c.sqlite", "c.sqlite-wal", "c.sqlite-shm", "many"])
         #expect(leftovers.isEmpty, "left behind: \(leftovers)")
 
-        let rerun = try CLI.run(["--catalog", "c.sqlite", "import", photos, "--json"], in: folder)
+        let rerun = try await CLI.run(["--catalog", "c.sqlite", "import", photos, "--json"], in: folder)
         #expect(rerun.status == 0)
         let after = try #require(rerun.jsonLines.last)
         #expect(after["imported"] as? Int == Self.count - done)
         #expect(after["duplicates"] as? Int == done)
-        let list = try CLI.run(["--catalog", "c.sqlite", "list", "--json"], in: folder)
+        let list = try await CLI.run(["--catalog", "c.sqlite", "list", "--json"], in: folder)
         #expect((list.json as? [Any])?.count == Self.count)
     }
 }

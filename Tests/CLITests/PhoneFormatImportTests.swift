@@ -40,13 +40,13 @@ import Testing
         })
     }
 
-    @Test func everyFormatIsCataloguedWithItsFactsAndTheTwinsPalette() throws {
+    @Test func everyFormatIsCataloguedWithItsFactsAndTheTwinsPalette() async throws {
         let folder = try TemporaryFolder()
         let photos = try Self.photos()
         #expect(photos["p3.heic"] != nil, "libheif could not make a HEIC here: the HEIC import goes untested")
         for (name, photo) in photos { _ = try folder.write(photo.0, to: "photos/\(name)") }
 
-        let run = try CLI.run(["--catalog", "c.sqlite", "import", folder.path("photos"), "--json"], in: folder)
+        let run = try await CLI.run(["--catalog", "c.sqlite", "import", folder.path("photos"), "--json"], in: folder)
         #expect(run.status == 0, "stderr: \(run.stderr)")
         #expect(run.jsonLines.last?["imported"] as? Int == photos.count)
         #expect(!run.jsonLines.contains { $0["event"] as? String == "warning" }, "\(run.stdout)")
@@ -56,7 +56,7 @@ import Testing
             let id = try #require(event["id"] as? Int)
             let path = try #require(event["path"] as? String)
             details[URL(fileURLWithPath: path).lastPathComponent] =
-                try #require(try CLI.run(["--catalog", "c.sqlite", "show", "\(id)", "--json"], in: folder).json as? [String: Any])
+                try #require(try await CLI.run(["--catalog", "c.sqlite", "show", "\(id)", "--json"], in: folder).json as? [String: Any])
         }
         let twin = try #require(details["twin.jpg"])
         for (name, photo) in photos {
@@ -72,19 +72,19 @@ import Testing
         }
     }
 
-    @Test func aBrokenProfileIsAWarningNotAFailure() throws {
+    @Test func aBrokenProfileIsAWarningNotAFailure() async throws {
         let folder = try TemporaryFolder()
         var jpeg = try SamplePhotos.jpeg(Self.scene, exif: nil, space: .displayP3)
         // Damage the profile's tag data (it starts after the 14-byte APP2 header and the 128-byte ICC header).
         for index in 180..<300 { jpeg[index] = 0xEE }
         _ = try folder.write(jpeg, to: "photos/broken.jpg")
-        let run = try CLI.run(["--catalog", "c.sqlite", "import", folder.path("photos"), "--json"], in: folder)
+        let run = try await CLI.run(["--catalog", "c.sqlite", "import", folder.path("photos"), "--json"], in: folder)
         #expect(run.status == 0, "stderr: \(run.stderr)")
         let warning = try #require(run.jsonLines.first { $0["event"] as? String == "warning" })
         #expect((warning["message"] as? String)?.contains("colour profile") == true)
         #expect(run.jsonLines.last?["imported"] as? Int == 1)
 
-        let plain = try CLI.run(["--catalog", "c2.sqlite", "import", folder.path("photos")], in: folder)
+        let plain = try await CLI.run(["--catalog", "c2.sqlite", "import", folder.path("photos")], in: folder)
         #expect(plain.status == 0)
         #expect(plain.stderr.contains("warning:") && plain.stderr.contains("broken.jpg"))
     }

@@ -62,72 +62,72 @@ struct RecutScenario {
     let catalog: String
     let folder: TemporaryFolder
 
-    func run(_ arguments: [String]) throws -> CLIResult {
-        try CLI.run(["--catalog", catalog] + arguments, in: folder)
+    func run(_ arguments: [String]) async throws -> CLIResult {
+        try await CLI.run(["--catalog", catalog] + arguments, in: folder)
     }
 
-    func entry(_ id: Int = 1) throws -> [String: Any] {
-        let show = try run(["show", "\(id)", "--json"])
+    func entry(_ id: Int = 1) async throws -> [String: Any] {
+        let show = try await run(["show", "\(id)", "--json"])
         try #require(show.status == 0, "\(show.stderr)")
         return try #require(show.json as? [String: Any])
     }
 
-    func guidanceIsStoredAppliedAndKept(copyTo other: String) throws {
+    func guidanceIsStoredAppliedAndKept(copyTo other: String) async throws {
         let photo = try TwoSubjects.write(to: "photos/two.png", in: folder)
-        let imported = try run(["import", folder.path("photos")])
+        let imported = try await run(["import", folder.path("photos")])
         try #require(imported.status == 0, "\(imported.stderr)")
-        #expect(try TwoSubjects.dominantSubject(entry()) == "orange", "the automatic cut-out takes the larger subject")
+        #expect(try await TwoSubjects.dominantSubject(entry()) == "orange", "the automatic cut-out takes the larger subject")
 
-        let recut = try run(["recut", "1", "--box", TwoSubjects.rightBox])
+        let recut = try await run(["recut", "1", "--box", TwoSubjects.rightBox])
         #expect(recut.status == 0, "\(recut.stderr)")
         #expect(recut.stdout.contains("Guidance  box \(TwoSubjects.rightBox)"), "\(recut.stdout)")
-        var stored = try entry()
+        var stored = try await entry()
         #expect(try TwoSubjects.dominantSubject(stored) == "magenta", "\(stored["palette"] ?? "")")
         let box = try #require((stored["guidance"] as? [String: Any])?["box"] as? [String: Any], "\(stored)")
         #expect(box["x"] as? Int == 380 && box["y"] as? Int == 70 && box["width"] as? Int == 250 && box["height"] as? Int == 220)
-        #expect(try run(["show", "1"]).stdout.contains("Guidance     box \(TwoSubjects.rightBox)")
-            || (try run(["show", "1"]).stdout.contains("box \(TwoSubjects.rightBox)")))
+        let shown = try await run(["show", "1"]).stdout
+        #expect(shown.contains("Guidance     box \(TwoSubjects.rightBox)") || shown.contains("box \(TwoSubjects.rightBox)"))
 
         // Points add to the stored guidance; the box stays.
-        let point = try run(["recut", "1", "--include", "500,180", "--json"])
+        let point = try await run(["recut", "1", "--include", "500,180", "--json"])
         #expect(point.status == 0, "\(point.stderr)")
         stored = try #require(point.json as? [String: Any])
         let guidance = try #require(stored["guidance"] as? [String: Any])
         #expect((guidance["include"] as? [[String: Any]])?.count == 1 && guidance["box"] is [String: Any], "\(guidance)")
 
         // Every later cut-out applies it: a reprocess of everything, and the copy.
-        #expect(try run(["reprocess", "--all", "--quiet"]).status == 0)
-        #expect(try TwoSubjects.dominantSubject(entry()) == "magenta")
-        #expect(try entry()["guidance"] as? [String: Any] != nil)
-        let copy = try run(["copy", "--to", other])
+        #expect(try await run(["reprocess", "--all", "--quiet"]).status == 0)
+        #expect(try await TwoSubjects.dominantSubject(entry()) == "magenta")
+        #expect(try await entry()["guidance"] as? [String: Any] != nil)
+        let copy = try await run(["copy", "--to", other])
         #expect(copy.status == 0, "\(copy.stderr)")
-        let copied = try RecutScenario(catalog: other, folder: folder).entry()
+        let copied = try await RecutScenario(catalog: other, folder: folder).entry()
         #expect(copied["guidance"] as? NSDictionary == stored["guidance"] as? NSDictionary, "\(copied)")
         // The copy re-makes the guided sticker, not the automatic one.
-        #expect(try RecutScenario(catalog: other, folder: folder).run(["reprocess", "--all", "--quiet"]).status == 0)
-        #expect(try TwoSubjects.dominantSubject(RecutScenario(catalog: other, folder: folder).entry()) == "magenta")
+        #expect(try await RecutScenario(catalog: other, folder: folder).run(["reprocess", "--all", "--quiet"]).status == 0)
+        #expect(try await TwoSubjects.dominantSubject(RecutScenario(catalog: other, folder: folder).entry()) == "magenta")
 
         // An edit in place that keeps the size keeps the guidance; one that crops the photo fails as
         // invalid-guidance, and --reset is the way out.
         _ = try TwoSubjects.write(to: "photos/two.png", in: folder, cropped: true)
-        let reimport = try run(["import", folder.path("photos"), "--json"])
+        let reimport = try await run(["import", folder.path("photos"), "--json"])
         #expect([1, 65].contains(reimport.status), "\(reimport.stdout)")
         #expect(reimport.stdout.contains("invalid-guidance"), "\(reimport.stdout)")
-        let failed = try entry()
+        let failed = try await entry()
         #expect((failed["failure"] as? [String: Any])?["code"] as? String == "invalid-guidance", "\(failed)")
         #expect(failed["guidance"] as? [String: Any] != nil, "what a person set is not dropped")
-        let reset = try run(["recut", "1", "--reset"])
+        let reset = try await run(["recut", "1", "--reset"])
         #expect(reset.status == 0, "\(reset.stderr)")
-        let after = try entry()
+        let after = try await entry()
         #expect(after["guidance"] is NSNull && after["status"] as? String == "ok", "\(after)")
         #expect(after["width"] as? Int == TwoSubjects.width / 2)
         _ = photo
     }
 
-    func refusalsLeaveTheEntryAsItWas() throws {
+    func refusalsLeaveTheEntryAsItWas() async throws {
         let photo = try TwoSubjects.write(to: "photos/two.png", in: folder)
-        try #require(try run(["import", folder.path("photos")]).status == 0)
-        let before = try entry()
+        try #require(try await run(["import", folder.path("photos")]).status == 0)
+        let before = try await entry()
         for (arguments, status, message) in [
             (["recut", "1", "--box", "600,300,100,100"], 64, "box 600,300,100,100 is outside the photo (640 x 360 pixels upright"),
             (["recut", "1", "--exclude", "640,10"], 64, "outside the photo"),
@@ -136,7 +136,7 @@ struct RecutScenario {
             (["recut", "9"], 65, "9"),
             (["recut", "1", "--box", "0,0,40,40"], 65, "no subject"),
         ] {
-            let refused = try run(arguments)
+            let refused = try await run(arguments)
             #expect(refused.status == Int32(status), "\(arguments): \(refused.stderr)")
             #expect(refused.stderr.contains(message), "\(arguments): \(refused.stderr)")
         }
@@ -144,13 +144,13 @@ struct RecutScenario {
         var bytes = try Data(contentsOf: URL(fileURLWithPath: photo))
         bytes.append(contentsOf: [0, 0, 0, 0])
         try bytes.write(to: URL(fileURLWithPath: photo))
-        let changed = try run(["recut", "1", "--box", TwoSubjects.rightBox])
+        let changed = try await run(["recut", "1", "--box", TwoSubjects.rightBox])
         #expect(changed.status == 65 && changed.stderr.contains("catalog reprocess"), "\(changed.stderr)")
         try FileManager.default.removeItem(atPath: photo)
-        let missing = try run(["recut", "1", "--box", TwoSubjects.rightBox])
+        let missing = try await run(["recut", "1", "--box", TwoSubjects.rightBox])
         #expect(missing.status == 74 && missing.stderr.contains(photo), "\(missing.stderr)")
 
-        let after = try entry()
+        let after = try await entry()
         #expect(after["guidance"] is NSNull)
         #expect((after["sticker"] as? NSDictionary) == (before["sticker"] as? NSDictionary))
         #expect((after["palette"] as? NSArray) == (before["palette"] as? NSArray))
@@ -159,36 +159,36 @@ struct RecutScenario {
 
 @Suite(.needsModel, .timeLimit(.minutes(15)))
 struct RecutCommandTests {
-    @Test func guidanceIsStoredAppliedAndKept() throws {
+    @Test func guidanceIsStoredAppliedAndKept() async throws {
         let folder = try TemporaryFolder()
-        try RecutScenario(catalog: "c.sqlite", folder: folder).guidanceIsStoredAppliedAndKept(copyTo: "copy.sqlite")
+        try await RecutScenario(catalog: "c.sqlite", folder: folder).guidanceIsStoredAppliedAndKept(copyTo: "copy.sqlite")
     }
 
-    @Test func refusalsLeaveTheEntryAsItWas() throws {
-        try RecutScenario(catalog: "c.sqlite", folder: try TemporaryFolder()).refusalsLeaveTheEntryAsItWas()
+    @Test func refusalsLeaveTheEntryAsItWas() async throws {
+        try await RecutScenario(catalog: "c.sqlite", folder: try TemporaryFolder()).refusalsLeaveTheEntryAsItWas()
     }
 
-    @Test func withoutTheModelNothingIsTouched() throws {
+    @Test func withoutTheModelNothingIsTouched() async throws {
         let folder = try TemporaryFolder()
         _ = try TwoSubjects.write(to: "photos/two.png", in: folder)
-        try #require(try CLI.run(["--catalog", "c.sqlite", "import", folder.path("photos")], in: folder).status == 0)
-        let run = try CLI.run(["--catalog", "c.sqlite", "recut", "1", "--box", TwoSubjects.rightBox], in: folder,
+        try #require(try await CLI.run(["--catalog", "c.sqlite", "import", folder.path("photos")], in: folder).status == 0)
+        let run = try await CLI.run(["--catalog", "c.sqlite", "recut", "1", "--box", TwoSubjects.rightBox], in: folder,
                               environment: ["STICKER_MODEL_DIR": "/nonexistent-model-folder", "XDG_DATA_HOME": folder.path("none")])
         #expect(run.status == 69, "\(run.stderr)")
-        #expect(try RecutScenario(catalog: "c.sqlite", folder: folder).entry()["guidance"] is NSNull)
+        #expect(try await RecutScenario(catalog: "c.sqlite", folder: folder).entry()["guidance"] is NSNull)
     }
 }
 
 extension RecutCommandTests {
-    @Test(.needsLargeModel) func guidanceSurvivesAModelChange() throws {
+    @Test(.needsLargeModel) func guidanceSurvivesAModelChange() async throws {
         let folder = try TemporaryFolder()
         let scenario = RecutScenario(catalog: "c.sqlite", folder: folder)
         _ = try TwoSubjects.write(to: "photos/two.png", in: folder)
-        try #require(try scenario.run(["import", folder.path("photos")]).status == 0)
-        try #require(try scenario.run(["recut", "1", "--box", TwoSubjects.rightBox]).status == 0)
-        let reprocess = try CLI.run(["--catalog", "c.sqlite", "reprocess", "--model", "u2net"], in: folder)
+        try #require(try await scenario.run(["import", folder.path("photos")]).status == 0)
+        try #require(try await scenario.run(["recut", "1", "--box", TwoSubjects.rightBox]).status == 0)
+        let reprocess = try await CLI.run(["--catalog", "c.sqlite", "reprocess", "--model", "u2net"], in: folder)
         #expect(reprocess.status == 0, "\(reprocess.stderr)")
-        let entry = try scenario.entry()
+        let entry = try await scenario.entry()
         #expect(((entry["sticker"] as? [String: Any])?["settings"] as? [String: Any])?["model"] as? String == "u2net", "\(entry)")
         #expect(entry["guidance"] as? [String: Any] != nil)
         #expect(try TwoSubjects.dominantSubject(entry) == "magenta")
@@ -200,13 +200,13 @@ struct PostgresRecutCommandTests {
     @Test func guidanceIsStoredAppliedAndKept() async throws {
         let server = try TestPostgresServer.server
         let postgres = server.address(database: try await server.makeDatabase())
-        try RecutScenario(catalog: postgres, folder: try TemporaryFolder()).guidanceIsStoredAppliedAndKept(copyTo: "copy.sqlite")
+        try await RecutScenario(catalog: postgres, folder: try TemporaryFolder()).guidanceIsStoredAppliedAndKept(copyTo: "copy.sqlite")
     }
 
     @Test func refusalsLeaveTheEntryAsItWas() async throws {
         let server = try TestPostgresServer.server
         let postgres = server.address(database: try await server.makeDatabase())
-        try RecutScenario(catalog: postgres, folder: try TemporaryFolder()).refusalsLeaveTheEntryAsItWas()
+        try await RecutScenario(catalog: postgres, folder: try TemporaryFolder()).refusalsLeaveTheEntryAsItWas()
     }
 
     /// SQLite → PostgreSQL → SQLite keeps the guidance, and `work` applies it to the file edited in place.
@@ -216,24 +216,24 @@ struct PostgresRecutCommandTests {
         let folder = try TemporaryFolder()
         let local = RecutScenario(catalog: "c.sqlite", folder: folder), shared = RecutScenario(catalog: postgres, folder: folder)
         _ = try TwoSubjects.write(to: "photos/two.png", in: folder)
-        try #require(try local.run(["import", folder.path("photos")]).status == 0)
-        try #require(try local.run(["recut", "1", "--box", TwoSubjects.rightBox, "--exclude", "10,10"]).status == 0)
-        let guided = try local.entry()["guidance"] as? NSDictionary
+        try #require(try await local.run(["import", folder.path("photos")]).status == 0)
+        try #require(try await local.run(["recut", "1", "--box", TwoSubjects.rightBox, "--exclude", "10,10"]).status == 0)
+        let guided = try await local.entry()["guidance"] as? NSDictionary
         #expect(guided != nil)
-        #expect(try local.run(["copy", "--to", postgres]).status == 0)
-        #expect(try shared.entry()["guidance"] as? NSDictionary == guided)
+        #expect(try await local.run(["copy", "--to", postgres]).status == 0)
+        #expect(try await shared.entry()["guidance"] as? NSDictionary == guided)
 
         _ = try TwoSubjects.write(to: "photos/two.png", in: folder, edited: true)
-        let enqueued = try shared.run(["import", "--enqueue", folder.path("photos")])
+        let enqueued = try await shared.run(["import", "--enqueue", folder.path("photos")])
         #expect(enqueued.status == 0, "\(enqueued.stderr)")
-        let work = try shared.run(["work", "--quiet"])
+        let work = try await shared.run(["work", "--quiet"])
         #expect(work.status == 0, "\(work.stderr)")
-        let worked = try shared.entry()
+        let worked = try await shared.entry()
         #expect(worked["guidance"] as? NSDictionary == guided && worked["status"] as? String == "ok", "\(worked)")
-        #expect(worked["sha256"] as? String != (try local.entry()["sha256"] as? String), "work took in the edited file")
+        await #expect(worked["sha256"] as? String != (try local.entry()["sha256"] as? String), "work took in the edited file")
         #expect(try TwoSubjects.dominantSubject(worked) == "magenta")
 
-        #expect(try shared.run(["copy", "--to", "back.sqlite"]).status == 0)
-        #expect(try RecutScenario(catalog: "back.sqlite", folder: folder).entry()["guidance"] as? NSDictionary == guided)
+        #expect(try await shared.run(["copy", "--to", "back.sqlite"]).status == 0)
+        #expect(try await RecutScenario(catalog: "back.sqlite", folder: folder).entry()["guidance"] as? NSDictionary == guided)
     }
 }

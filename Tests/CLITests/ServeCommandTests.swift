@@ -1,4 +1,5 @@
 import Foundation
+import TestProcessSupport
 import PostgresTestSupport
 import Testing
 
@@ -57,7 +58,7 @@ struct ServeCommandTests {
             try FileManager.default.moveItem(atPath: "\(photos)/copy-\(number).jpg", toPath: more.appendingPathComponent("copy-\(number).jpg").path)
         }
         let env = ["STICKER_TEST_PREDICTOR": "centre"]
-        #expect(try CLI.run(["import", "--catalog", catalog, photos], in: folder, environment: env).status == 0)
+        #expect(try await CLI.run(["import", "--catalog", catalog, photos], in: folder, environment: env).status == 0)
 
         let out = folder.url.appendingPathComponent("serve.out"), err = folder.url.appendingPathComponent("serve.err")
         let server = try CLI.start(["serve", "--catalog", catalog, "--port", "0", "--json"], in: folder, stdout: out, stderr: err, environment: env)
@@ -86,10 +87,10 @@ struct ServeCommandTests {
         #expect(try await Self.total(base) == 10)
 
         // Settings changed and a reprocess run by the CLI: the server's stale listing follows.
-        #expect(try CLI.run(["config", "set", "--catalog", catalog, "palette.colors", "3"], in: folder).status == 0)
+        #expect(try await CLI.run(["config", "set", "--catalog", catalog, "palette.colors", "3"], in: folder).status == 0)
         let (_, staleData) = try await Self.get(base.appendingPathComponent("api/entries").appending(queryItems: [URLQueryItem(name: "stale", value: "1")]))
         #expect((try JSONSerialization.jsonObject(with: staleData) as? [String: Any])?["total"] as? Int == 10)
-        let reprocess = try CLI.run(["reprocess", "--catalog", catalog], in: folder, environment: env)
+        let reprocess = try await CLI.run(["reprocess", "--catalog", catalog], in: folder, environment: env)
         #expect(reprocess.status == 0, "\(reprocess.stderr)")
         let (_, freshData) = try await Self.get(base.appendingPathComponent("api/entries").appending(queryItems: [URLQueryItem(name: "stale", value: "1")]))
         #expect((try JSONSerialization.jsonObject(with: freshData) as? [String: Any])?["total"] as? Int == 0)
@@ -99,7 +100,7 @@ struct ServeCommandTests {
 
         // SIGTERM: a clean stop, exit 0.
         server.terminate()
-        server.waitUntilExit()
+        await server.exited()
         #expect(server.terminationReason == .exit)
         #expect(server.terminationStatus == 0, "\((try? String(contentsOf: err, encoding: .utf8)) ?? "")")
     }
@@ -115,7 +116,7 @@ struct ServeCommandTests {
         let stderr = (try? String(contentsOf: err, encoding: .utf8)) ?? ""
         #expect(stderr.contains("warning: serving on 0.0.0.0, not loopback"))
         kill(server.processIdentifier, SIGINT)
-        server.waitUntilExit()
+        await server.exited()
         #expect(server.terminationStatus == 0)
     }
 
@@ -123,9 +124,9 @@ struct ServeCommandTests {
     @Test func aCopiedBinaryServesThePageAndStopsWithAnOpenEventStream() async throws {
         let folder = try TemporaryFolder()
         let copy = folder.url.appendingPathComponent("bin/catalog")
-        try CLI.copyBinary(to: copy)
+        try await CLI.copyBinary(to: copy)
         let out = folder.url.appendingPathComponent("serve.out"), err = folder.url.appendingPathComponent("serve.err")
-        let server = Process()
+        let server = WatchedProcess()
         server.executableURL = copy
         server.arguments = ["serve", "--catalog", "c.sqlite", "--port", "0"]
         server.currentDirectoryURL = folder.url
@@ -152,15 +153,15 @@ struct ServeCommandTests {
         let clock = ContinuousClock()
         let start = clock.now
         server.terminate()
-        server.waitUntilExit()
+        await server.exited()
         stream.cancel()
         #expect(server.terminationStatus == 0, "\((try? String(contentsOf: err, encoding: .utf8)) ?? "")")
         #expect(clock.now - start < .seconds(10))
     }
 
-    @Test func refusesABadPort() throws {
+    @Test func refusesABadPort() async throws {
         let folder = try TemporaryFolder()
-        let result = try CLI.run(["serve", "--catalog", "c.sqlite", "--port", "70000"], in: folder)
+        let result = try await CLI.run(["serve", "--catalog", "c.sqlite", "--port", "70000"], in: folder)
         #expect(result.status == 64)
     }
 }

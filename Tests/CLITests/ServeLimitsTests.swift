@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import TestProcessSupport
 import SampleImages
 import Testing
 
@@ -62,7 +63,7 @@ struct RawClient {
 @Suite("catalog serve: limits, timeouts and stopping", .serialized, .timeLimit(.minutes(15)))
 struct ServeLimitsTests {
     struct Server {
-        let process: Process
+        let process: WatchedProcess
         let port: Int
         let token: String
         let catalog: String
@@ -89,12 +90,11 @@ struct ServeLimitsTests {
             let clock = ContinuousClock()
             let start = clock.now
             if signal != 0 { kill(process.processIdentifier, signal) }
-            while process.isRunning && clock.now - start < limit { try await Task.sleep(for: .milliseconds(50)) }
-            if process.isRunning {
+            if await !process.exited(within: limit) {
                 process.terminate()
                 Issue.record("the server was still running \(limit) after the signal")
             }
-            process.waitUntilExit()
+            await process.exited()
             return (process.terminationStatus, clock.now - start)
         }
     }
@@ -131,7 +131,7 @@ struct ServeLimitsTests {
     @Test(.needsModel) func aPreviewOfAHugeSourceReadsNothingBig() async throws {
         let folder = try TemporaryFolder()
         let photo = try folder.write(try #require(try SamplePhotos.demoStills(width: 320, height: 240).first { $0.name.hasSuffix(".jpg") }).bytes, to: "p/a.jpg")
-        try #require(try CLI.run(["--catalog", "c.sqlite", "import", folder.path("p")], in: folder).status == 0)
+        try #require(try await CLI.run(["--catalog", "c.sqlite", "import", folder.path("p")], in: folder).status == 0)
         let server = try await Self.start(in: folder)
         defer { if server.process.isRunning { server.process.terminate() } }
         let before = server.peakMegabytes
@@ -271,7 +271,7 @@ struct ServeLimitsTests {
         let deadline2 = clock.now + .seconds(60)
         var listed = ""
         while clock.now < deadline2 {
-            listed = try CLI.run(["--catalog", "c.sqlite", "list"], in: folder).stdout
+            listed = try await CLI.run(["--catalog", "c.sqlite", "list"], in: folder).stdout
             if listed.contains(digest) { break }
             try await Task.sleep(for: .milliseconds(200))
         }
@@ -289,7 +289,7 @@ struct ServeLimitsTests {
     @Test(.needsModel) func aJobRunningAtTheStopIsReportedAndTheStreamsClose() async throws {
         let folder = try TemporaryFolder()
         let photos = try folder.writeNumberedCopies(40, width: 640, height: 480)
-        try #require(try CLI.run(["--catalog", "c.sqlite", "import", photos], in: folder).status == 0)
+        try #require(try await CLI.run(["--catalog", "c.sqlite", "import", photos], in: folder).status == 0)
         let server = try await Self.start(["--shutdown-grace", "30"], in: folder)
         defer { if server.process.isRunning { server.process.terminate() } }
         let events = try RawClient(port: server.port, receiveTimeout: 60)

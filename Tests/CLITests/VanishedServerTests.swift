@@ -1,4 +1,6 @@
 import Foundation
+import Synchronization
+import TestProcessSupport
 import PostgresTestSupport
 import Testing
 
@@ -12,7 +14,7 @@ import Testing
 /// test says so and stops.
 @Suite(.needsModel, .enabled(if: NetworkedPostgresServer.isInstalled, "PostgreSQL is not installed (make test installs it)"), .timeLimit(.minutes(15)))
 struct VanishedServerTests {
-    @Test func aWorkerWhoseServerVanishesStopsWithExit69InsteadOfHanging() throws {
+    @Test func aWorkerWhoseServerVanishesStopsWithExit69InsteadOfHanging() async throws {
         let network = TestNetwork.make(hosts: ["gone-db", "gone-w1"])
         defer { network.remove() }
         if let reason = network.fallbackReason {
@@ -37,16 +39,20 @@ struct VanishedServerTests {
             network.command(on: host, [CLI.binary.path, "--catalog", catalog, "work", "--json", "--jobs", "1", "--reconnect-for", "10s"]),
             name: "gone-w1", in: folder)
         defer { worker.kill() }
-        var deadline = Date().addingTimeInterval(300)
-        while worker.isRunning && worker.imported.isEmpty && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
-        try #require(worker.isRunning, "the worker ended before the cut: \(worker.stderr)")
+        // The cut is made by a watcher on a thread of its own, the moment the first photo is in: mid-run
+        // however busy the test pool is.
+        let cutMade = Mutex(false)
+        await act(when: { !worker.isRunning || !worker.imported.isEmpty }, within: .seconds(300), every: .milliseconds(20)) {
+            guard worker.isRunning, !worker.imported.isEmpty else { return }
+            cutMade.withLock { $0 = (try? network.disconnect(database)) != nil }
+        }
         try #require(!worker.imported.isEmpty, "nothing imported in 300 s: \(worker.stderr)")
-
-        try network.disconnect(database)
+        try #require(cutMade.withLock { $0 }, "the worker ended before the cut: \(worker.stderr)")
         let cut = Date()
+        var deadline: Date
         // 2 s to find the connection dead, 10 s of retries, each connect given up after 3 s: well under a minute.
         deadline = cut.addingTimeInterval(180)
-        while worker.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.2) }
+        while worker.isRunning && Date() < deadline { try await Task.sleep(for: .seconds(0.2)) }
         let stoppedAfter = Date().timeIntervalSince(cut)
         #expect(!worker.isRunning, "the worker still runs \(Int(stoppedAfter)) s after its server vanished: \(worker.stderr)")
         guard !worker.isRunning else { return }

@@ -13,7 +13,7 @@ struct CutoutRoutesTests {
     @Test func aPreviewIsTheStickerASaveWouldMakeAndNothingIsSaved() async throws {
         try await withServer { fixture, client in
             let id = fixture.stickerIds[0]
-            let stored = try await #require(try fixture.repository.stickerPNG(id: id))
+            let stored = try #require(try await fixture.repository.stickerPNG(id: id))
             let before = try await fixture.repository.entry(id: id)
             // No guidance: the automatic cut-out, byte for byte the sticker the import made.
             try await client.execute(uri: "/api/entries/\(id)/cutout", method: .post, headers: pageHeaders(), body: "{}".buffer) { response in
@@ -39,7 +39,7 @@ struct CutoutRoutesTests {
                 #expect(response.status == .ok)
             }
             // The source is not read again: a second preview works from the photo kept in memory.
-            let path = try await #require(try fixture.repository.entry(id: id)?.path)
+            let path = try #require(try await fixture.repository.entry(id: id)?.path)
             try FileManager.default.removeItem(atPath: path)
             let body = #"{"box":{"x":0,"y":0,"width":320,"height":240}}"#
             try await client.execute(uri: "/api/entries/\(id)/cutout", method: .post, headers: pageHeaders(), body: body.buffer) { response in
@@ -47,7 +47,7 @@ struct CutoutRoutesTests {
             }
             // Another entry whose source is gone is refused, naming the file.
             let other = fixture.stickerIds[1]
-            let otherPath = try await #require(try fixture.repository.entry(id: other)?.path)
+            let otherPath = try #require(try await fixture.repository.entry(id: other)?.path)
             try FileManager.default.removeItem(atPath: otherPath)
             try await client.execute(uri: "/api/entries/\(other)/cutout", method: .post, headers: pageHeaders(), body: "{}".buffer) { response in
                 #expect(response.status == .conflict)
@@ -64,7 +64,7 @@ struct CutoutRoutesTests {
             try await client.execute(uri: "/api/entries/\(id)/cutout/prepare", method: .post, headers: pageHeaders()) { response in
                 #expect(response.status == .noContent)
             }
-            let path = try await #require(try fixture.repository.entry(id: id)?.path)
+            let path = try #require(try await fixture.repository.entry(id: id)?.path)
             try FileManager.default.removeItem(atPath: path)
             try await client.execute(uri: "/api/entries/\(id)/cutout", method: .post, headers: pageHeaders(), body: "{}".buffer) { response in
                 #expect(response.status == .ok)
@@ -145,7 +145,7 @@ struct CutoutRoutesTests {
     @Test func saveStoresTheGuidanceAndMakesThePreviewedStickerResetUndoesIt() async throws {
         try await withServer { fixture, client in
             let id = fixture.stickerIds[0]
-            let automatic = try await #require(try fixture.repository.stickerPNG(id: id))
+            let automatic = try #require(try await fixture.repository.stickerPNG(id: id))
             // A box over the left half cuts the centred subject: another sticker.
             let body = #"{"box":{"x":0,"y":0,"width":160,"height":240},"include":[],"exclude":[{"x":10,"y":10}]}"#
             let previewed = try await client.execute(uri: "/api/entries/\(id)/cutout", method: .post, headers: pageHeaders(), body: body.buffer) { response in
@@ -161,7 +161,7 @@ struct CutoutRoutesTests {
                 #expect((guidance["box"] as? [String: Int]) == ["x": 0, "y": 0, "width": 160, "height": 240])
                 #expect((guidance["exclude"] as? [[String: Int]]) == [["x": 10, "y": 10]])
             }
-            let stored = try await #require(try fixture.repository.entry(id: id))
+            let stored = try #require(try await fixture.repository.entry(id: id))
             #expect(stored.guidance == CutoutGuidance(box: .init(x: 0, y: 0, width: 160, height: 240), exclude: [.init(x: 10, y: 10)]))
             // What was previewed is what was saved, byte for byte.
             #expect(try await fixture.repository.stickerPNG(id: id) == previewed)

@@ -47,7 +47,7 @@ struct EntryRoutesTests {
     @Test func entryIsExactlyWhatShowJSONPrints() async throws {
         try await withServer { fixture, client in
             let id = fixture.stickerIds[0]
-            let detail = try await #require(try fixture.repository.entry(id: id))
+            let detail = try #require(try await fixture.repository.entry(id: id))
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
             let expected = String(decoding: try encoder.encode(detail), as: UTF8.self) + "\n"
@@ -109,7 +109,7 @@ struct EntryRoutesTests {
     @Test func stickerHasETagAndRevalidates() async throws {
         try await withServer { fixture, client in
             let id = fixture.stickerIds[0]
-            let png = try await #require(try fixture.repository.stickerPNG(id: id))
+            let png = try #require(try await fixture.repository.stickerPNG(id: id))
             let etag = try await client.execute(uri: "/api/stickers/\(id).png", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "image/png")
@@ -182,7 +182,7 @@ struct EntryRoutesTests {
             try await client.execute(uri: "/api/photos/\(id)/preview.jpg?size=5", method: .get) { response in
                 #expect(response.status == .badRequest)
             }
-            let path = try await #require(try fixture.repository.entry(id: id)?.path)
+            let path = try #require(try await fixture.repository.entry(id: id)?.path)
             try FileManager.default.removeItem(atPath: path)
             try await client.execute(uri: "/api/photos/\(id)/preview.jpg", method: .get) { response in
                 #expect(response.status == .notFound)

@@ -64,7 +64,7 @@ struct JobRoutesTests {
             #expect(text.contains("event: job\ndata: {\"id\":1,\"kind\":\"import\",\"state\":\"started\",\"total\":2}"))
             #expect(text.contains("event: progress\ndata: "))
             #expect(text.contains("\"state\":\"finished\""))
-            await #expect(try fixture.repository.entries(.all).count == before + 2)
+            #expect(try await fixture.repository.entries(.all).count == before + 2)
             try await client.execute(uri: "/api/entries?limit=2", method: .get) { response in
                 let entries = (response.json as? [String: Any])?["entries"] as? [[String: Any]]
                 #expect(entries?.allSatisfy { ($0["path"] as? String)?.hasPrefix(fixture.uploadsDirectory.path) == true } == true)

@@ -1,4 +1,5 @@
 import Foundation
+import TestProcessSupport
 import Processing
 import Testing
 
@@ -106,14 +107,14 @@ import Testing
             #expect(fits.contains { $0.animation?.steps.contains("4.0 → 3.0 s") == true })
             for fit in fits {
                 let url = directory.appending(path: "out/party-animated.telegram/\(fit.file)")
-                let probe = try FFprobe.streams(of: url)
+                let probe = try await FFprobe.streams(of: url)
                 #expect(probe.count == 1, "one stream, video, no audio")
                 let video = try #require(probe.first)
                 #expect(video["codec_type"] as? String == "video" && video["codec_name"] as? String == "vp9")
                 let width = try #require(video["width"] as? Int), height = try #require(video["height"] as? Int)
                 #expect(max(width, height) == 512 && min(width, height) <= 512)
                 #expect((video["tags"] as? [String: Any])?["alpha_mode"] as? String == "1" || (video["tags"] as? [String: Any])?["ALPHA_MODE"] as? String == "1")
-                let duration = try FFprobe.duration(of: url)
+                let duration = try await FFprobe.duration(of: url)
                 #expect(duration > 0 && duration <= 3.0)
                 let counted = try #require(video["nb_read_frames"] as? String)
                 let frames = try #require(Double(counted))
@@ -214,28 +215,28 @@ enum FFprobe {
     static let path: String? = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
         .split(separator: ":").map { "\($0)/ffprobe" }.first { FileManager.default.isExecutableFile(atPath: $0) }
 
-    static func json(_ arguments: [String]) throws -> [String: Any] {
-        let process = Process()
+    static func json(_ arguments: [String]) async throws -> [String: Any] {
+        let process = WatchedProcess()
         process.executableURL = URL(fileURLWithPath: try #require(path))
         process.arguments = ["-v", "error", "-print_format", "json"] + arguments
         let output = Pipe()
         process.standardOutput = output
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = await output.fileHandleForReading.readUntilClosed()
+        await process.exited()
         let object = try JSONSerialization.jsonObject(with: data)
         return try #require(object as? [String: Any])
     }
 
     /// Every stream, with its frames counted by decoding.
-    static func streams(of url: URL) throws -> [[String: Any]] {
-        let streams = try json(["-count_frames", "-show_streams", url.path])["streams"]
+    static func streams(of url: URL) async throws -> [[String: Any]] {
+        let streams = try await json(["-count_frames", "-show_streams", url.path])["streams"]
         return try #require(streams as? [[String: Any]])
     }
 
     /// The container's running time in seconds.
-    static func duration(of url: URL) throws -> Double {
-        let container = try json(["-show_format", url.path])["format"]
+    static func duration(of url: URL) async throws -> Double {
+        let container = try await json(["-show_format", url.path])["format"]
         let format = try #require(container as? [String: Any])
         let duration = try #require(format["duration"] as? String)
         return try #require(Double(duration))

@@ -63,7 +63,7 @@ import Testing
             #expect(json.contains(#""exif":{"exposureTime":null,"fNumber":null,"focalLength":null,"gpsAltitude":null,"#
                 + #""gpsLatitude":null,"gpsLongitude":null,"iso":null,"lensModel":null,"make":null,"model":null,"#
                 + #""orientation":null,"takenAt":null}"#))
-            await #expect(try repository.entry(id: 1)?.allTags == [:])
+            #expect(try await repository.entry(id: 1)?.allTags == [:])
         }
     }
 
@@ -76,7 +76,7 @@ import Testing
             exif.gpsLongitude = .nan
             exif.exposureTime = .infinity
             _ = try await repository.recordProcessed(sampleProcessedPhoto(exif: exif), sha256: sha(1), source: source("/p"))
-            let stored = try await #require(try repository.entry(id: 1)?.exif)
+            let stored = try #require(try await repository.entry(id: 1)?.exif)
             #expect(stored.orientation == nil && stored.gpsLatitude == nil && stored.gpsLongitude == nil)
             #expect(stored.exposureTime == nil && stored.make == "Canon")
         }
@@ -88,26 +88,26 @@ import Testing
             let photo = sampleProcessedPhoto()
             #expect(try await repository.recordProcessed(photo, sha256: sha(7), source: source("/a/x.jpg"))
                 == .imported(id: 1))
-            let first = try await #require(try repository.entry(id: 1))
+            let first = try #require(try await repository.entry(id: 1))
 
             // Same place, same file: nothing changes.
             #expect(try await repository.recordProcessed(photo, sha256: sha(7), source: source("/a/x.jpg"))
                 == .duplicate(id: 1, pathUpdated: false))
-            await #expect(try repository.entry(id: 1)?.updatedAt == first.updatedAt)
+            #expect(try await repository.entry(id: 1)?.updatedAt == first.updatedAt)
 
             // Moved: the path follows the bytes.
             #expect(try await repository.recordProcessed(photo, sha256: sha(7), source: source("/b/y.jpg"))
                 == .duplicate(id: 1, pathUpdated: true))
-            await #expect(try repository.existingEntry(sha256: sha(7))
+            #expect(try await repository.existingEntry(sha256: sha(7))
                 == ExistingEntry(id: 1, path: "/b/y.jpg", status: .ok, fileSize: 1234, modificationTime: 1_714_559_696))
 
             // Touched in place: size and time refreshed, path unchanged.
             #expect(try await repository.noteDuplicate(id: 1, source: source("/b/y.jpg", modificationTime: 1_800_000_000))
                 == .duplicate(id: 1, pathUpdated: false))
-            await #expect(try repository.existingEntry(sha256: sha(7))?.modificationTime == 1_800_000_000)
+            #expect(try await repository.existingEntry(sha256: sha(7))?.modificationTime == 1_800_000_000)
 
-            await #expect(try repository.entries(.all).count == 1)
-            await #expect(try repository.existingEntry(sha256: sha(8)) == nil)
+            #expect(try await repository.entries(.all).count == 1)
+            #expect(try await repository.existingEntry(sha256: sha(8)) == nil)
             let error = await catalogError { try await repository.noteDuplicate(id: 99, source: source("/z")) }
             #expect(error == .entryNotFound(id: 99))
         }

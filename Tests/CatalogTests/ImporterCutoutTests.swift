@@ -50,7 +50,7 @@ import Testing
             let jpeg = try SamplePhotos.jpeg(scene, exif: nil, quality: 92)
             let (repository, summary) = try await importing(["star.jpg": jpeg], predictor: SceneTruth(scene: scene), in: directory)
             #expect(summary.imported == 1 && summary.failed == 0)
-            let sticker = try await #require(try repository.entry(id: 1)?.sticker)
+            let sticker = try #require(try await repository.entry(id: 1)?.sticker)
             #expect(sticker.pipelineVersion == PhotoProcessor.pipelineVersion)
             #expect(sticker.settings == .default)
 
@@ -94,7 +94,7 @@ import Testing
             let jpeg = try SamplePhotos.jpeg(flat, exif: nil)
             let (repository, summary) = try await importing(["flat.jpg": jpeg], predictor: SceneTruth(scene: flat), in: directory)
             #expect(summary.failed == 1 && summary.imported == 0)
-            let failure = try await #require(try repository.entry(id: 1)?.failure)
+            let failure = try #require(try await repository.entry(id: 1)?.failure)
             #expect(failure.code == "no-subject")
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TestProcessSupport
 import Processing
 import Testing
 
@@ -9,8 +10,8 @@ import Testing
 /// carries it, and a lone file or a third name is not linked.
 @Suite(.timeLimit(.minutes(15))) struct LivePhotoTests {
     /// Two seconds of a moving test pattern as QuickTime, made with the ffmpeg CLI.
-    static func writeMOV(to url: URL) throws {
-        let process = Process()
+    static func writeMOV(to url: URL) async throws {
+        let process = WatchedProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
             "ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=10:duration=2", "-c:v", "libx264",
@@ -20,8 +21,8 @@ import Testing
         let errors = Pipe()
         process.standardError = errors
         try process.run()
-        let output = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let output = await errors.fileHandleForReading.readUntilClosed()
+        await process.exited()
         try #require(process.terminationStatus == 0, "ffmpeg failed: \(String(decoding: output, as: UTF8.self))")
     }
 
@@ -31,7 +32,7 @@ import Testing
             let folder = directory.appending(path: "phone")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try Data(try JPEGCodec.encode(SampleSceneFrames.frame(0))).write(to: folder.appending(path: "IMG_0001.JPG"))
-            try Self.writeMOV(to: folder.appending(path: "img_0001.mov"))
+            try await Self.writeMOV(to: folder.appending(path: "img_0001.mov"))
             try Data(try JPEGCodec.encode(SampleSceneFrames.frame(5))).write(to: folder.appending(path: "IMG_0002.jpeg"))
             let store = try await openStore(kind, in: directory)
             let importer = Importer(repository: store, options: ImportOptions(jobs: 2, predictor: CentredEllipsePredictor()))

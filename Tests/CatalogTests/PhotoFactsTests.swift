@@ -39,7 +39,7 @@ import Testing
         try await withTemporaryDirectory { directory in
             let (repository, summary) = try await importing("blank.jpg", try Self.blankPhoto(), in: directory)
             #expect(summary.failed == 1 && summary.imported == 0, "the failure and its code are unchanged")
-            let entry = try await #require(try repository.entry(id: 1))
+            let entry = try #require(try await repository.entry(id: 1))
             #expect(entry.failure?.code == "no-subject")
             #expect(entry.format == "jpeg")
             #expect(entry.width == 320 && entry.height == 240, "upright: the stored pixels are turned, the scene is 320x240")
@@ -49,7 +49,7 @@ import Testing
 
             // Search by camera finds stickers, and this photo has none.
             let query = ColorQuery(colors: [OklabColor(l: 0.5, a: 0, b: 0)], within: 100, camera: "Blank One")
-            await #expect(try repository.search(query).isEmpty)
+            #expect(try await repository.search(query).isEmpty)
         }
     }
 
@@ -59,7 +59,7 @@ import Testing
             let candidates = try await repository.reprocessCandidates(settings: .default, all: true)
             let reprocessor = Reprocessor(repository: repository, options: ReprocessOptions(jobs: 1, all: true, settings: .default, predictor: NothingPredictor()))
             _ = try await reprocessor.run(candidates) { _ in }
-            let entry = try await #require(try repository.entry(id: 1))
+            let entry = try #require(try await repository.entry(id: 1))
             #expect(entry.failure?.code == "no-subject")
             #expect(entry.width == 320 && entry.height == 240)
             #expect(entry.exif?.make == "Sticker Labs")
@@ -69,7 +69,7 @@ import Testing
     @Test func undecodableBytesHaveNoFacts() async throws {
         try await withTemporaryDirectory { directory in
             let (repository, _) = try await importing("junk.gif", Array("GIF89a and nothing else".utf8), in: directory)
-            let entry = try await #require(try repository.entry(id: 1))
+            let entry = try #require(try await repository.entry(id: 1))
             #expect(entry.failure?.code == "unsupported-format")
             #expect(entry.format == "gif" && entry.width == nil && entry.height == nil && entry.exif == nil)
         }
@@ -84,7 +84,7 @@ import Testing
             _ = try await repository.recordFailure(
                 sha256: sha(2), source: source("/photos/b.gif"), format: .gif, code: "unsupported-format", message: "unsupported format: GIF")
             // Recorded by this binary: nothing to retry.
-            await #expect(try repository.reprocessCandidates(settings: .default, all: false).allSatisfy { !$0.reasons.contains(.decoder) })
+            #expect(try await repository.reprocessCandidates(settings: .default, all: false).allSatisfy { !$0.reasons.contains(.decoder) })
 
             // As a binary before decoder version 2 left them (the column did not exist: NULL).
             let queue = try DatabaseQueue(path: url.path)

@@ -47,7 +47,7 @@ import Testing
             let outcome = try await repository.recordProcessed(old, sha256: Importer.hexDigest(read.bytes), source: read.source)
             guard case .imported(let id) = outcome else { Issue.record("not imported: \(outcome)"); return }
 
-            await #expect(try repository.reprocessCandidates(settings: settings, all: false).isEmpty)
+            #expect(try await repository.reprocessCandidates(settings: settings, all: false).isEmpty)
             let candidates = try await repository.reprocessCandidates(settings: settings, all: false, pipelineVersion: PhotoProcessor.pipelineVersion + 1, decoderVersion: PhotoDecoder.decoderVersion)
             #expect(candidates.map(\.reasons) == [[.pipeline]])
 
@@ -56,10 +56,10 @@ import Testing
                 #expect(event == .reprocessed(id: id, path: path, reasons: [.pipeline]))
             }
             #expect(summary.reprocessed == 1 && summary.left == 0 && !summary.interrupted)
-            let entry = try await #require(try repository.entry(id: id))
+            let entry = try #require(try await repository.entry(id: id))
             #expect(entry.exif == nil)  // the PNG has none: the old EXIF row is gone
             #expect(entry.palette.count <= settings.paletteColors && entry.palette.map(\.hex) != old.palette.colors.map(\.hex))
-            let png = try await #require(try repository.stickerPNG(id: id))
+            let png = try #require(try await repository.stickerPNG(id: id))
             #expect(png.count == entry.sticker?.bytes && png.count > 8)
         }
     }
@@ -73,7 +73,7 @@ import Testing
                 id: 1, expectedSHA256: sha(9), with: sampleProcessedPhoto(exif: nil), sha256: sha(2), source: source("/photos/a.jpg")
             )
             #expect(outcome == .changedMeanwhile)
-            await #expect(try repository.entry(id: 1) == before)
+            #expect(try await repository.entry(id: 1) == before)
             #expect(try await repository.refreshSource(id: 7, expectedSHA256: sha(1), source: source("/x")) == .changedMeanwhile)
         }
     }
@@ -88,7 +88,7 @@ import Testing
                 id: 1, expectedSHA256: sha(1), with: sampleProcessedPhoto(exif: nil), sha256: sha(2), source: source("/photos/a.jpg")
             )
             #expect(outcome == .duplicate(of: 2, removed: false))
-            await #expect(try repository.entry(id: 1) == before)
+            #expect(try await repository.entry(id: 1) == before)
         }
     }
 }

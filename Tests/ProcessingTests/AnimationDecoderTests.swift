@@ -9,8 +9,8 @@ struct AnimationDecoderTests {
     static let x264 = ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"]
     static let small10fps = ["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=10", "-t", "4"]
 
-    static func h264Clip(_ source: [String] = ClipFixtures.pattern) throws -> [UInt8] {
-        try ClipFixtures.make("clip.mp4", source + x264)
+    static func h264Clip(_ source: [String] = ClipFixtures.pattern) async throws -> [UInt8] {
+        try await ClipFixtures.make("clip.mp4", source + x264)
     }
 
     /// The frames' durations add up to their starts, with no gap or overlap.
@@ -38,8 +38,8 @@ struct AnimationDecoderTests {
     ]
 
     @Test(arguments: thirtyFPSClips)
-    func defaultWindowIsTheFirstThreeSecondsAtThirtyFPS(clip: Clip) throws {
-        let bytes = try ClipFixtures.make(clip.file, clip.arguments)
+    func defaultWindowIsTheFirstThreeSecondsAtThirtyFPS(clip: Clip) async throws {
+        let bytes = try await ClipFixtures.make(clip.file, clip.arguments)
         #expect(AnimationFormat.detect(bytes) == clip.format)
         #expect(MediaFormat.detect(bytes) == .animation(clip.format))
         let animation = try AnimationDecoder.decode(bytes)
@@ -54,8 +54,8 @@ struct AnimationDecoderTests {
     }
 
     @Test(.enabled(if: ClipFixtures.hasEncoder("libx265"), "this ffmpeg has no libx265 encoder to make an HEVC clip with"))
-    func hevcClipDecodes() throws {
-        let bytes = try ClipFixtures.make(
+    func hevcClipDecodes() async throws {
+        let bytes = try await ClipFixtures.make(
             "hevc.mp4", ClipFixtures.pattern + ["-c:v", "libx265", "-preset", "ultrafast", "-tag:v", "hvc1", "-x265-params", "log-level=error", "-pix_fmt", "yuv420p"])
         #expect(AnimationFormat.detect(bytes) == .mp4)
         let animation = try AnimationDecoder.decode(bytes)
@@ -71,8 +71,8 @@ struct AnimationDecoderTests {
     ]
 
     @Test(arguments: tenFPSAnimations)
-    func animatedImagesKeepTheirFrameTimes(clip: Clip) throws {
-        let bytes = try ClipFixtures.make(clip.file, clip.arguments)
+    func animatedImagesKeepTheirFrameTimes(clip: Clip) async throws {
+        let bytes = try await ClipFixtures.make(clip.file, clip.arguments)
         #expect(AnimationFormat.detect(bytes) == clip.format)
         let animation = try AnimationDecoder.decode(bytes)
         #expect(animation.format == clip.format)
@@ -89,8 +89,8 @@ struct AnimationDecoderTests {
         #expect(window.frames[0].image != animation.frames[0].image)
     }
 
-    @Test func explicitWindowStartsAndEndsWhereAsked() throws {
-        let bytes = try Self.h264Clip()
+    @Test func explicitWindowStartsAndEndsWhereAsked() async throws {
+        let bytes = try await Self.h264Clip()
         let animation = try AnimationDecoder.decode(bytes, window: AnimationWindow(start: 1, duration: 1.5))
         #expect(animation.frames.count == 45)
         #expect(animation.durationMilliseconds == 1500)
@@ -100,15 +100,15 @@ struct AnimationDecoderTests {
         #expect(animation.frames[0].image == whole.frames[30].image)
     }
 
-    @Test func frameRateCapDropsFramesAndKeepsTheTiming() throws {
-        let bytes = try Self.h264Clip()
+    @Test func frameRateCapDropsFramesAndKeepsTheTiming() async throws {
+        let bytes = try await Self.h264Clip()
         let capped = try AnimationDecoder.decode(bytes, window: AnimationWindow(maxFrameRate: 10))
         #expect(capped.frames.count == 30)
         #expect(capped.frames.allSatisfy { $0.durationMilliseconds == 100 })
         #expect(capped.durationMilliseconds == 3000)
 
         // A 60 fps source under the default 30 fps cap: every other frame.
-        let sixty = try Self.h264Clip(["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=60", "-t", "4"])
+        let sixty = try await Self.h264Clip(["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=60", "-t", "4"])
         let halved = try AnimationDecoder.decode(sixty)
         #expect(halved.frames.count == 90)
         #expect(halved.durationMilliseconds == 3000)
@@ -121,27 +121,27 @@ struct AnimationDecoderTests {
         Self.expectContiguous(uneven)
     }
 
-    @Test func maxFramesEndsTheWindowEarly() throws {
-        let animation = try AnimationDecoder.decode(try Self.h264Clip(), window: AnimationWindow(maxFrames: 20))
+    @Test func maxFramesEndsTheWindowEarly() async throws {
+        let animation = try await AnimationDecoder.decode(try Self.h264Clip(), window: AnimationWindow(maxFrames: 20))
         #expect(animation.frames.count == 20)
         #expect(animation.durationMilliseconds == 667)
         Self.expectContiguous(animation)
     }
 
-    @Test func workingSizeScalesFramesButReportsTheSourceSize() throws {
-        let animation = try AnimationDecoder.decode(try Self.h264Clip(), window: AnimationWindow(duration: 0.5, workingSize: 160))
+    @Test func workingSizeScalesFramesButReportsTheSourceSize() async throws {
+        let animation = try await AnimationDecoder.decode(try Self.h264Clip(), window: AnimationWindow(duration: 0.5, workingSize: 160))
         #expect((animation.width, animation.height) == (320, 240))
         #expect(animation.frames.allSatisfy { ($0.image.width, $0.image.height) == (160, 120) })
     }
 
-    @Test func displayMatrixRotationIsApplied() throws {
+    @Test func displayMatrixRotationIsApplied() async throws {
         // Blue left half, red right half, stored landscape; then a rotation to show it with
         // (`rotate` metadata, which FFmpeg 5.1 writes only when copying the stream).
-        let landscape = try ClipFixtures.make("landscape.mp4", [
+        let landscape = try await ClipFixtures.make("landscape.mp4", [
             "-f", "lavfi", "-i", "color=c=red:size=320x240:rate=30", "-t", "1",
             "-vf", "drawbox=x=0:y=0:w=160:h=240:color=blue:t=fill",
         ] + Self.x264)
-        let rotated = try ClipFixtures.make(
+        let rotated = try await ClipFixtures.make(
             "rotated.mp4", from: ("landscape.mp4", landscape), ["-i", "INPUT", "-c", "copy", "-metadata:s:v:0", "rotate=90"])
         let animation = try AnimationDecoder.decode(rotated)
         #expect((animation.width, animation.height) == (240, 320))
@@ -149,7 +149,7 @@ struct AnimationDecoderTests {
         #expect((first.width, first.height) == (240, 320))
         // The way FFmpeg's own player turns it (autorotation): which half ends on top depends on how
         // this FFmpeg writes the matrix, so ask it rather than assume.
-        let upright = try ClipFixtures.make(
+        let upright = try await ClipFixtures.make(
             "upright.rgba", from: ("rotated.mp4", rotated), ["-i", "INPUT", "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgba"])
         #expect(upright.count == 240 * 320 * 4)
         guard upright.count == 240 * 320 * 4 else { return }
@@ -162,8 +162,8 @@ struct AnimationDecoderTests {
         #expect(first.pixel(x: 120, y: 40) != first.pixel(x: 120, y: 280))
     }
 
-    @Test func pixelLimitIsCheckedBeforeDecoding() throws {
-        var bytes = try Self.h264Clip()
+    @Test func pixelLimitIsCheckedBeforeDecoding() async throws {
+        var bytes = try await Self.h264Clip()
         // Zero the coded frames: decoding them could not succeed, so a .tooLarge proves the check came first.
         let media = try #require(Self.boxPayload("mdat", in: bytes))
         for index in media { bytes[index] = 0 }
@@ -173,33 +173,34 @@ struct AnimationDecoderTests {
         // Under the limit, the zeroed frames are damaged data.
         let damaged = #expect(throws: ProcessingError.self) { try AnimationDecoder.decode(bytes) }
         #expect(damaged?.code == "corrupt-image", "\(String(describing: damaged))")
-        let webp = try ClipFixtures.make("anim.webp", Self.small10fps + ["-c:v", "libwebp_anim"])
+        let webp = try await ClipFixtures.make("anim.webp", Self.small10fps + ["-c:v", "libwebp_anim"])
         #expect(throws: ProcessingError.tooLarge(width: 160, height: 120, limit: 1000)) {
             try AnimationDecoder.decode(webp, window: AnimationWindow(maxPixels: 1000))
         }
     }
 
-    @Test func windowPastTheEndIsRefused() throws {
+    @Test func windowPastTheEndIsRefused() async throws {
+        let clip = try await Self.h264Clip()
         let error = #expect(throws: ProcessingError.self) {
-            try AnimationDecoder.decode(try Self.h264Clip(), window: AnimationWindow(start: 10))
+            try AnimationDecoder.decode(clip, window: AnimationWindow(start: 10))
         }
         #expect(error?.code == "no-frames")
         #expect(error?.localizedDescription.contains("lasts 4.000 s") == true, "\(String(describing: error?.localizedDescription))")
-        let webp = try ClipFixtures.make("anim.webp", Self.small10fps + ["-c:v", "libwebp_anim"])
+        let webp = try await ClipFixtures.make("anim.webp", Self.small10fps + ["-c:v", "libwebp_anim"])
         #expect(throws: ProcessingError.self) { try AnimationDecoder.decode(webp, window: AnimationWindow(start: 5)) }
         #expect(throws: ProcessingError.self) { try AnimationDecoder.decode(webp, window: AnimationWindow(duration: 0)) }
     }
 
-    @Test func audioOnlyFileHasNoVideoStream() throws {
-        let bytes = try ClipFixtures.make("audio.mp4", ["-f", "lavfi", "-i", "sine=frequency=440:duration=1", "-c:a", "aac"])
+    @Test func audioOnlyFileHasNoVideoStream() async throws {
+        let bytes = try await ClipFixtures.make("audio.mp4", ["-f", "lavfi", "-i", "sine=frequency=440:duration=1", "-c:a", "aac"])
         #expect(AnimationFormat.detect(bytes) == .mp4)
         let error = #expect(throws: ProcessingError.self) { try AnimationDecoder.decode(bytes) }
         #expect(error?.code == "no-video")
         #expect(error?.localizedDescription.contains("only audio streams, no video stream") == true, "\(String(describing: error))")
     }
 
-    @Test func quickTimeTagsBecomeExif() throws {
-        let bytes = try ClipFixtures.make("tagged.mov", Self.small10fps + Self.x264 + [
+    @Test func quickTimeTagsBecomeExif() async throws {
+        let bytes = try await ClipFixtures.make("tagged.mov", Self.small10fps + Self.x264 + [
             "-movflags", "use_metadata_tags", "-metadata", "com.apple.quicktime.make=Apple",
             "-metadata", "com.apple.quicktime.model=iPhone 15 Pro",
             "-metadata", "com.apple.quicktime.creationdate=2024-05-01T12:34:56+0200",
@@ -214,15 +215,15 @@ struct AnimationDecoderTests {
         #expect(exif.tags["QuickTime.com.apple.quicktime.make"] == "Apple")
     }
 
-    @Test func androidLocationAndCreationTimeBecomeExif() throws {
-        let bytes = try ClipFixtures.make("android.mp4", Self.small10fps + Self.x264 + [
+    @Test func androidLocationAndCreationTimeBecomeExif() async throws {
+        let bytes = try await ClipFixtures.make("android.mp4", Self.small10fps + Self.x264 + [
             "-metadata", "location=-33.8568+151.2153/", "-metadata", "creation_time=2024-05-01T10:34:56Z",
         ])
         let exif = try #require(try AnimationDecoder.decode(bytes).exif)
         #expect(exif.make == nil && exif.takenAt == "2024-05-01T10:34:56Z")
         #expect(exif.gpsLatitude == -33.8568 && exif.gpsLongitude == 151.2153 && exif.gpsAltitude == nil)
         // A clip that says nothing has no EXIF, and animated images none either.
-        #expect(try AnimationDecoder.decode(try Self.h264Clip()).exif == nil)
+        await #expect(try AnimationDecoder.decode(try Self.h264Clip()).exif == nil)
     }
 
     @Test func clipMetadataTextIsReadStrictly() {
@@ -236,9 +237,9 @@ struct AnimationDecoderTests {
         #expect(ClipMetadata.iso6709("+37.3349-122.0090CRSWGS_84/")?.longitude == -122.009)
     }
 
-    @Test func clipWithAudioDecodesItsVideo() throws {
+    @Test func clipWithAudioDecodesItsVideo() async throws {
         // Both sources bounded by their own duration: a `-t` between two inputs would bound only the second.
-        let bytes = try ClipFixtures.make("av.mp4", [
+        let bytes = try await ClipFixtures.make("av.mp4", [
             "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30:duration=4", "-f", "lavfi", "-i", "sine=frequency=440:duration=4", "-c:a", "aac",
         ] + Self.x264)
         #expect(try AnimationDecoder.decode(bytes).frames.count == 90)
@@ -251,8 +252,8 @@ struct AnimationDecoderTests {
         Clip(file: "anim.png", arguments: small10fps + ["-f", "apng"], format: .apng),
         Clip(file: "anim.webp", arguments: small10fps + ["-c:v", "libwebp_anim"], format: .webp),
     ])
-    func truncatedInputIsReportedAsTruncated(clip: Clip) throws {
-        let bytes = try ClipFixtures.make(clip.file, clip.arguments)
+    func truncatedInputIsReportedAsTruncated(clip: Clip) async throws {
+        let bytes = try await ClipFixtures.make(clip.file, clip.arguments)
         let half = Array(bytes.prefix(bytes.count / 2))
         let error = #expect(throws: ProcessingError.self) { try AnimationDecoder.decode(half) }
         #expect(error?.code == "truncated", "\(String(describing: error))")
@@ -281,7 +282,7 @@ struct AnimationDecoderTests {
     }
 
     @Test func decodesTheSameFromConcurrentTasks() async throws {
-        let bytes = try Self.h264Clip()
+        let bytes = try await Self.h264Clip()
         let window = AnimationWindow(duration: 1)
         async let first = Self.decodeOffTheCaller(bytes, window: window)
         async let second = Self.decodeOffTheCaller(bytes, window: window)

@@ -54,18 +54,18 @@ struct AnimationFormatTests {
         #expect(MediaFormat.detect([1, 2, 3, 4]) == nil)
     }
 
-    @Test func oneFrameGIFIsAStillAsBefore() throws {
-        let gif = try ClipFixtures.make("still.gif", ["-f", "lavfi", "-i", "testsrc2=size=64x48:rate=10", "-frames:v", "1"])
+    @Test func oneFrameGIFIsAStillAsBefore() async throws {
+        let gif = try await ClipFixtures.make("still.gif", ["-f", "lavfi", "-i", "testsrc2=size=64x48:rate=10", "-frames:v", "1"])
         #expect(AnimationFormat.detect(gif) == nil)
         #expect(MediaFormat.detect(gif) == .still(.gif))
         #expect(throws: ProcessingError.unsupportedFormat("GIF")) { try PhotoDecoder.decode(gif, options: DecodeOptions()) }
-        let animated = try ClipFixtures.make("anim.gif", ["-f", "lavfi", "-i", "testsrc2=size=64x48:rate=10", "-t", "1"])
+        let animated = try await ClipFixtures.make("anim.gif", ["-f", "lavfi", "-i", "testsrc2=size=64x48:rate=10", "-t", "1"])
         #expect(AnimationFormat.detect(animated) == .gif)
         #expect(GIFBlocks(animated).frameCount == 10)
     }
 
-    @Test func apngNeedsAnAnimationControlChunkBeforeItsImageData() throws {
-        let apng = try ClipFixtures.make("anim.png", ["-f", "lavfi", "-i", "testsrc2=size=64x48:rate=10", "-t", "1", "-f", "apng", "-plays", "3"])
+    @Test func apngNeedsAnAnimationControlChunkBeforeItsImageData() async throws {
+        let apng = try await ClipFixtures.make("anim.png", ["-f", "lavfi", "-i", "testsrc2=size=64x48:rate=10", "-t", "1", "-f", "apng", "-plays", "3"])
         #expect(ImageFormat.detect(apng) == .png)
         #expect(AnimationFormat.detect(apng) == .apng)
         #expect(PNGAnimationChunks(apng).loopCount == 3)
@@ -74,8 +74,8 @@ struct AnimationFormatTests {
         #expect(!PNGAnimationChunks(png).isTruncated)
     }
 
-    @Test func animatedWebPIsStillRefusedByTheStillDecoder() throws {
-        let webp = try ClipFixtures.make("anim.webp", ["-f", "lavfi", "-i", "testsrc2=size=64x48:rate=10", "-t", "1", "-c:v", "libwebp_anim"])
+    @Test func animatedWebPIsStillRefusedByTheStillDecoder() async throws {
+        let webp = try await ClipFixtures.make("anim.webp", ["-f", "lavfi", "-i", "testsrc2=size=64x48:rate=10", "-t", "1", "-c:v", "libwebp_anim"])
         #expect(ImageFormat.detect(webp) == .webp)
         #expect(AnimationFormat.detect(webp) == .webp)
         #expect(throws: ProcessingError.unsupportedFormat("animated WebP (still images only)")) {

@@ -33,10 +33,10 @@ struct WebMEncoderTests {
     static let thirtyFrames = frames()
     static let durations = [Int](repeating: 33, count: 30)
 
-    @Test func aStickerIsOneVP9StreamWithAlphaAndTheFramesDuration() throws {
+    @Test func aStickerIsOneVP9StreamWithAlphaAndTheFramesDuration() async throws {
         let webm = try WebMEncoder.encode(Self.thirtyFrames, durations: Self.durations, quality: 50)
         #expect(webm.count <= 256_000, "Telegram's limit")
-        let probe = try ClipFixtures.probe(webm, name: "sticker.webm", ["-count_frames", "-show_streams", "-show_format"])
+        let probe = try await ClipFixtures.probe(webm, name: "sticker.webm", ["-count_frames", "-show_streams", "-show_format"])
         let streams = try #require(probe["streams"] as? [[String: Any]])
         #expect(streams.count == 1, "one video stream, no audio")
         let video = try #require(streams.first)
@@ -55,11 +55,11 @@ struct WebMEncoderTests {
         #expect(!webm.contains(subsequence: Array("Lavf5".utf8)), "no library version in a bit-exact file")
     }
 
-    @Test func theAlphaSurvivesADecodeWithLibvpx() throws {
+    @Test func theAlphaSurvivesADecodeWithLibvpx() async throws {
         let (width, height) = (512, 384)
         let webm = try WebMEncoder.encode(Self.thirtyFrames, durations: Self.durations, quality: 50)
         // The native vp9 decoder ignores the alpha stream; libvpx-vp9 merges it back.
-        let raw = try ClipFixtures.make(
+        let raw = try await ClipFixtures.make(
             "frames.rgba", from: ("sticker.webm", webm), ["-c:v", "libvpx-vp9", "-i", "INPUT", "-f", "rawvideo", "-pix_fmt", "rgba"])
         let frameBytes = width * height * 4
         #expect(raw.count == 30 * frameBytes)
@@ -78,10 +78,10 @@ struct WebMEncoderTests {
         }
     }
 
-    @Test func variableDurationsAreKeptAsTheFramesTimes() throws {
+    @Test func variableDurationsAreKeptAsTheFramesTimes() async throws {
         let durations = [100, 40, 500, 33, 250, 77]
         let webm = try WebMEncoder.encode(Array(Self.thirtyFrames.prefix(6)), durations: durations, quality: 50)
-        let probe = try ClipFixtures.probe(webm, name: "sticker.webm", ["-show_packets", "-show_format"])
+        let probe = try await ClipFixtures.probe(webm, name: "sticker.webm", ["-show_packets", "-show_format"])
         let packets = try #require(probe["packets"] as? [[String: Any]])
         let starts = durations.indices.map { durations.prefix($0).reduce(0, +) }
         #expect(packets.compactMap { $0["pts"] as? Int } == starts)

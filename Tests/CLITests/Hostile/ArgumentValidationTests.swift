@@ -32,10 +32,10 @@ import Testing
     ]
 
     @Test(arguments: badValues)
-    func aBadOptionValueIsAUsageErrorBeforeTheCatalogIsOpened(arguments: [String], message: String) throws {
+    func aBadOptionValueIsAUsageErrorBeforeTheCatalogIsOpened(arguments: [String], message: String) async throws {
         let folder = try TemporaryFolder()
         let before = TreeRecord(folder)
-        let run = try CLI.run(["--catalog", "missing.sqlite"] + arguments, in: folder)
+        let run = try await CLI.run(["--catalog", "missing.sqlite"] + arguments, in: folder)
         #expect(run.status == 64, "\(arguments): \(run.stderr)")
         #expect(run.stderr.contains(message), "\(arguments): \(run.stderr)")
         #expect(!run.stderr.contains("Missing value"))
@@ -54,11 +54,11 @@ import Testing
         ["export", "p", "-o", ""],
         ["preview", "p", "-o", ""],
     ])
-    func anEmptyPathIsAUsageError(arguments: [String]) throws {
+    func anEmptyPathIsAUsageError(arguments: [String]) async throws {
         let folder = try TemporaryFolder()
         try folder.write(Hostile.photo(), to: "photo.jpg")
         let before = TreeRecord(folder)
-        let run = try CLI.run(arguments, in: folder, environment: Hostile.fastImport)
+        let run = try await CLI.run(arguments, in: folder, environment: Hostile.fastImport)
         #expect(run.status == 64, "\(arguments): \(run.stderr)")
         #expect(run.stderr.contains("empty") || run.stderr.contains("''"), "\(arguments): \(run.stderr)")
         #expect(TreeRecord(folder) == before)
@@ -66,61 +66,61 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder.path(".local/share/sticker-catalog/catalog.sqlite")))
     }
 
-    @Test func anEmptyCatalogPathVariableIsAUsageError() throws {
+    @Test func anEmptyCatalogPathVariableIsAUsageError() async throws {
         let folder = try TemporaryFolder()
-        let run = try CLI.run(["list"], in: folder, environment: ["CATALOG_PATH": ""])
+        let run = try await CLI.run(["list"], in: folder, environment: ["CATALOG_PATH": ""])
         #expect(run.status == 64)
         #expect(run.stderr.contains("CATALOG_PATH"))
     }
 
     @Test(arguments: ["abc", "-1", "1e400", ""])
-    func aMalformedBusyTimeoutNamesTheVariable(value: String) throws {
+    func aMalformedBusyTimeoutNamesTheVariable(value: String) async throws {
         let folder = try TemporaryFolder()
-        let run = try CLI.run(["--catalog", "c.sqlite", "list"], in: folder, environment: ["CATALOG_BUSY_TIMEOUT": value])
+        let run = try await CLI.run(["--catalog", "c.sqlite", "list"], in: folder, environment: ["CATALOG_BUSY_TIMEOUT": value])
         #expect(run.status == 64, "\(value): \(run.stderr)")
         #expect(run.stderr.contains("CATALOG_BUSY_TIMEOUT"), "\(run.stderr)")
     }
 
-    @Test func anExplicitCatalogInAMissingFolderIsRefused() throws {
+    @Test func anExplicitCatalogInAMissingFolderIsRefused() async throws {
         let folder = try TemporaryFolder()
-        let run = try CLI.run(["--catalog", "nosuch/c.sqlite", "pack", "create", "p"], in: folder)
+        let run = try await CLI.run(["--catalog", "nosuch/c.sqlite", "pack", "create", "p"], in: folder)
         #expect(run.status == 74)
         #expect(run.stderr.contains("no such folder"), "\(run.stderr)")
         #expect(run.stderr.contains("nosuch"))
         #expect(!FileManager.default.fileExists(atPath: folder.path("nosuch")))
         // The default location is still made as needed.
-        let made = try CLI.run(["pack", "create", "p"], in: folder)
+        let made = try await CLI.run(["pack", "create", "p"], in: folder)
         #expect(made.status == 0, "\(made.stderr)")
         #expect(FileManager.default.fileExists(atPath: folder.path(".local/share/sticker-catalog/catalog.sqlite")))
     }
 
-    @Test func aZeroByteCatalogIsDescribedTruthfully() throws {
+    @Test func aZeroByteCatalogIsDescribedTruthfully() async throws {
         let folder = try TemporaryFolder()
         try folder.write([], to: "c.sqlite")
-        let run = try CLI.run(["--catalog", "c.sqlite", "list"], in: folder)
+        let run = try await CLI.run(["--catalog", "c.sqlite", "list"], in: folder)
         #expect(run.status == 65)
         #expect(run.stderr.contains("empty file (0 bytes)"), "\(run.stderr)")
         #expect(!run.stderr.contains("older schema"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: folder.path("c.sqlite"))).isEmpty)
     }
 
-    @Test func helpForAnUnknownCommandIsAUsageError() throws {
+    @Test func helpForAnUnknownCommandIsAUsageError() async throws {
         let folder = try TemporaryFolder()
-        let run = try CLI.run(["help", "nosuchcommand"], in: folder)
+        let run = try await CLI.run(["help", "nosuchcommand"], in: folder)
         #expect(run.status == 64, "\(run.stdout) \(run.stderr)")
-        let known = try CLI.run(["help", "import"], in: folder)
+        let known = try await CLI.run(["help", "import"], in: folder)
         #expect(known.status == 0)
     }
 
     /// No Foundation error domain or code reaches the user, whatever the I/O problem.
-    @Test func ioErrorsAreInPlainWords() throws {
+    @Test func ioErrorsAreInPlainWords() async throws {
         let folder = try TemporaryFolder()
         try FileManager.default.createDirectory(atPath: folder.path("adir"), withIntermediateDirectories: false)
         let runs = [
-            try CLI.run(["cutout", folder.path("adir"), "-o", "x.png"], in: folder),
-            try CLI.run(["cutout", folder.path("nothing.jpg"), "-o", "x.png"], in: folder),
-            try CLI.run(["cutout", "x.jpg", "-o", folder.path("nosuch/x.png")], in: folder),
-            try CLI.run(["--catalog", folder.path("adir"), "list"], in: folder),
+            try await CLI.run(["cutout", folder.path("adir"), "-o", "x.png"], in: folder),
+            try await CLI.run(["cutout", folder.path("nothing.jpg"), "-o", "x.png"], in: folder),
+            try await CLI.run(["cutout", "x.jpg", "-o", folder.path("nosuch/x.png")], in: folder),
+            try await CLI.run(["--catalog", folder.path("adir"), "list"], in: folder),
         ]
         for run in runs {
             #expect(run.status == 74 || run.status == 65, "\(run.stderr)")

@@ -1,5 +1,6 @@
 import Foundation
 import SampleImages
+import TestProcessSupport
 import Testing
 
 /// Tools of the hostile-environment suite: special files made by the test, runs with stdout on
@@ -48,8 +49,8 @@ enum Hostile {
     /// exit status, stderr and how long it took.
     static func run(
         _ arguments: [String], in folder: TemporaryFolder, stdout: FileHandle, environment: [String: String] = [:]
-    ) throws -> (status: Int32, stderr: String, seconds: Double) {
-        let process = Process()
+    ) async throws -> (status: Int32, stderr: String, seconds: Double) {
+        let process = WatchedProcess()
         process.executableURL = CLI.binary
         process.arguments = arguments
         process.currentDirectoryURL = folder.url
@@ -61,8 +62,7 @@ enum Hostile {
         process.standardError = try FileHandle(forWritingTo: errURL)
         process.standardInput = FileHandle.nullDevice
         let started = Date()
-        try process.run()
-        process.waitUntilExit()
+        try await process.runToExit()
         let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
         return (status, (try? String(contentsOf: errURL, encoding: .utf8)) ?? "", Date().timeIntervalSince(started))
     }
@@ -70,18 +70,18 @@ enum Hostile {
     /// A run whose stdout is a pipe nobody reads (its read end closed before the start): every write fails with EPIPE.
     static func runWithClosedPipe(
         _ arguments: [String], in folder: TemporaryFolder, environment: [String: String] = [:]
-    ) throws -> (status: Int32, stderr: String, seconds: Double) {
+    ) async throws -> (status: Int32, stderr: String, seconds: Double) {
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { throw POSIXError(.EIO) }
         close(ends[0])
         let writer = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
-        return try run(arguments, in: folder, stdout: writer, environment: environment)
+        return try await run(arguments, in: folder, stdout: writer, environment: environment)
     }
 
     /// A run whose stdout is /dev/full: every write fails with ENOSPC.
-    static func runOnFullDisk(_ arguments: [String], in folder: TemporaryFolder, environment: [String: String] = [:]) throws -> (status: Int32, stderr: String, seconds: Double) {
+    static func runOnFullDisk(_ arguments: [String], in folder: TemporaryFolder, environment: [String: String] = [:]) async throws -> (status: Int32, stderr: String, seconds: Double) {
         let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
-        return try run(arguments, in: folder, stdout: full, environment: environment)
+        return try await run(arguments, in: folder, stdout: full, environment: environment)
     }
 }
 
@@ -118,9 +118,9 @@ struct TreeRecord: Equatable, CustomStringConvertible {
 
 extension Hostile {
     /// `catalog verify` finds the catalog sound (or there is no catalog at all).
-    static func expectSound(_ catalog: String, in folder: TemporaryFolder, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectSound(_ catalog: String, in folder: TemporaryFolder, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         guard FileManager.default.fileExists(atPath: folder.path(catalog)) else { return }
-        let verify = try Reliability.verify(catalog, in: folder)
+        let verify = try await Reliability.verify(catalog, in: folder)
         #expect(verify.status == 0, "verify: \(verify.report) \(verify.stderr)", sourceLocation: sourceLocation)
     }
 }

@@ -11,21 +11,21 @@ import Testing
         return (folder, input)
     }
 
-    @Test func cutoutDoesNotReplaceAnExistingFileWithoutForce() throws {
+    @Test func cutoutDoesNotReplaceAnExistingFileWithoutForce() async throws {
         let (folder, input) = try cutoutSetUp()
         let existing = try folder.write(Array("precious".utf8), to: "out.png")
         let before = TreeRecord(folder)
-        let run = try CLI.run(["cutout", input, "-o", existing], in: folder)
+        let run = try await CLI.run(["cutout", input, "-o", existing], in: folder)
         #expect(run.status == 74)
         #expect(run.stderr.contains("out.png: it exists; use --force"), "\(run.stderr)")
         #expect(TreeRecord(folder) == before)
         #expect(try String(contentsOfFile: existing, encoding: .utf8) == "precious")
     }
 
-    @Test(.needsModel) func cutoutReplacesAFileWithForceThroughARename() throws {
+    @Test(.needsModel) func cutoutReplacesAFileWithForceThroughARename() async throws {
         let (folder, input) = try cutoutSetUp()
         let existing = try folder.write(Array("old".utf8), to: "out.png")
-        let run = try CLI.run(["cutout", input, "-o", existing, "--force"], in: folder)
+        let run = try await CLI.run(["cutout", input, "-o", existing, "--force"], in: folder)
         #expect(run.status == 0, "\(run.stderr)")
         let bytes = try Data(contentsOf: URL(fileURLWithPath: existing))
         #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]))
@@ -35,7 +35,7 @@ import Testing
 
     /// A folder, a FIFO and a socket are never replaced, even with --force: exit 74 and a reason.
     @Test(arguments: ["folder", "fifo", "socket"])
-    func cutoutRefusesSpecialFilesEvenWithForce(kind: String) throws {
+    func cutoutRefusesSpecialFilesEvenWithForce(kind: String) async throws {
         let (folder, input) = try cutoutSetUp()
         let target = folder.path("target.png")
         var socketDescriptor: Int32 = -1
@@ -47,7 +47,7 @@ import Testing
         defer { if socketDescriptor >= 0 { close(socketDescriptor) } }
         let before = TreeRecord(folder)
         for force in [false, true] {
-            let run = try CLI.run(["cutout", input, "-o", target] + (force ? ["--force"] : []), in: folder)
+            let run = try await CLI.run(["cutout", input, "-o", target] + (force ? ["--force"] : []), in: folder)
             #expect(run.status == 74, "\(kind) force=\(force): \(run.stderr)")
             #expect(run.stderr.contains(kind == "folder" ? "is a folder" : "not a regular file"), "\(run.stderr)")
             #expect(!run.stderr.contains("Error Domain"))
@@ -56,9 +56,9 @@ import Testing
     }
 
     /// A device node (made with mknod, so root only; CI runs as root) and /dev/null itself.
-    @Test func cutoutNeverReplacesADeviceNode() throws {
+    @Test func cutoutNeverReplacesADeviceNode() async throws {
         let (folder, input) = try cutoutSetUp()
-        let devNull = try CLI.run(["cutout", input, "-o", "/dev/null", "--force"], in: folder)
+        let devNull = try await CLI.run(["cutout", input, "-o", "/dev/null", "--force"], in: folder)
         #expect(devNull.status == 74)
         #expect(devNull.stderr.contains("character device"), "\(devNull.stderr)")
         var info = stat()
@@ -70,38 +70,38 @@ import Testing
         }
         let device = folder.path("device.png")
         #expect(Hostile.makeDevice(device))
-        let run = try CLI.run(["cutout", input, "-o", device, "--force"], in: folder)
+        let run = try await CLI.run(["cutout", input, "-o", device, "--force"], in: folder)
         #expect(run.status == 74)
         #expect(lstat(device, &info) == 0 && (info.st_mode & S_IFMT) == S_IFCHR)
     }
 
-    @Test func backupRefusesSpecialFilesEvenWithForce() throws {
+    @Test func backupRefusesSpecialFilesEvenWithForce() async throws {
         let folder = try TemporaryFolder()
-        #expect(try CLI.run(["--catalog", "c.sqlite", "pack", "create", "p"], in: folder).status == 0)
+        #expect(try await CLI.run(["--catalog", "c.sqlite", "pack", "create", "p"], in: folder).status == 0)
         try Hostile.makeFIFO(folder.path("backup.fifo"))
         let before = TreeRecord(folder)
-        let run = try CLI.run(["--catalog", "c.sqlite", "backup", "backup.fifo", "--force"], in: folder)
+        let run = try await CLI.run(["--catalog", "c.sqlite", "backup", "backup.fifo", "--force"], in: folder)
         #expect(run.status == 74)
         #expect(run.stderr.contains("not a regular file"), "\(run.stderr)")
-        let devNull = try CLI.run(["--catalog", "c.sqlite", "backup", "/dev/null", "--force"], in: folder)
+        let devNull = try await CLI.run(["--catalog", "c.sqlite", "backup", "/dev/null", "--force"], in: folder)
         #expect(devNull.status == 74)
         #expect(TreeRecord(folder) == before)
-        try Hostile.expectSound("c.sqlite", in: folder)
+        try await Hostile.expectSound("c.sqlite", in: folder)
     }
 
     /// A catalog with one sticker in pack `p` (the fast predictor: the cut-out does not matter here).
-    private func packWithASticker(in folder: TemporaryFolder) throws {
+    private func packWithASticker(in folder: TemporaryFolder) async throws {
         let photo = try folder.write(Hostile.photo(), to: "photos/a.jpg")
-        let run = try CLI.run(["--catalog", "c.sqlite", "import", photo, "--pack", "p"], in: folder, environment: Hostile.fastImport)
+        let run = try await CLI.run(["--catalog", "c.sqlite", "import", photo, "--pack", "p"], in: folder, environment: Hostile.fastImport)
         #expect(run.status == 0, "\(run.stderr)")
     }
 
-    @Test func exportIntoAFileSaysItIsNotAFolder() throws {
+    @Test func exportIntoAFileSaysItIsNotAFolder() async throws {
         let folder = try TemporaryFolder()
-        try packWithASticker(in: folder)
+        try await packWithASticker(in: folder)
         try folder.write(Array("x".utf8), to: "afile")
         let before = TreeRecord(folder)
-        let run = try CLI.run(["--catalog", "c.sqlite", "export", "p", "-o", "afile"], in: folder)
+        let run = try await CLI.run(["--catalog", "c.sqlite", "export", "p", "-o", "afile"], in: folder)
         #expect(run.status == 74)
         #expect(run.stderr.contains("not a folder"), "\(run.stderr)")
         #expect(!run.stderr.contains("File exists"))
@@ -109,77 +109,77 @@ import Testing
         #expect(TreeRecord(folder) == before)
     }
 
-    @Test func exportNeverReplacesAFIFOEvenWithForce() throws {
+    @Test func exportNeverReplacesAFIFOEvenWithForce() async throws {
         let folder = try TemporaryFolder()
-        try packWithASticker(in: folder)
+        try await packWithASticker(in: folder)
         try FileManager.default.createDirectory(atPath: folder.path("out"), withIntermediateDirectories: false)
         try Hostile.makeFIFO(folder.path("out/p.zip"))
         let before = TreeRecord(folder)
-        let run = try CLI.run(["--catalog", "c.sqlite", "export", "p", "--format", "zip", "-o", "out", "--force"], in: folder)
+        let run = try await CLI.run(["--catalog", "c.sqlite", "export", "p", "--format", "zip", "-o", "out", "--force"], in: folder)
         #expect(run.status == 74)
         #expect(run.stderr.contains("not a regular file"), "\(run.stderr)")
         #expect(TreeRecord(folder) == before)
     }
 
-    @Test func previewRefusesADeviceEvenWithForce() throws {
+    @Test func previewRefusesADeviceEvenWithForce() async throws {
         let folder = try TemporaryFolder()
-        try packWithASticker(in: folder)
-        let run = try CLI.run(["--catalog", "c.sqlite", "preview", "p", "-o", "/dev/null", "--force"], in: folder)
+        try await packWithASticker(in: folder)
+        let run = try await CLI.run(["--catalog", "c.sqlite", "preview", "p", "-o", "/dev/null", "--force"], in: folder)
         #expect(run.status == 74)
         #expect(run.stderr.contains("character device"), "\(run.stderr)")
         var info = stat()
         #expect(stat("/dev/null", &info) == 0 && (info.st_mode & S_IFMT) == S_IFCHR)
         let existing = try folder.write(Array("keep".utf8), to: "sheet.png")
-        let again = try CLI.run(["--catalog", "c.sqlite", "preview", "p", "-o", existing], in: folder)
+        let again = try await CLI.run(["--catalog", "c.sqlite", "preview", "p", "-o", existing], in: folder)
         #expect(again.status == 74)
         #expect(try String(contentsOfFile: existing, encoding: .utf8) == "keep")
-        try Hostile.expectSound("c.sqlite", in: folder)
+        try await Hostile.expectSound("c.sqlite", in: folder)
     }
 
     // MARK: - Standard output that fails
 
-    @Test func listOnAFullDiskExits74() throws {
+    @Test func listOnAFullDiskExits74() async throws {
         let folder = try TemporaryFolder()
-        #expect(try CLI.run(["--catalog", "c.sqlite", "pack", "create", "p"], in: folder).status == 0)
+        #expect(try await CLI.run(["--catalog", "c.sqlite", "pack", "create", "p"], in: folder).status == 0)
         for arguments in [["list", "--json"], ["pack", "list", "--json"], ["stats"], ["config", "list"]] {
-            let run = try Hostile.runOnFullDisk(["--catalog", "c.sqlite"] + arguments, in: folder)
+            let run = try await Hostile.runOnFullDisk(["--catalog", "c.sqlite"] + arguments, in: folder)
             #expect(run.status == 74, "\(arguments): \(run.stderr)")
             #expect(run.stderr.contains("disk full"), "\(arguments): \(run.stderr)")
         }
-        try Hostile.expectSound("c.sqlite", in: folder)
+        try await Hostile.expectSound("c.sqlite", in: folder)
     }
 
-    @Test(.needsModel) func cutoutToAFullDiskExits74WithoutATrap() throws {
+    @Test(.needsModel) func cutoutToAFullDiskExits74WithoutATrap() async throws {
         let folder = try TemporaryFolder()
         let input = try folder.write(Hostile.photo(), to: "photo.jpg")
-        let run = try Hostile.runOnFullDisk(["cutout", input, "-o", "-"], in: folder)
+        let run = try await Hostile.runOnFullDisk(["cutout", input, "-o", "-"], in: folder)
         #expect(run.status == 74, "\(run.stderr)")
         #expect(run.stderr.contains("disk full"))
         #expect(!run.stderr.contains("Fatal error"))
     }
 
     /// A closed pipe ends a short command quietly (141, as if SIGPIPE had ended it; SIGPIPE is ignored here).
-    @Test func aClosedPipeEndsAShortCommandQuietly() throws {
+    @Test func aClosedPipeEndsAShortCommandQuietly() async throws {
         let folder = try TemporaryFolder()
-        #expect(try CLI.run(["--catalog", "c.sqlite", "pack", "create", "p"], in: folder).status == 0)
-        let run = try Hostile.runWithClosedPipe(["--catalog", "c.sqlite", "pack", "list", "--json"], in: folder)
+        #expect(try await CLI.run(["--catalog", "c.sqlite", "pack", "create", "p"], in: folder).status == 0)
+        let run = try await Hostile.runWithClosedPipe(["--catalog", "c.sqlite", "pack", "list", "--json"], in: folder)
         #expect(run.status == 141)
         #expect(run.stderr.isEmpty, "\(run.stderr)")
     }
 
     /// A long import whose stdout closes stops like on SIGINT: finished files are kept, stderr says so.
-    @Test func aClosedPipeStopsALongImportAndKeepsWhatIsDone() throws {
+    @Test func aClosedPipeStopsALongImportAndKeepsWhatIsDone() async throws {
         let folder = try TemporaryFolder()
         let photos = try Reliability.writeVariants(8, in: folder)
-        let run = try Hostile.runWithClosedPipe(
+        let run = try await Hostile.runWithClosedPipe(
             ["--catalog", "c.sqlite", "import", photos, "--json", "--jobs", "1"], in: folder, environment: Hostile.fastImport
         )
         #expect(run.status == 141, "\(run.stderr)")
         #expect(run.stderr.contains("standard output failed (closed pipe): stopped"), "\(run.stderr)")
         #expect(!run.stderr.contains("Fatal error"))
-        try Hostile.expectSound("c.sqlite", in: folder)
+        try await Hostile.expectSound("c.sqlite", in: folder)
         // A re-run finishes the work.
-        let rerun = try CLI.run(["--catalog", "c.sqlite", "import", photos, "--json"], in: folder, environment: Hostile.fastImport)
+        let rerun = try await CLI.run(["--catalog", "c.sqlite", "import", photos, "--json"], in: folder, environment: Hostile.fastImport)
         #expect(rerun.status == 0)
         let summary = try #require(rerun.jsonLines.last)
         #expect((summary["imported"] as? Int ?? 0) + (summary["duplicates"] as? Int ?? 0) == 8)

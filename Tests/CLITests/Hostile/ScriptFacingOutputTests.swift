@@ -1,21 +1,22 @@
 import Foundation
+import TestProcessSupport
 import Testing
 
 /// Small things scripts and people trip over: aligned tables with colour swatches, `null` for absent
 /// values, "nothing found" naming its filters, and a long reprocess whose stdout closes.
 @Suite(.timeLimit(.minutes(15))) struct ScriptFacingOutputTests {
-    private func catalogWithStickers(_ count: Int, in folder: TemporaryFolder) throws {
+    private func catalogWithStickers(_ count: Int, in folder: TemporaryFolder) async throws {
         let photos = try Reliability.writeVariants(count, in: folder)
-        let run = try CLI.run(["--catalog", "c.sqlite", "import", photos, "--pack", "p"], in: folder, environment: Hostile.fastImport)
+        let run = try await CLI.run(["--catalog", "c.sqlite", "import", photos, "--pack", "p"], in: folder, environment: Hostile.fastImport)
         #expect(run.status == 0, "\(run.stderr)")
     }
 
     /// On a terminal (a pseudo-terminal made by script(1)) the swatches are drawn, and the columns after them still line up.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs script(1) for a terminal"))
-    func tableColumnsStayAlignedWithSwatches() throws {
+    func tableColumnsStayAlignedWithSwatches() async throws {
         let folder = try TemporaryFolder()
-        try catalogWithStickers(3, in: folder)
-        let process = Process()
+        try await catalogWithStickers(3, in: folder)
+        let process = WatchedProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
         process.arguments = ["-qec", "'\(CLI.binary.path)' --catalog c.sqlite search --color '#808080' --within 100", "/dev/null"]
         process.currentDirectoryURL = folder.url
@@ -24,8 +25,8 @@ import Testing
         process.standardOutput = out
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = await out.fileHandleForReading.readUntilClosed()
+        await process.exited()
         let text = String(decoding: data, as: UTF8.self)
         #expect(text.contains("\u{1B}[48;2;"), "swatches are drawn on a terminal: \(text)")
         let shown = text.replacing(/\x{1B}\[[0-9;]*[A-Za-z]/, with: "").replacingOccurrences(of: "\r", with: "")
@@ -40,19 +41,19 @@ import Testing
         }
     }
 
-    @Test func aPackWithoutAnAuthorHasANullAuthor() throws {
+    @Test func aPackWithoutAnAuthorHasANullAuthor() async throws {
         let folder = try TemporaryFolder()
-        #expect(try CLI.run(["--catalog", "c.sqlite", "pack", "create", "p"], in: folder).status == 0)
-        let list = try #require(try CLI.run(["--catalog", "c.sqlite", "pack", "list", "--json"], in: folder).json as? [[String: Any]])
+        #expect(try await CLI.run(["--catalog", "c.sqlite", "pack", "create", "p"], in: folder).status == 0)
+        let list = try #require(try await CLI.run(["--catalog", "c.sqlite", "pack", "list", "--json"], in: folder).json as? [[String: Any]])
         #expect(list.first?["author"] is NSNull)
-        let show = try #require(try CLI.run(["--catalog", "c.sqlite", "pack", "show", "p", "--json"], in: folder).json as? [String: Any])
+        let show = try #require(try await CLI.run(["--catalog", "c.sqlite", "pack", "show", "p", "--json"], in: folder).json as? [String: Any])
         #expect(show["author"] is NSNull)
     }
 
-    @Test func nothingFoundNamesTheFilters() throws {
+    @Test func nothingFoundNamesTheFilters() async throws {
         let folder = try TemporaryFolder()
-        try catalogWithStickers(1, in: folder)
-        let run = try CLI.run(
+        try await catalogWithStickers(1, in: folder)
+        let run = try await CLI.run(
             ["--catalog", "c.sqlite", "search", "--color", "orange", "--camera", "nikon", "--taken-after", "2024-06-01"], in: folder
         )
         #expect(run.status == 0)
@@ -60,16 +61,16 @@ import Testing
     }
 
     /// A long reprocess whose stdout closes stops like on SIGINT: finished entries kept, stderr says so.
-    @Test func aClosedPipeStopsALongReprocess() throws {
+    @Test func aClosedPipeStopsALongReprocess() async throws {
         let folder = try TemporaryFolder()
-        try catalogWithStickers(6, in: folder)
-        let run = try Hostile.runWithClosedPipe(
+        try await catalogWithStickers(6, in: folder)
+        let run = try await Hostile.runWithClosedPipe(
             ["--catalog", "c.sqlite", "reprocess", "--all", "--json", "--jobs", "1"], in: folder, environment: Hostile.fastImport
         )
         #expect(run.status == 141, "\(run.stderr)")
         #expect(run.stderr.contains("standard output failed (closed pipe): stopped"), "\(run.stderr)")
-        try Hostile.expectSound("c.sqlite", in: folder)
-        let list = try CLI.run(["--catalog", "c.sqlite", "list", "--json"], in: folder)
+        try await Hostile.expectSound("c.sqlite", in: folder)
+        let list = try await CLI.run(["--catalog", "c.sqlite", "list", "--json"], in: folder)
         #expect((list.json as? [[String: Any]])?.allSatisfy { $0["status"] as? String == "ok" } == true)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestProcessSupport
 import Testing
 
 /// The first SIGINT or SIGTERM ends whatever a command waits on within 2 seconds, finished work kept.
@@ -6,8 +7,8 @@ import Testing
 /// covered by InterruptTests and ReprocessInterruptTests).
 @Suite(.timeLimit(.minutes(15))) struct SignalWaitTests {
     /// Another process holding the catalog's write lock until it is terminated.
-    private func holdLock(on catalog: String) throws -> Process {
-        let process = Process()
+    private func holdLock(on catalog: String) throws -> WatchedProcess {
+        let process = WatchedProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
             "python3", "-c",
@@ -29,35 +30,32 @@ import Testing
         (["reprocess", "--all"], SIGTERM),
         (["config", "set", "palette.colors", "4"], SIGTERM),
     ])
-    func aSignalEndsAWaitForABusyCatalog(arguments: [String], signal: Int32) throws {
+    func aSignalEndsAWaitForABusyCatalog(arguments: [String], signal: Int32) async throws {
         let folder = try TemporaryFolder()
         try folder.write(Hostile.photo(1), to: "photos/a.jpg")
-        let setUp = try CLI.run(["--catalog", "c.sqlite", "import", "photos", "--pack", "p"], in: folder, environment: Hostile.fastImport)
+        let setUp = try await CLI.run(["--catalog", "c.sqlite", "import", "photos", "--pack", "p"], in: folder, environment: Hostile.fastImport)
         #expect(setUp.status == 0, "\(setUp.stderr)")
         try folder.write(Hostile.photo(2), to: "photos/b.jpg")
 
         let holder = try holdLock(on: folder.path("c.sqlite"))
-        defer {
-            holder.terminate()
-            holder.waitUntilExit()
-        }
+        defer { holder.terminate() }
         var environment = Hostile.fastImport
         environment["CATALOG_BUSY_TIMEOUT"] = "60"
         let waiting = try CLI.start(["--catalog", "c.sqlite"] + arguments, in: folder, environment: environment)
-        Thread.sleep(forTimeInterval: 1.5)
+        try await Task.sleep(for: .seconds(1.5))
         #expect(waiting.process.isRunning, "it should be waiting for the lock")
         let signalled = Date()
         kill(waiting.pid, signal)
-        let result = waiting.wait()
+        let result = await waiting.wait()
         let seconds = Date().timeIntervalSince(signalled)
         #expect(seconds < 2, "took \(seconds) s after the signal")
         #expect(result.status == 128 + signal, "\(result.stderr)")
         #expect(!result.stderr.contains("Fatal error"))
 
         holder.terminate()
-        holder.waitUntilExit()
-        try Hostile.expectSound("c.sqlite", in: folder)
-        let list = try CLI.run(["--catalog", "c.sqlite", "list", "--json"], in: folder)
+        await holder.exited()
+        try await Hostile.expectSound("c.sqlite", in: folder)
+        let list = try await CLI.run(["--catalog", "c.sqlite", "list", "--json"], in: folder)
         #expect((list.json as? [Any])?.count == 1)
     }
 }
