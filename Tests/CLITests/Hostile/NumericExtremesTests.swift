@@ -21,11 +21,11 @@ import Testing
     static let noModel = ["STICKER_MODEL_DIR": "/nonexistent-model-folder"]
 
     @Test(arguments: extremes)
-    func cutoutGuidanceAtTheExtremesIsAUsageError(number: String) throws {
+    func cutoutGuidanceAtTheExtremesIsAUsageError(number: String) async throws {
         let folder = try TemporaryFolder()
         try folder.write(Hostile.photo(), to: "photo.jpg")
         for options in Self.guidance(number) + [["--box", "9223372036854775807,9223372036854775807,9223372036854775807,9223372036854775807"]] {
-            let run = try CLI.run(["cutout", "photo.jpg", "-o", "out.png"] + options, in: folder, environment: Self.noModel)
+            let run = try await CLI.run(["cutout", "photo.jpg", "-o", "out.png"] + options, in: folder, environment: Self.noModel)
             // -0 is 0: a box at the edge, or a point on the photo, which then needs the model (69).
             if number == "-0", run.status == 69 { continue }
             #expect(run.status == 64, "\(options): \(run.status) \(run.stderr)")
@@ -47,14 +47,14 @@ import Testing
     ]
 
     @Test(arguments: numericOptions)
-    func numericOptionsAtTheExtremesAreUsageErrors(option: [String]) throws {
+    func numericOptionsAtTheExtremesAreUsageErrors(option: [String]) async throws {
         let folder = try TemporaryFolder()
         for number in Self.extremes {
             // -0 is 0, which an outline or a distance of duplicates may be.
             if number == "-0", ["--outline", "--within"].contains(option.last ?? ""), option.first != "search" { continue }
             let values = option.last == "--clip" ? ["\(number),1", "0,\(number)"] : [number]
             for value in values {
-                let run = try CLI.run(["--catalog", "missing.sqlite"] + option + [value], in: folder)
+                let run = try await CLI.run(["--catalog", "missing.sqlite"] + option + [value], in: folder)
                 #expect(run.status == 64, "\(option) \(value): \(run.status) \(run.stderr)")
                 #expect(run.stderr.contains(option.last!) || run.stderr.contains(value), "\(option) \(value): \(run.stderr)")
                 #expect(!FileManager.default.fileExists(atPath: folder.path("missing.sqlite")))
@@ -62,18 +62,18 @@ import Testing
         }
     }
 
-    @Test func recutGuidanceAtTheExtremesIsAUsageErrorAndNothingChanges() throws {
+    @Test func recutGuidanceAtTheExtremesIsAUsageErrorAndNothingChanges() async throws {
         let folder = try TemporaryFolder()
         try folder.write(Hostile.photo(), to: "photos/photo.jpg")
-        try #require(try CLI.run(["--catalog", "c.sqlite", "import", "photos"], in: folder, environment: Hostile.fastImport).status == 0)
-        let before = try CLI.run(["--catalog", "c.sqlite", "show", "1", "--json"], in: folder).stdout
+        try #require(try await CLI.run(["--catalog", "c.sqlite", "import", "photos"], in: folder, environment: Hostile.fastImport).status == 0)
+        let before = try await CLI.run(["--catalog", "c.sqlite", "show", "1", "--json"], in: folder).stdout
         for number in Self.extremes where number != "-0" {
             for options in Self.guidance(number) {
-                let run = try CLI.run(["--catalog", "c.sqlite", "recut", "1"] + options, in: folder, environment: Hostile.fastImport)
+                let run = try await CLI.run(["--catalog", "c.sqlite", "recut", "1"] + options, in: folder, environment: Hostile.fastImport)
                 #expect(run.status == 64, "\(options): \(run.status) \(run.stderr)")
                 #expect(run.stderr.contains("invalid") || run.stderr.contains("outside the photo"), "\(options): \(run.stderr)")
             }
         }
-        #expect(try CLI.run(["--catalog", "c.sqlite", "show", "1", "--json"], in: folder).stdout == before)
+        #expect(try await CLI.run(["--catalog", "c.sqlite", "show", "1", "--json"], in: folder).stdout == before)
     }
 }
