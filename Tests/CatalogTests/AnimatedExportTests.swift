@@ -122,7 +122,7 @@ import Testing
                 // A steady rate of at most 30, as the file says it and as its frames keep it.
                 let rate = try #require(video["r_frame_rate"] as? String).split(separator: "/").compactMap { Double($0) }
                 #expect(rate.count == 2 && rate[0] / rate[1] <= 30, "r_frame_rate \(video["r_frame_rate"] ?? "")")
-                let packets = try FFprobe.json(["-select_streams", "v", "-show_entries", "packet=pts_time", url.path])["packets"] as? [[String: Any]] ?? []
+                let packets = try await FFprobe.json(["-select_streams", "v", "-show_entries", "packet=pts_time", url.path])["packets"] as? [[String: Any]] ?? []
                 let starts = packets.compactMap { ($0["pts_time"] as? String).flatMap(Double.init) }.sorted()
                 let tick = rate.count == 2 ? rate[1] / rate[0] : 0
                 #expect(zip(starts.dropFirst(), starts).allSatisfy { abs($0 - $1 - tick) <= 0.0011 }, "\(fit.file): \(starts.prefix(12))")

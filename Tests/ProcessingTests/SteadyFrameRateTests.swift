@@ -27,11 +27,11 @@ struct SteadyFrameRateTests {
 
     /// The Telegram WebM of `clip`, and what ffprobe reads: the stream's r_frame_rate and every frame's
     /// start in seconds.
-    static func telegramWebM(_ clip: AnimationClip) throws -> (rate: Double, rateText: String, starts: [Double], bytes: [UInt8]) {
+    static func telegramWebM(_ clip: AnimationClip) async throws -> (rate: Double, rateText: String, starts: [Double], bytes: [UInt8]) {
         guard case .fits(let fitted) = try AnimatedBudgetEncoder.encode(clip, as: .webm, limits: telegram) else {
             throw ProcessingError.encodingFailed("the clip did not fit Telegram's limit")
         }
-        let probe = try ClipFixtures.probe(
+        let probe = try await ClipFixtures.probe(
             fitted.bytes, name: "sticker.webm", ["-select_streams", "v", "-show_entries", "stream=r_frame_rate:packet=pts_time"])
         let stream = try #require((probe["streams"] as? [[String: Any]])?.first)
         let text = try #require(stream["r_frame_rate"] as? String)
@@ -51,39 +51,39 @@ struct SteadyFrameRateTests {
     }
 
     @Test("a GIF of 3 cs frames (33.3 fps) becomes 30 fps on a constant clock")
-    func gifCentiseconds() throws {
+    func gifCentiseconds() async throws {
         // What FrameSampler keeps of a 3 cs GIF at 30 fps: 30 ms instants, one dropped now and then.
-        let sampled = try AnimationDecoder.decode(try ClipFixtures.make("fast.gif", [
+        let sampled = try await AnimationDecoder.decode(try ClipFixtures.make("fast.gif", [
             "-f", "lavfi", "-i", "testsrc2=size=64x48:rate=100/3", "-t", "3",
         ]), window: AnimationWindow(maxFrameRate: 30))
         let clip = AnimationClip(frames: sampled.frames.map(\.image), durations: sampled.frames.map(\.durationMilliseconds))
         #expect(Set(clip.durations).contains(30), "the source keeps its 30 ms instants: \(clip.durations.prefix(12))")
-        let webm = try Self.telegramWebM(clip)
+        let webm = try await Self.telegramWebM(clip)
         #expect(webm.rateText == "30/1", "r_frame_rate \(webm.rateText)")
         Self.expectSteady(webm.starts, rate: 30, "3 cs GIF")
         #expect(abs(Double(webm.starts.count) - 90) <= 1, "3 s at 30 fps: \(webm.starts.count) frames")
     }
 
     @Test("a GIF of 7, 7 and 6 cs frames (15 fps in centiseconds) stays at 15 fps, every frame kept")
-    func gifAtFifteen() throws {
-        let webm = try Self.telegramWebM(Self.clip([70, 70, 60, 70, 70, 60, 70, 70, 60, 70, 70, 60, 70, 70, 60]))
+    func gifAtFifteen() async throws {
+        let webm = try await Self.telegramWebM(Self.clip([70, 70, 60, 70, 70, 60, 70, 70, 60, 70, 70, 60, 70, 70, 60]))
         #expect(webm.rateText == "15/1", "r_frame_rate \(webm.rateText)")
         #expect(webm.starts.count == 15)
         Self.expectSteady(webm.starts, rate: 15, "15 fps GIF")
     }
 
     @Test("a clip at a phone's variable rate is put on a 30 fps clock")
-    func variableRate() throws {
+    func variableRate() async throws {
         // 27 to 40 ms, averaging about 30 fps, as a phone records in low light.
         let durations = (0..<80).map { [33, 35, 31, 40, 27, 34, 29, 38][$0 % 8] }
-        let webm = try Self.telegramWebM(Self.clip(durations))
+        let webm = try await Self.telegramWebM(Self.clip(durations))
         #expect(webm.rateText == "30/1", "r_frame_rate \(webm.rateText)")
         Self.expectSteady(webm.starts, rate: 30, "variable-rate clip")
     }
 
     @Test("a 10 fps animation keeps its frames: a steady clock of 10")
-    func slowAnimation() throws {
-        let webm = try Self.telegramWebM(Self.clip([Int](repeating: 100, count: 20)))
+    func slowAnimation() async throws {
+        let webm = try await Self.telegramWebM(Self.clip([Int](repeating: 100, count: 20)))
         #expect(webm.rateText == "10/1", "r_frame_rate \(webm.rateText)")
         #expect(webm.starts.count == 20)
         Self.expectSteady(webm.starts, rate: 10, "10 fps animation")
