@@ -11,6 +11,8 @@ import Testing
 /// tests watch the command's output and no test blocks a thread of the test pool, so they resume on time.
 @Suite(.needsModel, .enabled(if: NetworkedPostgresServer.isInstalled, "PostgreSQL is not installed (make test installs it)"), .timeLimit(.minutes(15)))
 struct PostgresOutageTests {
+    static func text(of url: URL) -> String { (try? String(contentsOf: url, encoding: .utf8)) ?? "" }
+
     /// How many `{"event": EVENT}` lines the NDJSON file at `url` holds so far.
     static func events(_ event: String, in url: URL) -> Int {
         let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
@@ -88,16 +90,17 @@ struct PostgresOutageTests {
         defer { if worker.isRunning { kill(worker.processIdentifier, SIGKILL) } }
         let deadline = Date().addingTimeInterval(120)
         func said(_ text: String) -> Bool { ((try? String(contentsOf: stderr, encoding: .utf8)) ?? "").contains(text) }
-        while folder.jsonLines(at: stdout).isEmpty, worker.isRunning {
-            try #require(Date() < deadline, "the worker did not get going")
-            try await Task.sleep(for: .seconds(0.02))
+        // The stop and the signal are sent by watchers on threads of their own: mid-run however busy the test pool is.
+        let stopped = Mutex(false)
+        await act(when: { !worker.isRunning || Self.text(of: stdout).contains("\n") }, within: .seconds(120), every: .milliseconds(20)) {
+            stopped.withLock { $0 = (try? server.stopFast()) != nil }
         }
-        try server.stopFast()
-        while !said("lost the catalog's server"), worker.isRunning {
-            try #require(Date() < deadline, "the worker did not notice the outage")
-            try await Task.sleep(for: .seconds(0.02))
+        try #require(!folder.jsonLines(at: stdout).isEmpty, "the worker did not get going")
+        try #require(stopped.withLock { $0 }, "the server could not be stopped")
+        let noticed = await act(when: { !worker.isRunning || Self.text(of: stderr).contains("lost the catalog's server") }, within: .seconds(120)) {
+            kill(worker.processIdentifier, SIGTERM)
         }
-        kill(worker.processIdentifier, SIGTERM)
+        try #require(noticed && said("lost the catalog's server"), "the worker did not notice the outage")
         while worker.isRunning {
             try #require(Date() < deadline, "the signalled worker did not stop")
             try await Task.sleep(for: .seconds(0.02))
