@@ -11,7 +11,7 @@ awk -F'\t' 'function clock(s) { return sprintf("%3dm %02ds", int(s / 60), int(s)
             { total += $2 / 1000; cpu += $3
               printf "  %-32s %s wall  %s CPU%s\n", $1, clock($2 / 1000), clock($3), ($4 == 0 ? "" : "  (failed)") }
             END { printf "  %-32s %s wall  %s CPU\n", "all phases", clock(total), clock(cpu) }' "$phases"
-echo "== the 30 slowest tests (seconds; a parameterised test counts once, all its cases together)"
+echo "== the 30 slowest tests (seconds from start to end as Swift Testing reports them, a wait for a free slot included; a parameterised test counts once)"
 # Swift Testing ends each test with "✔ Test name() passed after 1.234 seconds." (or "✘ ... failed after").
 sed -nE 's/^.*[✔✘] Test (.*) (passed|failed) after ([0-9.]+) seconds.*$/\3\t\1/p' "$tests" \
   | sort -t$'\t' -k1,1 -rn | head -30 | awk -F'\t' '{ printf "  %8.1f  %s\n", $1, $2 }'
