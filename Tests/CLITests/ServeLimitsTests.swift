@@ -276,7 +276,7 @@ struct ServeLimitsTests {
             try await Task.sleep(for: .milliseconds(200))
         }
         #expect(listed.contains(digest + ".png"), "\(listed)\n\(server.errors)")
-        #expect(server.errors.contains("removed 1 parts of uploads cut off") && server.errors.contains("importing 1 uploaded photos"), "\(server.errors)")
+        #expect(server.errors.contains("removed 1 part of uploads cut off") && server.errors.contains("importing 1 uploaded photo "), "\(server.errors)")
         #expect(!listed.contains(otherDigest), "another catalog's upload is left alone")
         let manifestGone = clock.now + .seconds(30)
         while Self.uploadedFiles(server).contains(".import-crashed") && clock.now < manifestGone { try await Task.sleep(for: .milliseconds(100)) }
