@@ -40,7 +40,7 @@ DEB_DIR ?= .
 # How hard dpkg-deb compresses (gzip 1-9); make test's package, checked and thrown away, uses 1.
 DEB_GZIP_LEVEL ?= 9
 
-.PHONY: deps build demo test test-deps test-browser test-api test-model test-package stage install uninstall deb package-model corpus model bench bench-stages bench-real bench-import bench-clip bench-formats bench-reprocess bench-cutout bench-search bench-duplicates bench-serve bench-page bench-palette bench-postgres test-readme fuzz reliability-long clean
+.PHONY: deps build demo test test-swift test-suites test-deps test-browser test-api test-model test-package stage install uninstall deb package-model corpus model bench bench-stages bench-real bench-import bench-clip bench-formats bench-reprocess bench-cutout bench-search bench-duplicates bench-serve bench-page bench-palette bench-postgres test-readme fuzz reliability-long clean
 
 ## deps: install the Debian packages the build needs (only those missing; idempotent). APT_UPDATED=1
 ## says the package lists were just updated (CI does it once), so no second `apt-get update` is needed.
@@ -87,8 +87,8 @@ corpus:
 	elif [ -x "$(FETCH)" ] || [ -f "$(FETCH)" ]; then bash "$(FETCH)" "$(CORPUS)"; \
 	else echo "note: $(FETCH) not found; the corpus conformance tests will be skipped"; fi
 
-## test: build once (no warnings allowed in our code), then every test; the corpus tests run when it is there;
-## then, side by side, the page in a real browser (test-browser), the API against its document (test-api) and
+## test: build once (no warnings allowed in our code), then every test (the corpus tests run when it is there)
+## and, beside them, the page in a real browser (test-browser), the API against its document (test-api) and
 ## CONTRIBUTING's scaling-out section (test-readme); then make install / uninstall and the Debian package, its
 ## binary linked from the same debug build (test-package). Ends with each phase's time and the 30 slowest tests.
 ## Nothing is left out to save time: the long soaks (make reliability-long) repeat FaultTests, which runs here.
@@ -99,16 +99,27 @@ test: test-deps
 	$(PHASE) "swift build --build-tests" $(SWIFT) build --build-tests 2>&1 | tee .build/test-build.log
 	@if grep -E '^/[^ ]*/(Sources|Tests|Plugins)/[^ ]*: warning:' .build/test-build.log | grep -v '/\.build'; then \
 	  echo "error: warnings in our code (above); the build must be clean"; exit 1; fi
-	@# On failure the issues are printed again at the end, where a log's tail shows them.
-	STICKER_CORPUS="$(abspath $(CORPUS))" STICKER_U2NETP_DIR="$(TEST_MODEL)" STICKER_U2NET_DIR="$(TEST_MODEL)" \
-	  SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) $(PHASE) "swift test" $(SWIFT) test --skip-build 2>&1 | tee .build/test-run.log \
-	  || { echo "== failed tests, repeated from above:"; grep -E -A4 'recorded an issue|✘ Test .* failed' .build/test-run.log | tail -60; exit 1; }
-	@# The page, the API and the README's section use their own catalogs, ports and servers: side by side,
-	@# each one's output printed whole when it ends.
-	$(PHASE) "browser + API + README suites" $(MAKE) --no-print-directory -j3 --output-sync=target test-browser test-api test-readme SKIP_BUILD=1
+	@# swift test and, beside it, the page, the API and the README's section (their own catalogs, ports and
+	@# servers): swift test alone leaves a core idle a third of the time. The suites' output goes to a log
+	@# printed when both are done; on failure the tests' issues are printed again at the end, where a log's
+	@# tail shows them.
+	@$(PHASE) "swift test + suites, side by side" $(MAKE) --no-print-directory -k -j2 test-swift test-suites SKIP_BUILD=1 || status=$$?; \
+	  cat .build/test-suites.log; \
+	  if grep -qE '✘ Test .* failed' .build/test-run.log; then \
+	    echo "== failed tests, repeated from above:"; grep -E -A4 'recorded an issue|✘ Test .* failed' .build/test-run.log | tail -60; fi; \
+	  exit $${status:-0}
 	@if [ -s "$(PKG_MODEL)/u2netp.bin" ] && [ -s "$(PKG_MODEL)/u2net.bin" ]; then $(PHASE) test-package $(MAKE) test-package CONFIG=debug DEB_GZIP_LEVEL=1; \
 	else echo "note: no segmentation model to package; the install and package tests are skipped"; fi
 	@scripts/test-report.sh .build/test-run.log $(PHASES)
+
+# The parts of `make test` that run side by side (after its build): every test of the package, and the
+# browser, API and README suites (themselves side by side, each one's output whole when it ends).
+test-swift:
+	STICKER_CORPUS="$(abspath $(CORPUS))" STICKER_U2NETP_DIR="$(TEST_MODEL)" STICKER_U2NET_DIR="$(TEST_MODEL)" \
+	  SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) $(PHASE) "· swift test" $(SWIFT) test --skip-build 2>&1 | tee .build/test-run.log
+test-suites:
+	$(PHASE) "· browser + API + README suites" $(MAKE) --no-print-directory -j3 --output-sync=target test-browser test-api test-readme SKIP_BUILD=1 \
+	  > .build/test-suites.log 2>&1
 
 ## test-deps: the build's packages plus what the browser tests need (Chromium, its driver), PostgreSQL,
 ## ffmpeg and the package's tools, in one apt round
