@@ -153,7 +153,7 @@ let package = Package(
         .executableTarget(
             name: "work-bench", dependencies: ["BenchSupport", "Catalog", "Processing"], path: "Benchmarks/Sources/work-bench",
             swiftSettings: strictSwift),
-        .executableTarget(name: "palette-bench", dependencies: ["Processing"], path: "Benchmarks/Sources/palette-bench", swiftSettings: strictSwift),
+        .executableTarget(name: "palette-bench", dependencies: ["Processing", "SampleImages"], path: "Benchmarks/Sources/palette-bench", swiftSettings: strictSwift),
         .target(name: "BenchSupport", path: "Benchmarks/Sources/BenchSupport", swiftSettings: strictSwift),
         .executableTarget(
             name: "cutout-bench", dependencies: ["BenchSupport", "Catalog", "Processing"], path: "Benchmarks/Sources/cutout-bench", swiftSettings: strictSwift),

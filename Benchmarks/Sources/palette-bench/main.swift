@@ -4,7 +4,22 @@ import Processing
 /// `palette-bench K FILE.png...`: the palette of each RGBA PNG (a cut-out: transparent outside the
 /// subject) at K colours, one JSON object a line: {"file","colors":["#rrggbb"...],"shares":[...],"ms"}.
 /// `ms` is the CPU time of PaletteExtractor alone (decoding excluded). Used by Benchmarks/palette/run.sh.
+/// `palette-bench --twins K FOLDER`: the palette's stability under lossy re-encoding (``Twins``).
 let arguments = CommandLine.arguments.dropFirst()
+if arguments.first == "--twins" {
+    let rest = Array(arguments.dropFirst())
+    guard rest.count == 2, let k = Int(rest[0]) else {
+        try? FileHandle.standardError.write(contentsOf: Data("usage: palette-bench --twins K FOLDER\n".utf8))
+        exit(64)
+    }
+    do {
+        try Twins.run(colors: k, folder: rest[1])
+        exit(0)
+    } catch {
+        try? FileHandle.standardError.write(contentsOf: Data("palette-bench: \(rest[1]): \(error)\n".utf8))
+        exit(65)
+    }
+}
 guard let first = arguments.first, let k = Int(first), arguments.count > 1 else {
     try? FileHandle.standardError.write(contentsOf: Data("usage: palette-bench K FILE.png...\n".utf8))
     exit(64)
