@@ -4,7 +4,9 @@
 #   1. the peers' venv (PyPI, pinned; reused),
 #   2. the composites: $BENCH_CUTOUT_DATA, else bench-data/cutout (made by Benchmarks/cutout/run.sh's
 #      make_composites.py when missing: needs the corpus),
-#   3. fidelity.py: table on stdout, everything in bench-data/palette-results.json.
+#   3. fidelity.py: table on stdout, everything in bench-data/palette-results.json;
+# and before them, the palette's stability under lossy re-encoding (`palette-bench --twins`) on the
+# corpus's photos (testdata-3p/photos, or $TWINS_PHOTOS).
 # Settings: PALETTE_BENCH (the palette-bench binary, default .build/release/palette-bench), K (5),
 # BENCH_PALETTE_VENV, LIMIT (first N composites only).
 set -euo pipefail
@@ -15,6 +17,11 @@ data=${BENCH_CUTOUT_DATA:-$root/bench-data/cutout}
 bench=${PALETTE_BENCH:-$root/.build/release/palette-bench}
 pins=(numpy==2.4.6 pillow==12.3.0 colorthief==0.2.1 colorgram.py==1.2.0)
 
+twins=${TWINS_PHOTOS:-${STICKER_CORPUS:-$root/testdata-3p}/photos}
+if [ -d "$twins" ]; then
+  echo "== twins: each photo of $twins re-encoded as JPEG q85, WebP q80, AVIF q60"
+  "$bench" --twins "${K:-5}" "$twins"
+fi
 if [ ! -x "$venv/bin/python" ]; then python3 -m venv "$venv"; fi
 stamp="$venv/.palette-pins"
 if [ ! -f "$stamp" ] || ! grep -qxF "${pins[*]}" "$stamp"; then

@@ -1,9 +1,9 @@
-/// Weighted k-means in Oklab over `PaletteSamples`: a greedy k-means++ start drawn from a constant-seeded
-/// generator, then Lloyd iterations. Sums are accumulated in `Double` in sample order, so results are
-/// reproducible bit for bit.
+/// Weighted k-means in Oklab over `PaletteSamples`: centres started by principal-axis splits
+/// (`splitCenters`, in KMeans+Splitting.swift), then Lloyd iterations. Nothing is random and sums are
+/// accumulated in `Double` in sample order, so results are reproducible bit for bit.
 struct KMeans {
     let samples: PaletteSamples
-    private(set) var centers: [(l: Float, a: Float, b: Float)] = []
+    var centers: [(l: Float, a: Float, b: Float)] = []
     /// The cluster of each sample.
     private var assignment: [Int32]
 
@@ -12,83 +12,10 @@ struct KMeans {
         self.assignment = [Int32](repeating: -1, count: samples.count)
     }
 
-    /// Adds centres until there are `count`: each drawn with probability proportional to weight × squared
-    /// distance to the nearest centre so far (the first, with none yet, by weight alone), keeping the best
-    /// of a few draws (the one that lowers the total most). Stops early when every sample sits on a centre.
-    mutating func addCenters(upTo count: Int) {
-        var random = SplitMix64(seed: 0x5EED_C0105 &+ UInt64(centers.count))
-        let n = samples.count
-        var nearest = [Float](repeating: .greatestFiniteMagnitude, count: n)
-        var candidateNearest = [Float](repeating: 0, count: n)
-        var bestNearest = [Float](repeating: 0, count: n)
-        for center in centers.indices {
-            let c = centers[center]
-            for i in 0..<n {
-                let dl = samples.l[i] - c.l, da = samples.a[i] - c.a, db = samples.b[i] - c.b
-                nearest[i] = min(nearest[i], dl * dl + da * da + db * db)
-            }
-        }
-        let trials = 2 + Int(Double(count).squareRoot())
-        while centers.count < count {
-            let first = centers.isEmpty
-            var potential = 0.0
-            for i in 0..<n { potential += Double(samples.weight[i]) * Double(first ? 1 : nearest[i]) }
-            guard potential > 0 else { return }
-            var bestCost = Double.infinity
-            var bestSample = 0
-            for _ in 0..<(first ? 1 : trials) {
-                let sample = pick(potential: potential, nearest: nearest, first: first, random: &random)
-                let cost = distances(to: sample, nearest: nearest, into: &candidateNearest)
-                if cost < bestCost {
-                    bestCost = cost
-                    bestSample = sample
-                    swap(&bestNearest, &candidateNearest)
-                }
-            }
-            centers.append((samples.l[bestSample], samples.a[bestSample], samples.b[bestSample]))
-            swap(&nearest, &bestNearest)
-        }
-    }
-
     /// Replaces the centres (after merging).
     mutating func setCenters(_ clusters: [PaletteExtractor.Cluster]) {
         centers = clusters.map { (Float($0.color.l), Float($0.color.a), Float($0.color.b)) }
         assignment = [Int32](repeating: -1, count: samples.count)
-    }
-
-    /// A sample drawn with probability proportional to weight (first centre) or weight × `nearest`.
-    private func pick(potential: Double, nearest: [Float], first: Bool, random: inout SplitMix64) -> Int {
-        let target = random.nextUnit() * potential
-        var running = 0.0
-        for i in 0..<samples.count {
-            running += Double(samples.weight[i]) * Double(first ? 1 : nearest[i])
-            if running > target { return i }
-        }
-        // Rounding left the target past the end: the last sample with any mass.
-        return (0..<samples.count).last { samples.weight[$0] > 0 && (first || nearest[$0] > 0) } ?? 0
-    }
-
-    /// Squared distances to the nearest centre if `sample` were added; returns the weighted total.
-    private func distances(to sample: Int, nearest: [Float], into result: inout [Float]) -> Double {
-        let cl = samples.l[sample], ca = samples.a[sample], cb = samples.b[sample]
-        var cost = 0.0
-        samples.l.withUnsafeBufferPointer { l in
-            samples.a.withUnsafeBufferPointer { a in
-                samples.b.withUnsafeBufferPointer { b in
-                    samples.weight.withUnsafeBufferPointer { w in
-                        result.withUnsafeMutableBufferPointer { out in
-                            for i in 0..<out.count {
-                                let dl = l[i] - cl, da = a[i] - ca, db = b[i] - cb
-                                let d = min(dl * dl + da * da + db * db, nearest[i])
-                                out[i] = d
-                                cost += Double(w[i] * d)
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        return cost
     }
 
     /// Lloyd iterations until no sample changes cluster, or `limit` rounds. With `median`, each sample
@@ -156,28 +83,5 @@ struct KMeans {
         return centers.indices.map { c in
             .init(color: OklabColor(l: Double(centers[c].l), a: Double(centers[c].a), b: Double(centers[c].b)), weight: totals[c])
         }
-    }
-}
-
-/// A small, fast generator with a fixed seed (Steele, Lea and Flood's SplitMix64): the k-means++ draws are
-/// the same on every run and platform.
-struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E4B9
-        z = (z ^ (z >> 27)) &* 0x94D4_9BB9_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1).
-    mutating func nextUnit() -> Double {
-        Double(next() >> 11) * 0x1.0p-53
     }
 }
