@@ -25,7 +25,8 @@ struct CLIResult {
 }
 
 /// A temporary folder for one test, removed when the value goes away (also when the test fails).
-final class TemporaryFolder {
+/// Sendable: its one property never changes, and its files are the test's to order.
+final class TemporaryFolder: Sendable {
     let url: URL
 
     init() throws {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TestProcessSupport
 
 #if canImport(Glibc)
@@ -51,26 +50,28 @@ struct FleetTests {
         defer { workers.forEach { $0.kill() } }
         let deadline = Date().addingTimeInterval(400)
 
-        // Who holds what, as `work --status` shows it while the workers run: each host under its own name.
-        var holders: Set<String> = []
-        guard try await waitUntil(deadline, workers, server, {
-            holders.formUnion(try await queue(local, in: folder).holders)
-            return !holders.isEmpty || !workers[0].isRunning
-        }) else { return }
-        // The first worker dies in the middle of its work (it claimed its next photo as it committed the first).
-        // Watchers on threads of their own send the kill and the stop: an await on a pool that busy tests
-        // fill could deliver them after the workers had finished.
-        let first = workers[0]
-        await act(when: { first.imported.count >= 1 || !first.isRunning }, within: .seconds(300), every: .milliseconds(20)) { first.kill() }
-
-        // The server goes away while the others work, for long enough that they notice.
-        let others = Array(workers[1...])
-        let stopped = Mutex(false)
-        let held = await act(when: { others.map(\.imported.count).reduce(0, +) >= 3 || !others[0].isRunning }, within: .seconds(300), every: .milliseconds(20)) {
-            stopped.withLock { $0 = (try? server.stopFast()) != nil }
+        // The steps that must land while the workers work run on a thread of their own, begun the moment
+        // the workers are: a test awaiting on a pool that busy tests fill has seen all 18 photos done
+        // before its first look. Who holds what, as `work --status` shows it: each host under its own
+        // name. Then the first worker dies in the middle of its work (it claimed its next photo as it
+        // committed the first), and the server goes away while the others work, for long enough that
+        // they notice.
+        let first = workers[0], others = Array(workers[1...])
+        let steps = await onThreadOfItsOwn { () -> FleetSteps in
+            var steps = FleetSteps()
+            _ = poll(until: {
+                steps.holders.formUnion(Self.holders(local, in: folder))
+                return !steps.holders.isEmpty || !first.isRunning
+            }, within: .seconds(300), every: .milliseconds(20))
+            _ = poll(until: { first.imported.count >= 1 || !first.isRunning }, within: .seconds(300), every: .milliseconds(20))
+            first.kill()
+            steps.held = poll(until: { others.map(\.imported.count).reduce(0, +) >= 3 || !others[0].isRunning }, within: .seconds(300), every: .milliseconds(20))
+            steps.stopped = (try? server.stopFast()) != nil
+            return steps
         }
-        try #require(stopped.withLock { $0 }, "the server could not be stopped")
-        #expect(held, "the workers had not imported 3 photos in 300 s")
+        let holders = steps.holders
+        try #require(steps.stopped, "the server could not be stopped")
+        #expect(steps.held, "the workers had not imported 3 photos in 300 s")
         let importedBeforeRestart = workers.map(\.imported.count).reduce(0, +)
         try await Task.sleep(for: .seconds(3))
         try server.start()
@@ -110,6 +111,15 @@ struct FleetTests {
         }
     }
 
+    /// The host part of each holder `work --status --json` lists, run to its end on the calling thread
+    /// (none when it fails: the next look may succeed).
+    private static func holders(_ catalog: String, in folder: TemporaryFolder) -> [String] {
+        guard let run = try? HostProcess.run([CLI.binary.path, "--catalog", catalog, "work", "--status", "--json"], in: folder),
+              run.status == 0, let json = try? JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        else { return [] }
+        return QueueStatus(json).holders
+    }
+
     /// The queue as `work --status --json` shows it.
     private func queue(_ catalog: String, in folder: TemporaryFolder) async throws -> QueueStatus {
         let run = try await CLI.run(["--catalog", catalog, "work", "--status", "--json"], in: folder)
@@ -130,6 +140,14 @@ struct FleetTests {
         }
         return true
     }
+}
+
+/// What the steps run beside the workers saw and did.
+struct FleetSteps: Sendable {
+    var holders: Set<String> = []
+    /// Whether the others had imported 3 photos before the server was stopped.
+    var held = false
+    var stopped = false
 }
 
 /// `catalog work --status --json`, read.

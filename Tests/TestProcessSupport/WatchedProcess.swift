@@ -33,6 +33,10 @@ public final class WatchedProcess: Process, @unchecked Sendable {
         }
     }
 
+    /// When the termination handler saw the exit, nil before: a time measured to it does not include
+    /// the wait of an awaiting test for a thread of the pool.
+    public var exitTime: ContinuousClock.Instant? { exit.firedAt }
+
     /// Starts the process and returns when it has exited.
     public func runToExit() async throws {
         try run()
@@ -48,8 +52,13 @@ final class ExitSignal: Sendable {
     }
 
     private let state = Mutex(State.waiting([]))
+    private let firedInstant = Mutex<ContinuousClock.Instant?>(nil)
+
+    var firedAt: ContinuousClock.Instant? { firedInstant.withLock { $0 } }
 
     func fire() {
+        let now = ContinuousClock.now
+        firedInstant.withLock { $0 = $0 ?? now }
         let waiters: [CheckedContinuation<Void, Never>] = state.withLock { state in
             guard case .waiting(let waiters) = state else { return [] }
             state = .fired
@@ -90,6 +99,30 @@ private struct UncheckedHandle: @unchecked Sendable {
     let handle: FileHandle
 }
 
+/// Runs `steps` on a thread of its own and returns what they return: for a sequence of waits and
+/// actions that must keep pace with children (a kill, then a server's stop, each when the children
+/// have got so far), which a test awaiting on a pool that busy tests fill could fall behind.
+public func onThreadOfItsOwn<Result: Sendable>(_ steps: @escaping @Sendable () -> Result) async -> Result {
+    await withCheckedContinuation { (done: CheckedContinuation<Result, Never>) in
+        Thread { done.resume(returning: steps()) }.start()
+    }
+}
+
+/// Polls `condition` every `interval` on the calling thread until it holds or `limit` passes:
+/// whether it held. For steps run with ``onThreadOfItsOwn(_:)``.
+public func poll(
+    until condition: () -> Bool, within limit: Duration, every interval: Duration = .milliseconds(5)
+) -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now + limit
+    let seconds = Double(interval.components.attoseconds) / 1e18 + Double(interval.components.seconds)
+    while !condition() {
+        guard clock.now < deadline else { return false }
+        Thread.sleep(forTimeInterval: seconds)
+    }
+    return true
+}
+
 /// Watches for `condition` (a child's progress, seen in its output) on a thread of its own, polling
 /// every `interval`, and runs `action` there the moment it holds or `limit` passes: for a signal or a
 /// stop that must land while a child is mid-run, which a test awaiting on a busy pool could deliver
@@ -99,17 +132,9 @@ public func act(
     when condition: @escaping @Sendable () -> Bool, within limit: Duration = .seconds(120),
     every interval: Duration = .milliseconds(5), then action: @escaping @Sendable () -> Void
 ) async -> Bool {
-    await withCheckedContinuation { (done: CheckedContinuation<Bool, Never>) in
-        Thread {
-            let clock = ContinuousClock()
-            let deadline = clock.now + limit
-            var held = condition()
-            while !held, clock.now < deadline {
-                Thread.sleep(forTimeInterval: Double(interval.components.attoseconds) / 1e18 + Double(interval.components.seconds))
-                held = condition()
-            }
-            action()
-            done.resume(returning: held)
-        }.start()
+    await onThreadOfItsOwn {
+        let held = poll(until: condition, within: limit, every: interval)
+        action()
+        return held
     }
 }
