@@ -30,32 +30,12 @@ import SampleImages
         return RGBAImage(width: width, height: height, pixels: pixels)
     }
 
-    /// `image` under a centred soft ellipse over 80 % of each side (the subject a cut-out would give).
-    static func subject(_ image: RGBAImage) -> RGBAImage {
-        var pixels = image.pixels
-        let rx = Double(image.width) * 0.4, ry = Double(image.height) * 0.4
-        for y in 0..<image.height {
-            for x in 0..<image.width {
-                let dx = (Double(x) + 0.5 - Double(image.width) / 2) / rx, dy = (Double(y) + 0.5 - Double(image.height) / 2) / ry
-                let edge = (1 - (dx * dx + dy * dy).squareRoot()) * min(rx, ry) / 2
-                pixels[(y * image.width + x) * 4 + 3] = UInt8(max(0, min(255, (edge + 0.5) * 255)))
-            }
-        }
-        return RGBAImage(width: image.width, height: image.height, pixels: pixels)
-    }
-
-    /// How far each twin's palette is from that of `photo` (opaque), by format.
+    /// How far each twin's palette is from that of `photo` (opaque, under the centred soft ellipse), by format.
     static func twinDistances(_ photo: RGBAImage) throws -> [(String, Double)] {
-        var avif = HEIFCodec.EncodeOptions(codec: .av1, quality: 60, iccProfile: nil, exif: nil, orientation: 1)
-        avif.bitDepth = 8
-        let twins: [(String, RGBAImage)] = [
-            ("JPEG q85", try JPEGCodec.decode(try JPEGCodec.encode(photo, quality: 85), maxPixels: 1 << 30, minimumLongSide: 1 << 20)),
-            ("WebP q80", try WebPCodec.decode(try WebPCodec.encode(photo, mode: .lossy(quality: 80)))),
-            ("AVIF q60", try HEIFCodec.decode(try HEIFCodec.encode(photo, options: avif), maxPixels: 1 << 30, workingSize: 1 << 20).image),
-        ]
-        let reference = PaletteExtractor.palette(of: subject(photo), colors: 5)
-        return twins.map { name, twin in
-            (name, PaletteDistance.shareWeightedDeltaE76(reference, PaletteExtractor.palette(of: subject(twin), colors: 5)))
+        let subject = LossyTwins.subject(of: opaque(photo))
+        let reference = PaletteExtractor.palette(of: LossyTwins.withAlpha(photo, subject), colors: 5)
+        return try LossyTwins.of(photo).map { format, twin in
+            (format, PaletteDistance.shareWeightedDeltaE76(reference, PaletteExtractor.palette(of: LossyTwins.withAlpha(twin, subject), colors: 5)))
         }
     }
 
@@ -68,7 +48,7 @@ import SampleImages
     @Test func theSamplePhotosTwinsHaveTheirPalettes() throws {
         for sample in try SamplePhotos.demoStills(width: 800, height: 600) {
             guard let decoded = try? PhotoDecoder.decode(sample.bytes, options: DecodeOptions()) else { continue }
-            for (format, distance) in try Self.twinDistances(Self.opaque(decoded.image)) {
+            for (format, distance) in try Self.twinDistances(decoded.image) {
                 #expect(distance <= 5, "\(sample.name) as \(format): ΔE76 \(distance)")
             }
         }
@@ -83,7 +63,7 @@ import SampleImages
             let bytes = [UInt8]((try? Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))) ?? Data())
             guard let decoded = try? PhotoDecoder.decode(bytes, options: DecodeOptions()), decoded.image.width >= 32, decoded.image.height >= 32 else { continue }
             checked += 1
-            for (format, distance) in try Self.twinDistances(Self.opaque(decoded.image)) {
+            for (format, distance) in try Self.twinDistances(decoded.image) {
                 #expect(distance <= 5, "\(name) as \(format): ΔE76 \(distance)")
             }
         }

@@ -23,16 +23,9 @@ enum Twins {
             let bytes = [UInt8]((try? Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))) ?? Data())
             guard let decoded = try? PhotoDecoder.decode(bytes, options: DecodeOptions()), decoded.image.width >= 32, decoded.image.height >= 32 else { continue }
             let photo = decoded.image
-            let alpha = subject(of: photo)
-            var avif = HEIFCodec.EncodeOptions(codec: .av1, quality: 60, iccProfile: nil, exif: nil, orientation: 1)
-            avif.bitDepth = 8
-            let opaque = withAlpha(photo, 255)
-            let twins: [(String, RGBAImage)] = [
-                ("jpeg", try JPEGCodec.decode(try JPEGCodec.encode(opaque, quality: 85), maxPixels: 1 << 30, minimumLongSide: 1 << 20)),
-                ("webp", try WebPCodec.decode(try WebPCodec.encode(opaque, mode: .lossy(quality: 80)))),
-                ("avif", try HEIFCodec.decode(try HEIFCodec.encode(opaque, options: avif), maxPixels: 1 << 30, workingSize: 1 << 20).image),
-            ]
-            let original = masked(photo, alpha)
+            let alpha = LossyTwins.subject(of: photo)
+            let twins = try LossyTwins.of(photo)
+            let original = LossyTwins.withAlpha(photo, alpha)
             var reference = Palette()
             let took = ContinuousClock().measure { reference = PaletteExtractor.palette(of: original, colors: colors) }
             milliseconds.append(Double(took.components.attoseconds) / 1e15 + Double(took.components.seconds) * 1000)
@@ -41,7 +34,7 @@ enum Twins {
             var line = "\(name) (\(photo.width)×\(photo.height), \(reference.colors.count) colours):"
             var palettes = [reference]
             for (format, twin) in twins {
-                let palette = PaletteExtractor.palette(of: masked(twin, alpha), colors: colors)
+                let palette = PaletteExtractor.palette(of: LossyTwins.withAlpha(twin, alpha), colors: colors)
                 let distance = PaletteDistance.shareWeightedDeltaE76(reference, palette)
                 distances.append(distance)
                 palettes.append(palette)
@@ -66,35 +59,6 @@ enum Twins {
                      fidelities.reduce(0, +) / Double(fidelities.count), found, queries, 100 * Double(found) / Double(max(queries, 1)),
                      foundClosely, 100 * Double(foundClosely) / Double(max(queries, 1))))
         print(String(format: "palette time: %.2f ms a photo (mean, the photo's own palette)", milliseconds.reduce(0, +) / Double(milliseconds.count)))
-    }
-
-    /// The photo's own alpha if it has any transparency, else the centred soft ellipse.
-    static func subject(of image: RGBAImage) -> [UInt8] {
-        let own = stride(from: 3, to: image.pixels.count, by: 4).map { image.pixels[$0] }
-        if own.contains(where: { $0 < 255 }) { return own }
-        let cx = Double(image.width) / 2, cy = Double(image.height) / 2
-        let rx = Double(image.width) * 0.4, ry = Double(image.height) * 0.4
-        var alpha = [UInt8](repeating: 0, count: image.width * image.height)
-        for y in 0..<image.height {
-            for x in 0..<image.width {
-                let dx = (Double(x) + 0.5 - cx) / rx, dy = (Double(y) + 0.5 - cy) / ry
-                let edge = (1 - (dx * dx + dy * dy).squareRoot()) * min(rx, ry) / 2
-                alpha[y * image.width + x] = UInt8(max(0, min(255, (edge + 0.5) * 255)))
-            }
-        }
-        return alpha
-    }
-
-    static func withAlpha(_ image: RGBAImage, _ value: UInt8) -> RGBAImage {
-        var pixels = image.pixels
-        for i in stride(from: 3, to: pixels.count, by: 4) { pixels[i] = value }
-        return RGBAImage(width: image.width, height: image.height, pixels: pixels)
-    }
-
-    static func masked(_ image: RGBAImage, _ alpha: [UInt8]) -> RGBAImage {
-        var pixels = image.pixels
-        for (index, value) in alpha.enumerated() { pixels[index * 4 + 3] = value }
-        return RGBAImage(width: image.width, height: image.height, pixels: pixels)
     }
 
     /// Mean CIELAB ΔE76 from each subject pixel (alpha-weighted) to the nearest palette colour.
