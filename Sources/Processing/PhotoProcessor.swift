@@ -1,6 +1,8 @@
 /// Turns a photo's bytes into a `ProcessedPhoto`: decode (scaled), orient, cut the subject out,
 /// render the sticker and take the palette and the similarity signature.
-/// Pipeline version 5: the palette's clustering starts from principal-axis splits, so a photo and its
+/// Pipeline version 6: small, unsure parts far from the subject are dropped from its mask
+/// (`MaskCleanup.strayParts`), so some stickers lose a stray island.
+/// Version 5: the palette's clustering starts from principal-axis splits, so a photo and its
 /// lossy twins get the same colours (`KMeans.splitCenters`); the stickers are as in version 4.
 /// Version 4: the similarity signature (`SimilaritySignature`) is part of every entry; a
 /// change to how it is made is a new pipeline version, like a change to any other stage.
@@ -11,7 +13,7 @@
 /// and cleaned the mask more aggressively; version 2 read every photo as sRGB.)
 public nonisolated struct PhotoProcessor: Sendable {
     /// The version of the pipeline this binary runs; entries made by an older one are stale.
-    public static let pipelineVersion = 5
+    public static let pipelineVersion = 6
     /// The cut-out's working long side: enough for the network's 320-pixel input and for the
     /// edge refinement, far less than 12 MP. Larger stickers get twice their size.
     public static let workingSize = 1024

@@ -2,19 +2,11 @@ import Testing
 @testable import Processing
 
 /// The fast clean-up (run labelling, a 2 px disc dilation) must decide exactly as the plain
-/// definition does: pixel flood fills and a Euclidean distance transform.
+/// definition does: pixel flood fills and a Euclidean distance transform. And strays go, while a
+/// subject's small pieces, a second subject and what an include point holds stay.
 @Suite(.timeLimit(.minutes(15))) struct MaskCleanupTests {
-    /// SplitMix64: the same random masks on every run.
-    struct Random {
-        var state: UInt64
-        mutating func next(_ bound: Int) -> Int {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Int((z ^ (z >> 31)) % UInt64(bound))
-        }
-    }
+    /// The same random masks on every run.
+    typealias Random = SplitMix64
 
     /// Blobs, specks, holes and soft values: rectangles of random values over random noise.
     static func randomMask(width: Int, height: Int, random: inout Random) -> [UInt8] {
@@ -59,7 +51,24 @@ import Testing
     static func reference(_ mask: [UInt8], width: Int, height: Int, grain: Int) -> [UInt8] {
         let (labels, areas) = floodFill(mask.map { $0 >= 128 }, width: width, height: height, eightConnected: true)
         guard let largest = areas.max() else { return [UInt8](repeating: 0, count: mask.count) }
-        let kept = areas.map { $0 == largest || ($0 > grain && Double($0) >= 0.01 * Double(largest)) }
+        var kept = areas.map { $0 == largest || ($0 > grain && Double($0) >= 0.01 * Double(largest)) }
+        // Strays: small against the largest, never as sure as the peak, and farther than the reach
+        // from every larger kept part.
+        let small = areas.indices.map { kept[$0] && Double(areas[$0]) < MaskCleanup.strayFraction * Double(largest) }
+        let anchors = labels.map { $0 >= 0 && kept[$0] && !small[$0] }
+        var extent = 0
+        for part in areas.indices where areas[part] == largest {
+            let pixels = labels.indices.filter { labels[$0] == part }
+            let xs = pixels.map { $0 % width }, ys = pixels.map { $0 / width }
+            extent = max(extent, xs.max()! - xs.min()! + 1, ys.max()! - ys.min()! + 1)
+        }
+        let reach = Float(MaskCleanup.reachFraction * Double(extent))
+        let fromAnchors = DistanceTransform.distances(toSet: anchors, width: width, height: height)
+        for part in areas.indices where small[part] {
+            let pixels = labels.indices.filter { labels[$0] == part }
+            let sure = pixels.contains { mask[$0] >= MaskCleanup.strayPeak }
+            kept[part] = sure || pixels.contains { fromAnchors[$0] <= reach }
+        }
         let keep = labels.map { $0 >= 0 && kept[$0] }
         let near = DistanceTransform.distances(toSet: keep, width: width, height: height).map { $0 <= 2 }
         var result = mask.indices.map { near[$0] && (keep[$0] || labels[$0] < 0) ? mask[$0] : 0 }
@@ -97,6 +106,54 @@ import Testing
                         == Self.reference(mask, width: width, height: height, grain: grain), "\(width)x\(height)")
             }
         }
+    }
+
+    /// A 60 x 60 subject in a 200 x 120 frame, with a 10 x 10 blob (under 3% of it) `gap` pixels to
+    /// its right, as sure as `blob` (the network half-believing in a patch of grass: about 180).
+    static func subjectAndBlob(gap: Int, blob: UInt8 = 180) -> [UInt8] {
+        var mask = [UInt8](repeating: 0, count: 200 * 120)
+        for y in 30..<90 { for x in 20..<80 { mask[y * 200 + x] = 255 } }
+        for y in 55..<65 { for x in (80 + gap)..<(90 + gap) { mask[y * 200 + x] = blob } }
+        return mask
+    }
+
+    static func blobIsKept(_ mask: [UInt8], gap: Int) -> Bool { mask[60 * 200 + 85 + gap] >= 128 }
+
+    @Test func aSmallPartFarFromTheSubjectIsDropped() {
+        // The subject is 60 px across, so the reach is 12 px: a weak blob 80 px off is a stray, one 6 px off a part.
+        let far = Self.subjectAndBlob(gap: 80), near = Self.subjectAndBlob(gap: 6)
+        #expect(!Self.blobIsKept(MaskCleanup.cleaned(far, width: 200, height: 120), gap: 80))
+        #expect(Self.blobIsKept(MaskCleanup.cleaned(near, width: 200, height: 120), gap: 6))
+        #expect(MaskCleanup.cleaned(far, width: 200, height: 120)[60 * 200 + 50] == 255, "the subject stays")
+    }
+
+    @Test func aSmallFarPartTheNetworkIsSureOfStays() {
+        // The stones of a ruin, a car's light bar: as sure as the subject, so part of it.
+        let far = Self.subjectAndBlob(gap: 80, blob: 255)
+        #expect(Self.blobIsKept(MaskCleanup.cleaned(far, width: 200, height: 120), gap: 80))
+    }
+
+    @Test func anIncludePointKeepsAStray() {
+        let far = Self.subjectAndBlob(gap: 80)
+        #expect(Self.blobIsKept(MaskCleanup.cleaned(far, width: 200, height: 120, keeping: [60 * 200 + 165]), gap: 80))
+    }
+
+    @Test func aSecondSubjectOfSizeIsNoStray() {
+        // Two subjects far apart, the second a third of the first: both are what the photo shows.
+        var mask = [UInt8](repeating: 0, count: 200 * 120)
+        for y in 30..<90 { for x in 10..<70 { mask[y * 200 + x] = 255 } }
+        for y in 40..<75 { for x in 150..<185 { mask[y * 200 + x] = 255 } }
+        let cleaned = MaskCleanup.cleaned(mask, width: 200, height: 120)
+        #expect(cleaned[50 * 200 + 160] == 255 && cleaned[50 * 200 + 40] == 255)
+    }
+
+    @Test func smallPartsBesideTheSubjectStay() {
+        // A letter with two dots above it (an umlaut): each dot 1.5% of the letter, 5 px above it.
+        var mask = [UInt8](repeating: 0, count: 120 * 120)
+        for y in 40..<110 { for x in 30..<90 { mask[y * 120 + x] = 255 } }
+        for y in 28..<36 { for x in 38..<46 { mask[y * 120 + x] = 255 }; for x in 74..<82 { mask[y * 120 + x] = 255 } }
+        let cleaned = MaskCleanup.cleaned(mask, width: 120, height: 120)
+        #expect(cleaned[32 * 120 + 42] == 255 && cleaned[32 * 120 + 78] == 255)
     }
 
     @Test func runComponentsJoinDiagonalsOnlyWhenEightConnected() {

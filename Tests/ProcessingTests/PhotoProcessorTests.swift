@@ -24,7 +24,7 @@ import Testing
         let processor = PhotoProcessor(settings: settings, predictor: SubjectSegmenterTests.CoarseTruth(truth: truth, width: 480, height: 360, factor: 12))
         let processed = try await processor.process(jpeg)
         #expect(processed.width == 480 && processed.height == 360)
-        #expect(processed.pipelineVersion == 5 && PhotoProcessor.pipelineVersion == 5)
+        #expect(processed.pipelineVersion == 6 && PhotoProcessor.pipelineVersion == 6)
         #expect(processed.settings == settings)
         #expect(processed.exif?.make == "Test")
 
@@ -57,7 +57,7 @@ import Testing
         let expected = try StickerRenderer.render(try PNGCodec.decode(png, maxPixels: 1_000_000), style: StickerSettings.default.style)
         let sticker = try PNGCodec.decode(processed.sticker.png, maxPixels: 1_000_000)
         #expect(sticker == expected)
-        #expect(processed.pipelineVersion == 5)
+        #expect(processed.pipelineVersion == 6)
     }
 
     @Test func aPhotoWithoutASubjectIsNoSubject() async throws {

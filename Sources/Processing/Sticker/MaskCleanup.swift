@@ -1,6 +1,7 @@
 /// Tidies a soft subject mask the way a person expects a cut-out to look: the main subject kept
-/// (its largest part and any part at least `keepFraction` of it), specks dropped, pinholes filled.
-/// Soft edges of the kept parts stay as they were.
+/// (its largest part and any part at least `keepFraction` of it), strays dropped (parts small
+/// against the largest, far from every larger one and never sure), specks dropped, pinholes filled. Soft
+/// edges of the kept parts stay as they were.
 ///
 /// Specks and pinholes are judged against the predictor's resolution: a part or a hole of at most
 /// `grain` pixels (four cells of the network's 320 x 320 grid, in the mask's pixels) is below what
@@ -10,11 +11,21 @@
 /// first version filled holes up to 5% of the subject and dropped parts under 10% of the largest:
 /// on the cut-out benchmark that filled real holes and dropped real parts, 0.005 of mean IoU.)
 public enum MaskCleanup {
+    /// Parts under this fraction of the largest, and out of reach of every larger part, are
+    /// strays (MaskCleanup+StrayParts.swift).
+    public static let strayFraction = 0.1
+    /// The reach, as a fraction of the longer side of the largest part's bounding box.
+    public static let reachFraction = 0.2
+    /// A part whose mask reaches this anywhere is something the network is sure of: never a stray.
+    public static let strayPeak: UInt8 = 224
+
     /// `mask` is one byte a pixel (0 background ... 255 subject), `width * height` long.
     /// `keeping` lists pixels (`y * width + x`) a person asked to keep (include points): the parts
     /// holding them stay whatever their size.
     public static func cleaned(
-        _ mask: [UInt8], width: Int, height: Int, keepFraction: Double = 0.01, grain: Int = 4, keeping: [Int] = []
+        _ mask: [UInt8], width: Int, height: Int, keepFraction: Double = 0.01, grain: Int = 4, keeping: [Int] = [],
+        strayFraction: Double = MaskCleanup.strayFraction, reachFraction: Double = MaskCleanup.reachFraction,
+        strayPeak: UInt8 = MaskCleanup.strayPeak
     ) -> [UInt8] {
         precondition(mask.count == width * height, "MaskCleanup: mask size does not match \(width)x\(height)")
         let count = mask.count
@@ -23,6 +34,10 @@ public enum MaskCleanup {
         }
         guard let largest = solid.areas.max(), largest > 0 else { return [UInt8](repeating: 0, count: count) }
         var kept = solid.areas.map { $0 == largest || ($0 > grain && Double($0) >= keepFraction * Double(largest)) }
+        let strays = strayParts(
+            of: solid, mask: mask, kept: kept, width: width, height: height,
+            strayFraction: strayFraction, reachFraction: reachFraction, strayPeak: strayPeak)
+        for part in kept.indices where strays[part] { kept[part] = false }
         for seed in keeping {
             if let component = solid.component(atX: seed % width, y: seed / width) { kept[component] = true }
         }
