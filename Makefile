@@ -26,8 +26,9 @@ TEST_MODEL ?= $(abspath .build/test-model)
 # How many test cases run at once. Swift Testing starts every test at once by default, and a test's
 # `.timeLimit` clock runs from its start, so on a slow machine a test that waited its turn behind the
 # others ran out of time before it began. With a width, a test waits at the gate with its clock stopped.
-# Twice the cores keeps both busy while many tests wait on the `catalog` processes they start.
-TEST_WIDTH ?= $(shell echo $$(( $$(nproc) * 2 )))
+# Four a core: many tests wait on the `catalog` processes, servers and timeouts they start, and at two a
+# core `swift test` used 1.2 of 2 cores (15m51 wall, the suites beside it); at four, 14m34 (Benchmarks/README.md).
+TEST_WIDTH ?= $(shell echo $$(( $$(nproc) * 4 )))
 # make install / make deb: where to, what they carry (see scripts/install.sh for the layout).
 PREFIX  ?= /usr/local
 DESTDIR ?=
@@ -40,7 +41,7 @@ DEB_DIR ?= .
 # How hard dpkg-deb compresses (gzip 1-9); make test's package, checked and thrown away, uses 1.
 DEB_GZIP_LEVEL ?= 9
 
-.PHONY: deps build demo test test-swift test-suites test-deps test-browser test-api test-model test-package stage install uninstall deb package-model corpus model bench bench-stages bench-real bench-import bench-clip bench-formats bench-reprocess bench-cutout bench-search bench-duplicates bench-serve bench-page bench-palette bench-postgres test-readme fuzz reliability-long clean
+.PHONY: deps build demo test test-swift test-suites test-package-logged test-deps test-browser test-api test-model test-package stage install uninstall deb package-model corpus model bench bench-stages bench-real bench-import bench-clip bench-formats bench-reprocess bench-cutout bench-search bench-duplicates bench-serve bench-page bench-palette bench-postgres test-readme fuzz reliability-long clean
 
 ## deps: install the Debian packages the build needs (only those missing; idempotent). APT_UPDATED=1
 ## says the package lists were just updated (CI does it once), so no second `apt-get update` is needed.
@@ -90,7 +91,7 @@ corpus:
 ## test: build once (no warnings allowed in our code), then every test (the corpus tests run when it is there)
 ## and, beside them, the page in a real browser (test-browser), the API against its document (test-api) and
 ## CONTRIBUTING's scaling-out section (test-readme); then make install / uninstall and the Debian package, its
-## binary linked from the same debug build (test-package). Ends with each phase's time and the 30 slowest tests.
+## binary linked from the same debug build (test-package), beside swift test too. Ends with each phase's time and the 30 slowest tests.
 ## Nothing is left out to save time: the long soaks (make reliability-long) repeat FaultTests, which runs here.
 test: test-deps
 	@mkdir -p .build && : > $(PHASES)
@@ -100,16 +101,16 @@ test: test-deps
 	@if grep -E '^/[^ ]*/(Sources|Tests|Plugins)/[^ ]*: warning:' .build/test-build.log | grep -v '/\.build'; then \
 	  echo "error: warnings in our code (above); the build must be clean"; exit 1; fi
 	@# swift test and, beside it, the page, the API and the README's section (their own catalogs, ports and
-	@# servers): swift test alone leaves a core idle a third of the time. The suites' output goes to a log
-	@# printed when both are done; on failure the tests' issues are printed again at the end, where a log's
-	@# tail shows them.
-	@$(PHASE) "swift test + suites, side by side" $(MAKE) --no-print-directory -k -j2 test-swift test-suites SKIP_BUILD=1 || status=$$?; \
+	@# servers) and the package test (which builds nothing: a swift build would wait on the lock swift test
+	@# holds): swift test alone leaves a core idle a third of the time. The suites' and the package's output
+	@# go to logs printed when all are done; on failure the tests' issues are printed again at the end,
+	@# where a log's tail shows them.
+	@$(PHASE) "swift test + suites + package, side by side" $(MAKE) --no-print-directory -k -j3 test-swift test-suites test-package-logged SKIP_BUILD=1 || status=$$?; \
+	  cat .build/test-package.log; \
 	  cat .build/test-suites.log; \
 	  if grep -qE '✘ Test .* failed' .build/test-run.log; then \
 	    echo "== failed tests, repeated from above:"; grep -E -A4 'recorded an issue|✘ Test .* failed' .build/test-run.log | tail -60; fi; \
 	  exit $${status:-0}
-	@if [ -s "$(PKG_MODEL)/u2netp.bin" ] && [ -s "$(PKG_MODEL)/u2net.bin" ]; then $(PHASE) test-package $(MAKE) test-package CONFIG=debug DEB_GZIP_LEVEL=1; \
-	else echo "note: no segmentation model to package; the install and package tests are skipped"; fi
 	@scripts/test-report.sh .build/test-run.log $(PHASES)
 
 # The parts of `make test` that run side by side (after its build): every test of the package, and the
@@ -120,6 +121,11 @@ test-swift:
 test-suites:
 	$(PHASE) "· browser + API + README suites" $(MAKE) --no-print-directory -j3 --output-sync=target test-browser test-api test-readme SKIP_BUILD=1 \
 	  > .build/test-suites.log 2>&1
+# The package test on the debug build (mostly one core's work: the link, dpkg-deb, dpkg -i), its output in a log.
+test-package-logged:
+	@if [ -s "$(PKG_MODEL)/u2netp.bin" ] && [ -s "$(PKG_MODEL)/u2net.bin" ]; then \
+	  $(PHASE) "· test-package" $(MAKE) --no-print-directory test-package CONFIG=debug DEB_GZIP_LEVEL=1 > .build/test-package.log 2>&1; \
+	else echo "note: no segmentation model to package; the install and package tests are skipped" > .build/test-package.log; fi
 
 ## test-deps: the build's packages plus what the browser tests need (Chromium, its driver), PostgreSQL,
 ## ffmpeg and the package's tools, in one apt round

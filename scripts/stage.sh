@@ -7,7 +7,7 @@
 #                       generated from the help text by swift-argument-parser's generate-manual tool
 #   VERSION             the version `catalog --version` prints, which the package takes (one source of truth)
 #
-#   scripts/stage.sh SWIFT CONFIG STAGE
+#   scripts/stage.sh SWIFT CONFIG STAGE      (SKIP_BUILD=1: use the CONFIG build as it is)
 # The man pages are dated by the last commit (or $SOURCE_DATE_EPOCH), so the same tree stages the same bytes.
 set -euo pipefail
 swift=$1 config=$2 stage=$3
@@ -24,9 +24,16 @@ fi
 # help, and the packaged binary is linked from its objects with the Swift runtime linked statically
 # (scripts/link-static.py): the package is not compiled a second time. No $ORIGIN search path either:
 # the binary looks for no library beside itself.
-"$swift" build -c "$config" --product catalog
-"$swift" build -c "$config" --product generate-manual
-bin=$("$swift" build -c "$config" --show-bin-path)
+# With SKIP_BUILD set (make test, which built everything and runs `swift test` beside this), nothing is
+# built: a `swift build` would wait on the lock `swift test` holds on .build until the tests end.
+if [ -z "${SKIP_BUILD:-}" ]; then
+  "$swift" build -c "$config" --product catalog
+  "$swift" build -c "$config" --product generate-manual
+  bin=$("$swift" build -c "$config" --show-bin-path)
+else
+  bin=.build/$config
+  [ -x "$bin/catalog" ] && [ -x "$bin/generate-manual" ] || { echo "error: SKIP_BUILD is set but $bin has no catalog or generate-manual" >&2; exit 1; }
+fi
 pages=.build/stage-pages-$config
 rm -rf "$pages" && mkdir -p "$pages"
 "$bin/generate-manual" "$bin/catalog" --multi-page --date "$date" --output-directory "$pages" > "$stage/generate-manual.log"
