@@ -97,7 +97,8 @@ test: test-deps
 	@mkdir -p .build && : > $(PHASES)
 	$(PHASE) corpus $(MAKE) corpus
 	$(PHASE) test-model $(MAKE) test-model
-	$(PHASE) "swift build --build-tests" $(SWIFT) build --build-tests 2>&1 | tee .build/test-build.log
+	@# generate-manual (swift-argument-parser's) too: the package test, beside swift test, builds nothing.
+	$(PHASE) "swift build --build-tests" sh -c '$(SWIFT) build --build-tests && $(SWIFT) build --product generate-manual' 2>&1 | tee .build/test-build.log
 	@if grep -E '^/[^ ]*/(Sources|Tests|Plugins)/[^ ]*: warning:' .build/test-build.log | grep -v '/\.build'; then \
 	  echo "error: warnings in our code (above); the build must be clean"; exit 1; fi
 	@# swift test and, beside it, the page, the API and the README's section (their own catalogs, ports and
