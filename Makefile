@@ -90,8 +90,8 @@ corpus:
 
 ## test: build once (no warnings allowed in our code), then every test (the corpus tests run when it is there)
 ## and, beside them, the page in a real browser (test-browser), the API against its document (test-api) and
-## CONTRIBUTING's scaling-out section (test-readme); then make install / uninstall and the Debian package, its
-## binary linked from the same debug build (test-package), beside swift test too. Ends with each phase's time and the 30 slowest tests.
+## CONTRIBUTING's scaling-out section (test-readme), and make install / uninstall and the Debian package, its
+## binary linked from the same debug build (test-package). Ends with each phase's time and the 30 slowest tests.
 ## Nothing is left out to save time: the long soaks (make reliability-long) repeat FaultTests, which runs here.
 test: test-deps
 	@mkdir -p .build && : > $(PHASES)
