@@ -53,7 +53,7 @@ import Testing
         #expect(summary["left"] as? Int == Self.count - done)
         let message = (try? String(contentsOf: output.appendingPathExtension("stderr"), encoding: .utf8)) ?? ""
         let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
-        #expect(message.contains("interrupted by \(name): \(done) entries done, \(Self.count - done) left; run catalog reprocess again"))
+        #expect(message.contains("interrupted by \(name): \(done) \(done == 1 ? "entry" : "entries") done, \(Self.count - done) left; run catalog reprocess again"), "stderr: \(message)")
 
         let rerun = try await CLI.run(["--catalog", "c.sqlite", "reprocess", "--json"], in: folder)
         #expect(rerun.status == 0, "stderr: \(rerun.stderr)")
