@@ -26,9 +26,9 @@ TEST_MODEL ?= $(abspath .build/test-model)
 # How many test cases run at once. Swift Testing starts every test at once by default, and a test's
 # `.timeLimit` clock runs from its start, so on a slow machine a test that waited its turn behind the
 # others ran out of time before it began. With a width, a test waits at the gate with its clock stopped.
-# Four a core: many tests wait on the `catalog` processes, servers and timeouts they start, and at two a
-# core `swift test` used 1.2 of 2 cores (15m51 wall, the suites beside it); at four, 14m34 (Benchmarks/README.md).
-TEST_WIDTH ?= $(shell echo $$(( $$(nproc) * 4 )))
+# Twice the cores keeps both busy while many tests wait on the `catalog` processes they start. Four a core
+# was tried: no faster in a whole run once the package test ran beside swift test (Benchmarks/README.md).
+TEST_WIDTH ?= $(shell echo $$(( $$(nproc) * 2 )))
 # make install / make deb: where to, what they carry (see scripts/install.sh for the layout).
 PREFIX  ?= /usr/local
 DESTDIR ?=
