@@ -1,7 +1,7 @@
 extension MaskCleanup {
     /// Which parts are strays: kept by size so far, yet smaller than `strayFraction` of the largest
-    /// part, farther than `reachFraction` of the largest part's extent from every part that is not that small,
-    /// and nowhere as sure as `strayPeak`. Such a part is a bit of the background the network
+    /// part, farther than `reachFraction` of its extent from every part that is not that small, and
+    /// nowhere as sure as `strayPeak`. Such a part is a bit of the background the network
     /// half-believed in (a patch of grass beside a paw): its mask never gets near 255. A subject's
     /// own small pieces are either close to it (an umlaut's dots, a held cup) or as sure as the rest
     /// (the stones of a ruin, a car's light bar), and a second subject is not small. The reach

@@ -1,7 +1,7 @@
 /// Tidies a soft subject mask the way a person expects a cut-out to look: the main subject kept
 /// (its largest part and any part at least `keepFraction` of it), strays dropped (parts small
-/// against the largest, far from every larger one and never sure), specks dropped, pinholes filled. Soft
-/// edges of the kept parts stay as they were.
+/// against the largest, far from every larger one and never sure), specks dropped, pinholes
+/// filled. Soft edges of the kept parts stay as they were.
 ///
 /// Specks and pinholes are judged against the predictor's resolution: a part or a hole of at most
 /// `grain` pixels (four cells of the network's 320 x 320 grid, in the mask's pixels) is below what
