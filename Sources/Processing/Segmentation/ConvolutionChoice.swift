@@ -7,16 +7,44 @@ struct ConvolutionChoice {
     let fusion: SegmentationFusion
     private let winograd4: Bool
     private let compact: Bool
+    /// The convolutions that run in int8 (none in float32).
+    private let int8: Set<Int>
 
-    init(checked: CheckedSegmentationGraph, kernels: ConvolutionKernels) {
+    init(checked: CheckedSegmentationGraph, kernels: ConvolutionKernels, precision: InferencePrecision = .fp32) {
         self.checked = checked
         let winograd4 = kernels.hasWinograd
         self.winograd4 = winograd4
         self.compact = winograd4 && sk_winograd4c_supported(kernels.rawValue) == 1
+        let int8 = precision == .int8 ? Self.runInt8(checked) : []
+        self.int8 = int8
         fusion = SegmentationFusion(nodes: checked.graph.nodes, inputs: checked.inputs,
                                     shapes: checked.shapes.mapValues { ($0.height, $0.width) },
                                     graphOutput: checked.output.name,
-                                    fusable: { Self.runsByWinograd4($0, in: checked, winograd4: winograd4) })
+                                    fusable: { int8.contains($0) || Self.runsByWinograd4($0, in: checked, winograd4: winograd4) })
+    }
+
+    /// The convolutions int8 can run: 3x3 ones with at least 8 input and 8 output channels whose
+    /// input is never negative (made by ReLUs, and pools, resizes, concatenations and sums of such),
+    /// since activations are quantized to unsigned bytes. That leaves float32 the first layer (the
+    /// normalised photo is signed) and the side outputs (one channel, straight into the mask).
+    private static func runInt8(_ checked: CheckedSegmentationGraph) -> Set<Int> {
+        var nonNegative: Set<String> = []
+        var runs: Set<Int> = []
+        for (index, node) in checked.graph.nodes.enumerated() {
+            let inputs = checked.inputs[index]
+            let allNonNegative = !inputs.isEmpty && inputs.allSatisfy(nonNegative.contains)
+            switch node.op {
+            case "conv2d":
+                if node.activation == "relu" { nonNegative.insert(node.output) }
+                if allNonNegative, node.kernel == [3, 3], (checked.shapes[node.output]?.channels ?? 0) >= 8,
+                   (inputs.first.flatMap { checked.shapes[$0] }?.channels ?? 0) >= 8 {
+                    runs.insert(index)
+                }
+            case "sigmoid": nonNegative.insert(node.output)
+            default: if allNonNegative { nonNegative.insert(node.output) }
+            }
+        }
+        return runs
     }
 
     /// F(4x4, 3x3) computes outputs in panels of 16 channels and its transforms cost per input
@@ -34,6 +62,7 @@ struct ConvolutionChoice {
     func method(_ index: Int) -> SegmentationNetwork.ConvolutionMethod {
         let node = checked.graph.nodes[index]
         guard let out = checked.shapes[node.output] else { return .direct }
+        if int8.contains(index) { return .int8 }
         if let dilation = node.dilation?.first, dilation > 1, node.kernel == [3, 3], compact,
            let inputs = checked.inputs[index].first.flatMap({ checked.shapes[$0] })?.channels {
             return SegmentationNetworkLoader.runsCompact(inputs: inputs, outputs: out.channels, height: out.height,

@@ -41,6 +41,8 @@ public final class SegmentationNetwork: Sendable {
     public let multiplyAdds: Int
     /// The instruction set the convolutions run on (the widest this CPU has unless told otherwise).
     public let kernels: ConvolutionKernels
+    /// The arithmetic of the 3x3 convolutions (int8 runs those it can, `ConvolutionChoice`).
+    public let precision: InferencePrecision
 
     /// What the steps read of the weights file (`Weights`).
     private let weights: Weights
@@ -67,16 +69,16 @@ public final class SegmentationNetwork: Sendable {
     static let maximumTensorCount = 1 << 28
 
     /// Loads `graph` (the JSON) and `weights` (the float32 little-endian parameters it indexes);
-    /// the convolutions run on `kernels` (a path this CPU lacks falls back to `.default`).
-    public convenience init(graph graphURL: URL, weights weightsURL: URL,
-                            kernels: ConvolutionKernels = .default) throws(ProcessingError) {
-        try self.init(graph: graphURL, weights: weightsURL, kernels: kernels, keepsDirectWeights: false)
+    /// the convolutions run on `kernels` (a path this CPU lacks falls back to `.default`) in `precision`.
+    public convenience init(graph graphURL: URL, weights weightsURL: URL, kernels: ConvolutionKernels = .default,
+                            precision: InferencePrecision = .fp32) throws(ProcessingError) {
+        try self.init(graph: graphURL, weights: weightsURL, kernels: kernels, precision: precision, keepsDirectWeights: false)
     }
 
     /// `keepsDirectWeights`: keep every convolution's float32 weights besides their packed or
     /// compact form, so that `run(_:kernels:winograd:)` can run any step directly (tests).
     convenience init(graph graphURL: URL, weights weightsURL: URL, kernels: ConvolutionKernels = .default,
-                     keepsDirectWeights: Bool) throws(ProcessingError) {
+                     precision: InferencePrecision = .fp32, keepsDirectWeights: Bool) throws(ProcessingError) {
         let graph: SegmentationGraph
         do {
             graph = try JSONDecoder().decode(SegmentationGraph.self, from: Data(contentsOf: graphURL))
@@ -84,7 +86,8 @@ public final class SegmentationNetwork: Sendable {
             throw .invalidModel("\(graphURL.lastPathComponent): \(error)")
         }
         let loader = try Self.withMappedFile(weightsURL) { (file) throws(ProcessingError) in
-            try SegmentationNetworkLoader(graph: graph, weightFile: file, kernels: kernels, keepsDirectWeights: keepsDirectWeights)
+            try SegmentationNetworkLoader(graph: graph, weightFile: file, kernels: kernels, precision: precision,
+                                          keepsDirectWeights: keepsDirectWeights)
         }
         self.init(loader)
     }
@@ -95,6 +98,7 @@ public final class SegmentationNetwork: Sendable {
         inputHeight = loaded.inputHeight
         multiplyAdds = loaded.multiplyAdds
         kernels = loaded.kernels
+        precision = loaded.precision
         weights = loaded.weights
         steps = loaded.steps
         slotOffsets = loaded.slotOffsets
@@ -139,11 +143,12 @@ public final class SegmentationNetwork: Sendable {
     /// For tests and timing comparisons: `kernels` runs this call on another path the CPU has (the
     /// scalar path, or a network loaded for it, runs every 3x3 convolution directly), `winograd:
     /// false` runs every 3x3 convolution directly, and `stepTime` is told each step's thread CPU
-    /// time in seconds (see `stepNames`).
+    /// time in seconds (see `stepNames`). `int8Path` runs the int8 steps on that `SK_Q8_*` path
+    /// (by default the widest within `kernels`).
     /// `spare`: the cores this call may borrow to share large layers' rows (see `SpareCores`;
     /// by default the budget of the batch the calling task works for). The result is the same
     /// floats whether a layer is shared or not.
-    func run(_ input: [Float], kernels: ConvolutionKernels? = nil, winograd: Bool = true,
+    func run(_ input: [Float], kernels: ConvolutionKernels? = nil, winograd: Bool = true, int8Path: Int32? = nil,
              spare: SpareCores? = SpareCores.current, stepTime: ((Int, Double) -> Void)? = nil) throws(ProcessingError) -> [Float] {
         guard input.count == 3 * inputWidth * inputHeight else {
             throw .invalidModel("input has \(input.count) floats, expected \(3 * inputWidth * inputHeight)")
@@ -151,7 +156,8 @@ public final class SegmentationNetwork: Sendable {
         let path = kernels.flatMap { $0.isSupported ? $0 : nil } ?? self.kernels
         return try ScratchBuffers.shared.withBuffer(bytes: activationFloats * MemoryLayout<Float>.stride) { buffer throws(ProcessingError) in
             let arena = buffer.bindMemory(to: Float.self, capacity: activationFloats)
-            return try run(input, kernels: path, winograd: winograd && path.hasWinograd, spare: spare, stepTime: stepTime,
+            let q8 = int8Path.flatMap { sk_q8_supported($0) == 1 ? $0 : nil } ?? sk_q8_path_for_kernels(path.rawValue)
+            return try run(input, kernels: path, winograd: winograd && path.hasWinograd, int8Path: q8, spare: spare, stepTime: stepTime,
                     slots: slotOffsets.map { arena + $0 },
                     workspaces: (arena + workspaceOffset, arena + workspaceOffset + workspaceFloats))
         }
@@ -162,7 +168,7 @@ public final class SegmentationNetwork: Sendable {
         steps.map { step in
             switch step {
             case let .conv(conv):
-                let how = conv.compact != nil ? "F(4x4,3x3) compact" + (conv.dilation > 1 ? " d\(conv.dilation)" : "") : conv.packed != nil ? "F(4x4,3x3)" : conv.kernel == 3 ? "direct d\(conv.dilation)" : "1x1"
+                let how = conv.quantized != nil ? "int8" + (conv.dilation > 1 ? " d\(conv.dilation)" : "") : conv.compact != nil ? "F(4x4,3x3) compact" + (conv.dilation > 1 ? " d\(conv.dilation)" : "") : conv.packed != nil ? "F(4x4,3x3)" : conv.kernel == 3 ? "direct d\(conv.dilation)" : "1x1"
                 return "conv \(conv.inputChannels)->\(conv.output.channels) \(conv.output.width)x\(conv.output.height) \(how)"
             case let .maxPool(input, _): return "maxpool \(input.channels) \(input.width)x\(input.height)"
             case let .resize(_, output): return "resize \(output.channels) \(output.width)x\(output.height)"
@@ -174,20 +180,28 @@ public final class SegmentationNetwork: Sendable {
     }
 
     private func run(
-        _ input: [Float], kernels: ConvolutionKernels, winograd: Bool, spare: SpareCores?, stepTime: ((Int, Double) -> Void)?,
+        _ input: [Float], kernels: ConvolutionKernels, winograd: Bool, int8Path: Int32, spare: SpareCores?,
+        stepTime: ((Int, Double) -> Void)?,
         slots: [UnsafeMutablePointer<Float>], workspaces: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>)
     ) throws(ProcessingError) -> [Float] {
         input.withUnsafeBufferPointer { slots[inputSlot].update(from: $0.baseAddress!, count: $0.count) }
         func at(_ tensor: Tensor) -> UnsafeMutablePointer<Float> { slots[tensor.slot] + tensor.offset }
         var failed: Int?
         weights.floats.withUnsafeBufferPointer { floats in weights.packed.withUnsafeBufferPointer { packedWeights in
-        weights.compact.withUnsafeBufferPointer { compact in
+        weights.compact.withUnsafeBufferPointer { compact in weights.quantized.withUnsafeBufferPointer { quantized in
             let w = floats.baseAddress!
             for (index, step) in steps.enumerated() {
                 let started = stepTime == nil ? 0 : Self.threadCPUTime()
                 defer { stepTime?(index, Self.threadCPUTime() - started) }
                 let status: Int32
                 switch step {
+                case let .conv(conv) where conv.method == .int8:
+                    guard let scratch = conv.scratch, let quantized = quantized.baseAddress else {
+                        status = -1
+                        break
+                    }
+                    status = Self.convolveInt8(conv, at: at, scratch: slots[scratch], weights: w, quantized: quantized, path: int8Path,
+                                               spare: spare)
                 case let .conv(conv) where winograd && conv.method == .compact:
                     guard let scratch = conv.scratch, let compact = compact.baseAddress else {
                         status = -1
@@ -244,7 +258,7 @@ public final class SegmentationNetwork: Sendable {
                     return
                 }
             }
-        } } }
+        } } } }
         if let failed { throw .invalidModel("step \(failed) was rejected by its kernel") }
         let plane = output.height * output.width
         return Array(UnsafeBufferPointer(start: at(output), count: plane))

@@ -20,6 +20,7 @@ struct SegmentationNetworkLoader {
     let inputWidth: Int, inputHeight: Int
     let multiplyAdds: Int
     let kernels: ConvolutionKernels
+    let precision: InferencePrecision
     let weights: SegmentationNetwork.Weights
     let steps: [Step]
     let slotOffsets: [Int]
@@ -46,10 +47,10 @@ struct SegmentationNetworkLoader {
     }
 
     init(graph: SegmentationGraph, weightFile data: UnsafeRawBufferPointer, kernels wanted: ConvolutionKernels,
-         keepsDirectWeights: Bool) throws(ProcessingError) {
+         precision: InferencePrecision, keepsDirectWeights: Bool) throws(ProcessingError) {
         let kernels = wanted.isSupported ? wanted : .default
         let checked = try CheckedSegmentationGraph(graph: graph, weightBytes: data.count)
-        var planner = SegmentationStepPlanner(choice: ConvolutionChoice(checked: checked, kernels: kernels))
+        var planner = SegmentationStepPlanner(choice: ConvolutionChoice(checked: checked, kernels: kernels, precision: precision))
         try planner.plan()
         let plan = ActivationPlanner.plan(planner.lifetimes)
 
@@ -61,6 +62,7 @@ struct SegmentationNetworkLoader {
         self.inputHeight = checked.input.height
         self.multiplyAdds = checked.multiplyAdds
         self.kernels = kernels
+        self.precision = precision
         self.weights = weights
         self.steps = steps
         self.slotOffsets = plan.offsets

@@ -35,6 +35,9 @@ extension SegmentationNetwork {
         /// Winograd F(4x4, 3x3) from half-precision weights transformed at every call
         /// (`sk_winograd4c_*`): planes of few tiles with many channels.
         case compact
+        /// int8 sums of bytes (`sk_q8_*`): the input quantized per tensor at every call, the
+        /// weights per output channel at load; any dilation.
+        case int8
     }
 
     /// A convolution step, possibly with a concatenation and an add fused in (`SegmentationFusion`).
@@ -55,8 +58,19 @@ extension SegmentationNetwork {
         /// Offset into `Weights.compact` when it runs from compact weights, and the slot of its
         /// scratch (the transformed input, then one scratch per worker), alive for this step only.
         var compact: Int?, scratch: Int?
+        /// Byte offset into `Weights.quantized` when the step runs in int8, and the float offset of
+        /// its weights' scales in `Weights.floats`; its quantized input goes to `scratch`.
+        var quantized: Int?, weightScales: Int?
         var inputChannels: Int { input.channels + (second?.channels ?? 0) }
-        var method: ConvolutionMethod { compact != nil ? .compact : packed != nil ? .packed : .direct }
+        var method: ConvolutionMethod {
+            quantized != nil ? .int8 : compact != nil ? .compact : packed != nil ? .packed : .direct
+        }
+
+        /// Floats of the int8 path's scratch slot: the quantized input (0 for sizes the kernels refuse).
+        var quantizedInputFloats: Int {
+            let bytes = sk_q8_input_bytes(Int32(inputChannels), Int32(output.height), Int32(output.width), Int32(dilation))
+            return (bytes + 63) / 64 * 16
+        }
 
         /// The plane the compact path convolves: the output's, or for a dilated convolution the
         /// tall plane of its subplanes (`sk_dilated_tall_size`).

@@ -19,9 +19,11 @@ extension SegmentationNetwork {
         var packed: [Float] = []
         var packedStart = 0
         var compact: [UInt16] = []
+        /// The int8 convolutions' weights (`sk_q8_pack`); their scales are in `floats`.
+        var quantized: [Int8] = []
 
         /// Bytes kept, for messages and benchmarks.
-        var bytes: Int { floats.count * 4 + packed.count * 4 + compact.count * 2 }
+        var bytes: Int { floats.count * 4 + packed.count * 4 + compact.count * 2 + quantized.count }
 
         /// Fills the weights `steps` read from `file` (the weights file, its offsets checked by the
         /// loader) and points the steps at them: on entry a convolution's `weight` and `bias` are
@@ -30,19 +32,25 @@ extension SegmentationNetwork {
         /// Winograd layers directly).
         init(steps: inout [Step], file: UnsafeRawBufferPointer, keepsDirectWeights: Bool) throws(ProcessingError) {
             let source = file.bindMemory(to: Float.self)  // 4-byte aligned: the mapping is page-aligned, offsets checked
-            var floatCount = 0, packedCount = 0, compactCount = 0
+            var floatCount = 0, packedCount = 0, compactCount = 0, quantizedCount = 0
             for case let .conv(conv) in steps {
                 floatCount += conv.output.channels
                 if conv.method == .direct || keepsDirectWeights { floatCount += conv.output.channels * conv.inputChannels * conv.kernel * conv.kernel }
                 if conv.method == .packed { packedCount += sk_winograd4_packed_count(Int32(conv.inputChannels), Int32(conv.output.channels)) }
                 if conv.method == .compact { compactCount += sk_winograd4c_weight_count(Int32(conv.inputChannels), Int32(conv.output.channels)) }
+                if conv.method == .int8 {
+                    quantizedCount += sk_q8_packed_bytes(Int32(conv.inputChannels), Int32(conv.output.channels))
+                    floatCount += conv.output.channels
+                }
             }
             floats.reserveCapacity(floatCount)
             packed = [Float](repeating: 0, count: packedCount + 16)
             packedStart = packed.withUnsafeBufferPointer { (16 - Int(UInt(bitPattern: $0.baseAddress) / 4 % 16)) % 16 }
             compact = [UInt16](repeating: 0, count: compactCount)
+            quantized = [Int8](repeating: 0, count: quantizedCount)
             packedCount = 0
             compactCount = 0
+            quantizedCount = 0
             func append(_ offset: Int, _ count: Int) -> Int {
                 let start = floats.count
                 #if _endian(little)
@@ -73,6 +81,17 @@ extension SegmentationNetwork {
                         sk_winograd4c_pack(source.baseAddress! + fileWeight, c, o, p.baseAddress! + compactCount)
                     }
                     compactCount += sk_winograd4c_weight_count(c, o)
+                case .int8:
+                    conv.quantized = quantizedCount
+                    conv.weightScales = floats.count
+                    floats.append(contentsOf: repeatElement(0, count: conv.output.channels))
+                    let scales = conv.weightScales ?? 0
+                    status = quantized.withUnsafeMutableBufferPointer { q in
+                        floats.withUnsafeMutableBufferPointer { f in
+                            sk_q8_pack(source.baseAddress! + fileWeight, c, o, q.baseAddress! + quantizedCount, f.baseAddress! + scales)
+                        }
+                    }
+                    quantizedCount += sk_q8_packed_bytes(c, o)
                 }
                 guard status == 0 else { throw .invalidModel("convolution weights could not be transformed") }
                 conv.weight = conv.method == .direct || keepsDirectWeights ? append(fileWeight, weightCount) : nil

@@ -126,6 +126,14 @@ struct SegmentationStepPlanner {
             guard layout.input > 0, layout.worker > 0 else { throw tooMany }
             // The transformed input and the two workers' scratch, alive for this step only.
             step.scratch = take(step.scratchFloats)
+        case .int8:
+            guard step.quantizedInputFloats > 0, sk_q8_packed_bytes(Int32(step.inputChannels), Int32(out.channels)) > 0 else {
+                throw tooMany
+            }
+            step.quantized = 0  // its offsets are given by `Weights`
+            step.weightScales = 0
+            // The quantized input, alive for this step only.
+            step.scratch = take(step.quantizedInputFloats)
         }
         return step
     }
