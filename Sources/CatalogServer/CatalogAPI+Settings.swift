@@ -6,7 +6,7 @@ extension CatalogAPI {
     func registerSettings(on router: RecordingRouter) {
         // `catalog config list --json`.
         router.get("/api/settings") { _, _ in
-            JSONBody.response(SettingDescription.all(try await catalog { () async throws(CatalogError) in try await repository.settings() }))
+            JSONBody.response(SettingDescription.all(try await catalog { () async throws(CatalogError) in try await repository.settingValues() }))
         }
 
         // `{"key": value, ...}`: every value is checked before any is stored; answers as GET does.
@@ -24,7 +24,7 @@ extension CatalogAPI {
             for (setting, value) in changes {
                 try await writing { () async throws(CatalogError) in try await repository.store(setting, value: value) }
             }
-            return JSONBody.response(SettingDescription.all(try await catalog { () async throws(CatalogError) in try await repository.settings() }))
+            return JSONBody.response(SettingDescription.all(try await catalog { () async throws(CatalogError) in try await repository.settingValues() }))
         }
     }
 

@@ -2,6 +2,7 @@ import Catalog
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Processing
 import Testing
 import ZIPFoundation
 
@@ -207,6 +208,27 @@ struct PackRoutesTests {
                 try await client.execute(uri: "/api/settings", method: .put, headers: pageHeaders(), body: bad.buffer) { response in
                     #expect(response.status == .badRequest, "\(bad)")
                 }
+            }
+        }
+    }
+
+    @Test func precisionIsASettingStoredAsSaid() async throws {
+        try await withServer { _, client in
+            try await client.execute(uri: "/api/settings", method: .get) { response in
+                let precision = (response.json as? [[String: Any]])?.first { $0["key"] as? String == "cutout.precision" }
+                #expect(precision?["value"] as? String == "auto" && precision?["default"] as? String == "auto", "\(precision ?? [:])")
+                // What auto runs on the server's machine.
+                #expect((precision?["runs"] as? String)?.hasPrefix(PrecisionSetting.auto.resolved.rawValue + " on ") == true, "\(precision ?? [:])")
+                #expect((response.json as? [[String: Any]])?.first { $0["key"] as? String == "cutout.model" }?["runs"] == nil)
+            }
+            try await client.execute(uri: "/api/settings", method: .put, headers: pageHeaders(), body: #"{"cutout.precision": "fp32"}"#.buffer) { response in
+                #expect(response.status == .ok)
+                let precision = (response.json as? [[String: Any]])?.first { $0["key"] as? String == "cutout.precision" }
+                #expect(precision?["value"] as? String == "fp32" && precision?["runs"] == nil, "\(precision ?? [:])")
+            }
+            try await client.execute(uri: "/api/settings", method: .put, headers: pageHeaders(), body: #"{"cutout.precision": "int4"}"#.buffer) { response in
+                #expect(response.status == .badRequest)
+                #expect(response.errorCode == "bad-setting")
             }
         }
     }

@@ -24,7 +24,7 @@ import Testing
                 "id":1,"livePhoto":null,"palette":[{"hex":"#ff8800","share":0.5},{"hex":"#0044cc","share":0.25}],\#
                 "path":"\/photos\/cat.jpg","sha256":"0000000000000000000000000000000000000000000000000000000000c0ffee",\#
                 "status":"ok","sticker":{"bytes":8,"height":384,"pipelineVersion":4,\#
-                "settings":{"model":"u2net","outline":8,"paletteColors":2,"shadow":false,"size":512},"width":512},"width":4000}
+                "settings":{"model":"u2net","outline":8,"paletteColors":2,"precision":"fp32","shadow":false,"size":512},"width":512},"width":4000}
                 """#
             #expect(json == expected)
 
@@ -49,7 +49,7 @@ import Testing
             }
             #expect(exif?["taken_at_utc"] == "2024-05-01T10:34:56Z")
             #expect(exif?["tags_json"] == #"{"0.Make":"Canon","0.Model":"EOS R5","EXIF.ISOSpeedRatings":"200"}"#)
-            #expect(settings == #"{"model":"u2net","outline":8,"paletteColors":2,"shadow":false,"size":512}"#)
+            #expect(settings == #"{"model":"u2net","outline":8,"paletteColors":2,"precision":"fp32","shadow":false,"size":512}"#)
             #expect(ranks == [0, 1])
         }
     }

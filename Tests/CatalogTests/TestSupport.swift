@@ -46,7 +46,8 @@ func sampleProcessedPhoto(exif: ExifMetadata? = sampleExif) -> ProcessedPhoto {
             PaletteColor(hex: "#ff8800", l: 0.75, a: 0.125, b: 0.15, share: 0.5),
             PaletteColor(hex: "#0044cc", l: 0.4, a: -0.05, b: -0.2, share: 0.25),
         ]),
-        pipelineVersion: 4, settings: StickerSettings(size: 512, paletteColors: 2)
+        // fp32 named: the default, `auto`, resolves per CPU, and the snapshots must not.
+        pipelineVersion: 4, settings: StickerSettings(size: 512, paletteColors: 2, precision: .fp32)
     )
 }
 

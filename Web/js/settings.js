@@ -13,6 +13,8 @@ const LABELS = {
   'sticker.shadow': ['Shadow', 'A soft shadow under the sticker.', { type: 'checkbox' }],
   'cutout.model': ['Cut-out model', 'u2net cuts out more cleanly; u2netp is about three times faster and needs less memory.',
     { type: 'select', options: [['u2net', 'u2net (stronger)'], ['u2netp', 'u2netp (fast)']] }],
+  'cutout.precision': ['Cut-out precision', 'auto runs int8 where the CPU has VNNI, else fp32; fp32 is the reference; int8 is faster and makes the same stickers on every CPU. Machines with different CPUs sharing a catalog should name one.',
+    { type: 'select', options: [['auto', 'auto'], ['fp32', 'fp32 (reference)'], ['int8', 'int8 (faster)']] }],
 };
 
 /** Settings as a list of `{key, value, default, description}` whatever shape the server sends. */
@@ -53,8 +55,10 @@ export function render(main, onReprocessed) {
       else input.value = String(setting.value);
       inputs.set(setting.key, input);
       const fallback = setting.default !== null && setting.default !== undefined ? ` Default: ${setting.default}.` : '';
+      // What a value such as `auto` runs on the server's machine, when the server says.
+      const runs = setting.runs ? ` Here it runs ${setting.runs}.` : '';
       return h('div', { class: `setting setting-${attrs.type}` },
-        h('label', { for: id }, label), input, h('p', { class: 'hint' }, help + fallback));
+        h('label', { for: id }, label), input, h('p', { class: 'hint' }, help + runs + fallback));
     });
     const problem = h('p', { class: 'field-problem', role: 'alert' });
     replace(form, rows, problem, h('div', { class: 'form-actions' }, h('button', { type: 'submit', class: 'button primary' }, 'Save')));

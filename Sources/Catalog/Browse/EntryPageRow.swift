@@ -21,13 +21,28 @@ extension EntryPageQuery {
     /// The offset served: never below 0.
     var boundedOffset: Int { max(offset, 0) }
 
-    /// `settings` as the stored `settings_json` text a stale filter compares with (canonical JSON, so text
-    /// equality is value equality).
-    static func storedJSON(of settings: StickerSettings, catalog: String) throws(CatalogError) -> String {
+    /// `settings` as the stored `settings_json` texts a stale filter compares with (canonical JSON, so text
+    /// equality is value equality): always two, for fixed SQL. The second is the text stickers stored before
+    /// precision was a setting have, which decodes as float32 (``InferencePrecision/legacy``): it stands for
+    /// `settings` when they run in float32, else it repeats the first.
+    static func storedJSON(of settings: StickerSettings, catalog: String) throws(CatalogError) -> [String] {
         do {
-            return try CatalogJSON.string(settings)
+            let current = try CatalogJSON.string(settings)
+            guard settings.precision == .legacy else { return [current, current] }
+            return [current, try CatalogJSON.string(SettingsBeforePrecision(settings))]
         } catch {
             throw .database(path: catalog, message: "cannot encode the settings: \(error)")
+        }
+    }
+
+    /// The settings JSON as stickers made before `cutout.precision` existed stored it.
+    private struct SettingsBeforePrecision: Encodable {
+        let size, outline, paletteColors: Int
+        let shadow: Bool
+        let model: CutoutModel
+
+        init(_ settings: StickerSettings) {
+            (size, outline, paletteColors, shadow, model) = (settings.size, settings.outline, settings.paletteColors, settings.shadow, settings.model)
         }
     }
 }

@@ -15,10 +15,12 @@ extension PostgresCatalogStore {
         if query.staleOnly {
             let permanent = StaleReason.permanentFailureCodes.sorted().map { "'\($0)'" }.joined(separator: ",")
             bindings.append(PhotoProcessor.pipelineVersion)
-            bindings.append(try EntryPageQuery.storedJSON(of: settings, catalog: displayName))
+            // Two texts for the current settings: see `EntryPageQuery.storedJSON(of:catalog:)`.
+            for json in try EntryPageQuery.storedJSON(of: settings, catalog: displayName) { bindings.append(json) }
+            let count = bindings.count
             conditions.append("""
                 (CASE WHEN p.failure_code IS NOT NULL THEN p.failure_code NOT IN (\(permanent))
-                      ELSE s.photo_id IS NULL OR s.pipeline_version < $\(bindings.count - 1) OR s.settings_json <> $\(bindings.count) END)
+                      ELSE s.photo_id IS NULL OR s.pipeline_version < $\(count - 2) OR s.settings_json NOT IN ($\(count - 1), $\(count)) END)
                 """)
         }
         let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")

@@ -15,14 +15,15 @@ extension SQLiteCatalogStore {
         }
         if query.staleOnly {
             // The SQL twin of StaleReason.recorded: a retried failure, a missing sticker, an older
-            // pipeline or other settings (settings_json is canonical text, so text equality is value equality).
+            // pipeline or other settings (settings_json is canonical text, so text equality is value equality;
+            // a sticker stored before precision was a setting has a second text for the same settings).
             let permanent = StaleReason.permanentFailureCodes.sorted().map { "'\($0)'" }.joined(separator: ",")
             conditions.append("""
                 (CASE WHEN p.failure_code IS NOT NULL THEN p.failure_code NOT IN (\(permanent))
-                      ELSE s.photo_id IS NULL OR s.pipeline_version < ? OR s.settings_json <> ? END)
+                      ELSE s.photo_id IS NULL OR s.pipeline_version < ? OR s.settings_json NOT IN (?, ?) END)
                 """)
             arguments.append(PhotoProcessor.pipelineVersion)
-            arguments.append(try EntryPageQuery.storedJSON(of: settings, catalog: path))
+            for json in try EntryPageQuery.storedJSON(of: settings, catalog: path) { arguments.append(json) }
         }
         let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         let join = query.staleOnly ? "LEFT JOIN sticker s ON s.photo_id = p.id" : ""

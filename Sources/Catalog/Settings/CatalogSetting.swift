@@ -8,6 +8,7 @@ public enum CatalogSetting: String, CaseIterable, Sendable {
     case stickerOutline = "sticker.outline"
     case stickerShadow = "sticker.shadow"
     case cutoutModel = "cutout.model"
+    case cutoutPrecision = "cutout.precision"
 
     /// Long sides a sticker may have: 128 px is the smallest any sticker platform shows well, and 2048
     /// keeps the decode (at twice the size) and the stored PNG reasonable.
@@ -25,10 +26,16 @@ public enum CatalogSetting: String, CaseIterable, Sendable {
         case .stickerOutline: "white outline width in pixels at 512 px, 0 for none (\(Self.outlineWidths.lowerBound)-\(Self.outlineWidths.upperBound))"
         case .stickerShadow: "a soft shadow under the sticker (true or false)"
         case .cutoutModel: "the segmentation model that cuts subjects out (\(CutoutModel.allCases.map { "\($0.rawValue): \($0.summary)" }.joined(separator: "; ")))"
+        case .cutoutPrecision: "the arithmetic of the cut-out network: \(Self.precisionChoices)"
         }
     }
 
-    /// The value of this setting in `settings`, as text.
+    /// What `cutout.precision` and `--precision` may say, in one line for help.
+    public static let precisionChoices =
+        "auto (int8 where the CPU has VNNI, else fp32), fp32 (the reference) or int8 (faster; the same stickers on every CPU)"
+
+    /// The value of this setting in `settings`, as text. For `cutout.precision` that is the precision
+    /// `settings` make stickers with (`auto` resolved); what the user stored is in ``SettingValues``.
     public func value(in settings: StickerSettings) -> String {
         switch self {
         case .paletteColors: String(settings.paletteColors)
@@ -36,11 +43,22 @@ public enum CatalogSetting: String, CaseIterable, Sendable {
         case .stickerOutline: String(settings.outline)
         case .stickerShadow: String(settings.shadow)
         case .cutoutModel: settings.model.rawValue
+        case .cutoutPrecision: settings.precision.rawValue
         }
     }
 
-    /// The default value, as text.
-    public var defaultValue: String { value(in: .default) }
+    /// The default value, as text (`auto` for `cutout.precision`, not what it runs on this machine).
+    public var defaultValue: String {
+        self == .cutoutPrecision ? PrecisionSetting.default.rawValue : value(in: .default)
+    }
+
+    /// What the stored value `text` runs on this machine, when the text alone does not say:
+    /// `int8 on AVX-512 VNNI` for `cutout.precision` `auto`; nil for every other value.
+    public func note(for text: String) -> String? {
+        guard self == .cutoutPrecision, PrecisionSetting.named(text) == .auto else { return nil }
+        let precision = PrecisionSetting.auto.resolved
+        return "\(precision.rawValue) on \(precision.instructions())"
+    }
 
     /// `settings` with this setting set to `text`, or why `text` is not allowed.
     public func applying(_ text: String, to settings: StickerSettings) throws(SettingError) -> StickerSettings {
@@ -60,6 +78,11 @@ public enum CatalogSetting: String, CaseIterable, Sendable {
                 throw SettingError.invalidValue(key: rawValue, value: text, expected: CutoutModel.choices)
             }
             settings.model = model
+        case .cutoutPrecision:
+            guard let precision = PrecisionSetting.named(text) else {
+                throw SettingError.invalidValue(key: rawValue, value: text, expected: PrecisionSetting.choices)
+            }
+            settings.precision = precision.resolved
         }
         return settings
     }
@@ -96,8 +119,10 @@ public enum SettingError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 extension CatalogSetting {
-    /// `text` as stored: validated and normalised ("08" is stored as "8").
+    /// `text` as stored: validated and normalised ("08" is stored as "8"). A precision is kept as said:
+    /// `auto` is resolved by the machine that runs each job, which need not be the one that set it.
     public func canonical(_ text: String) throws(SettingError) -> String {
-        value(in: try applying(text, to: .default))
+        let settings = try applying(text, to: .default)
+        return self == .cutoutPrecision ? text : value(in: settings)
     }
 }

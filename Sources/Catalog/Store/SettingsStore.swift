@@ -16,4 +16,9 @@ extension SettingsStore {
     public func settings() async throws(CatalogError) -> StickerSettings {
         try CatalogSetting.settings(from: try await storedSettingRows(), catalog: displayName)
     }
+
+    /// The catalog's settings as the user set them (`auto` stays `auto`), checked as ``settings()`` checks them.
+    public func settingValues() async throws(CatalogError) -> SettingValues {
+        try CatalogSetting.values(from: try await storedSettingRows(), catalog: displayName)
+    }
 }

@@ -8,9 +8,9 @@ extension CatalogCommand {
     struct ConfigCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "config",
-            abstract: "Show or change the catalog's settings (palette size, sticker size, outline, shadow).",
+            abstract: "Show or change the catalog's settings (palette size, sticker size, outline, shadow, cut-out model and precision).",
             discussion: """
-                Settings live in the catalog and apply to every import and reprocess. Changing one makes the entries made with another value stale: `catalog list --stale` shows them, `catalog reprocess` re-makes them.
+                Settings live in the catalog and apply to every import and reprocess. Changing one makes the entries made with another value stale: `catalog list --stale` shows them, `catalog reprocess` re-makes them. cutout.precision auto is stored as auto and resolved by each machine that makes stickers (`config list` and `catalog --version` say what it runs here); a fleet of machines with different CPUs should name fp32 or int8, so that every machine makes the same stickers.
 
                 Keys: \(CatalogSetting.allCases.map { "\($0.rawValue) (\($0.summary), default \($0.defaultValue))" }.joined(separator: "; ")).
                 """,
@@ -20,7 +20,7 @@ extension CatalogCommand {
 }
 
 extension CatalogCommand.ConfigCommand {
-    /// `catalog config get KEY`: prints the value alone, for scripts.
+    /// `catalog config get KEY`: prints the value alone, as stored (`auto` stays `auto`), for scripts.
     struct GetSetting: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "get", abstract: "Print one setting's value.")
 
@@ -34,7 +34,7 @@ extension CatalogCommand.ConfigCommand {
 
         func run() async throws {
             let setting = try CatalogCommand.ConfigCommand.setting(named: key)
-            Terminal.standardOutput.write(setting.value(in: try await catalog.currentSettings()) + "\n")
+            Terminal.standardOutput.write(try await catalog.currentSettingValues()[setting] + "\n")
         }
     }
 
@@ -69,18 +69,26 @@ extension CatalogCommand.ConfigCommand {
             let value = try setting.canonical(value)
             let repository = try await catalog.open(.readWrite)
             do {
-                let before = setting.value(in: try await repository.settings())
+                let before = try await repository.settingValues()
                 try await repository.store(setting, value: value)
-                if before != value {
-                    Terminal.standardOutput.write(
-                        "\(setting.rawValue) = \(value) (was \(before)); entries made with \(before) are now stale: `catalog reprocess` re-makes them.\n"
-                    )
-                } else {
-                    Terminal.standardOutput.write("\(setting.rawValue) = \(value) (unchanged)\n")
-                }
+                let after = try await repository.settingValues()
+                Terminal.standardOutput.write(Self.report(setting, before: before, after: after))
             } catch {
                 throw Diagnostics.exit(for: error)
             }
+        }
+
+        /// What a change did: the new value, the old one, and which stickers it made stale. Staleness is
+        /// told by what the values run on this machine (`auto` may run what the new value names).
+        static func report(_ setting: CatalogSetting, before: SettingValues, after: SettingValues) -> String {
+            let (old, new) = (before[setting], after[setting])
+            let (oldNote, newNote) = (setting.note(for: old), setting.note(for: new))
+            if old == new { return "\(setting.rawValue) = \(new) (unchanged\(newNote.map { "; runs \($0) here" } ?? ""))\n" }
+            let (oldRuns, newRuns) = (setting.value(in: before.settings), setting.value(in: after.settings))
+            let change = "\(setting.rawValue) = \(new)\(newNote.map { " (\($0) here)" } ?? "")"
+                + " (was \(old)\(oldNote.map { ", which runs \($0) here" } ?? ""))"
+            if oldRuns == newRuns { return change + "; this machine runs \(newRuns) as before, so no entry becomes stale.\n" }
+            return change + "; entries made with \(oldRuns) are now stale: `catalog reprocess` re-makes them.\n"
         }
     }
 
@@ -89,21 +97,21 @@ extension CatalogCommand.ConfigCommand {
         static let configuration = CommandConfiguration(
             commandName: "list",
             abstract: "List every setting with its value and default.",
-            discussion: "--json prints an array of {\"default\",\"description\",\"key\",\"value\"} (numbers and booleans as such)."
+            discussion: "VALUE is as stored; for cutout.precision auto it adds what auto runs on this machine, as in `auto (int8 on AVX-512 VNNI)`. --json prints an array of {\"default\",\"description\",\"key\",\"value\"} (numbers and booleans as such), with \"runs\" for a value that runs something it does not name (\"runs\": \"int8 on AVX-512 VNNI\" for auto)."
         )
 
         @OptionGroup var catalog: CatalogOptions
         @OptionGroup var output: OutputOptions
 
         func run() async throws {
-            let settings = try await catalog.currentSettings()
+            let values = try await catalog.currentSettingValues()
             if output.json {
-                Terminal.standardOutput.write(JSONOutput.document(SettingDescription.all(settings)))
+                Terminal.standardOutput.write(JSONOutput.document(SettingDescription.all(values)))
                 return
             }
             var table = Table("KEY", "VALUE", "DEFAULT", "MEANING")
             for setting in CatalogSetting.allCases {
-                table.append(setting.rawValue, setting.value(in: settings), setting.defaultValue, setting.summary)
+                table.append(setting.rawValue, values.described(setting), setting.defaultValue, setting.summary)
             }
             Terminal.standardOutput.write(table.rendered())
         }
@@ -124,6 +132,14 @@ extension CatalogOptions {
     func currentSettings() async throws -> StickerSettings {
         guard mayExist else { return .default }
         return try await storedSettings(of: open(.readOnly))
+    }
+
+    /// The settings as the user stored them (`auto` stays `auto`), or the defaults when there is no catalog
+    /// yet (nothing is created): what `catalog config` shows.
+    func currentSettingValues() async throws -> SettingValues {
+        guard mayExist else { return .defaults }
+        let repository = try await open(.readOnly)
+        return try await Diagnostics.reporting { try await repository.settingValues() }
     }
 
     /// The settings a command works with: those of an open catalog (the defaults for none: a dry run
