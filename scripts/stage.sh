@@ -58,5 +58,5 @@ strip --strip-unneeded --remove-section=.comment --remove-section=.note "$stage/
 "$stage/bin/catalog" --generate-completion-script bash | sed '1{/^#!/d}' > "$stage/completions/catalog.bash"
 "$stage/bin/catalog" --generate-completion-script zsh > "$stage/completions/_catalog"
 "$stage/bin/catalog" --generate-completion-script fish > "$stage/completions/catalog.fish"
-"$stage/bin/catalog" --version | cut -d' ' -f1 > "$stage/VERSION"
+"$stage/bin/catalog" --version | head -n 1 | cut -d' ' -f1 > "$stage/VERSION"
 echo "staged catalog $(cat "$stage/VERSION") in $stage: $(ls "$stage/man" | wc -l) man pages, 3 completions"

@@ -58,7 +58,7 @@ if readelf -d /usr/bin/catalog | grep -q 'RPATH\|RUNPATH'; then fail "catalog ca
 chown nobody "$home"
 cd "$home"
 as_user() { setpriv --reuid="$(id -u nobody)" --regid="$(id -g nobody)" --clear-groups env -i HOME="$home" PATH=/usr/bin:/bin LANG=C.UTF-8 "$@"; }
-reported=$(as_user catalog --version)
+reported=$(as_user catalog --version | head -n 1)
 [ "$reported" = "$version (pipeline $(echo "$reported" | sed -n 's/.*(pipeline \([0-9]*\))$/\1/p'))" ] \
   || fail "catalog --version says '$reported', the package is $version"
 "$samples" "$home/photos" > /dev/null

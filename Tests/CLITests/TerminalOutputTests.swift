@@ -12,9 +12,12 @@ import Testing
         let folder = try TemporaryFolder()
         let run = try await CLI.run(["--version"], in: folder)
         #expect(run.status == 0)
-        let version = run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        // The first line alone is what the package takes; the second says the cut-out's path here.
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        let version = lines.first ?? ""
         #expect(version.wholeMatch(of: /\d+\.\d+\.\d+ \(pipeline \d+\)/) != nil, "\(version)")
         #expect(version.hasSuffix("(pipeline \(PhotoProcessor.pipelineVersion))"))
+        #expect(lines.count == 2 && lines[1].hasPrefix("cut-out: "), "\(lines)")
     }
 
     @Test(.needsModel) func importShowsProgressOnATerminalUnlessQuiet() async throws {
