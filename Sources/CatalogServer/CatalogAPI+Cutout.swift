@@ -13,7 +13,7 @@ extension CatalogAPI {
                 throw APIError.notFound("no entry with id \(id)")
             }
             let settings = try await workingSettings()
-            let predictor = try loadPredictor(settings.model)
+            let predictor = try loadPredictor(settings)
             let sticker: StickerImage
             do throws(RecutError) {
                 sticker = try await previews.sticker(for: entry, guidance: guidance, settings: settings, predictor: predictor)

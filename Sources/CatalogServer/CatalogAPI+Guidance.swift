@@ -23,7 +23,7 @@ extension CatalogAPI {
     /// The entry's guidance changed and its sticker made again, by the workflow `catalog recut` runs.
     func recut(id: Int64, change: GuidanceChange) async throws(APIError) -> EntryDetail {
         let settings = try await workingSettings()
-        let predictor = try loadPredictor(settings.model)
+        let predictor = try loadPredictor(settings)
         do throws(RecutError) {
             return try await Recutter(repository: repository, settings: settings, predictor: predictor).recut(id: id, change: change)
         } catch {

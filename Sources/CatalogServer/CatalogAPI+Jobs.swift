@@ -23,7 +23,7 @@ extension CatalogAPI {
                 throw APIError(.conflict, "job-running", "a \(job.kind) is running (job \(job.id)); wait for it to finish")
             }
             let settings = try await workingSettings()
-            let predictor = try loadPredictor(settings.model)
+            let predictor = try loadPredictor(settings)
             let files = try await UploadStore(directory: configuration.uploadsDirectory, maxFileBytes: configuration.maxUploadBytes).save(request)
             // An upload that arrives whole while the server stops is taken back: a 202 is a promise to import it.
             let job: JobRunner.Job
@@ -51,7 +51,7 @@ extension CatalogAPI {
                 throw APIError(.conflict, "job-running", "a \(job.kind) is running (job \(job.id)); wait for it to finish")
             }
             let settings = try await workingSettings()
-            let predictor = try loadPredictor(settings.model)
+            let predictor = try loadPredictor(settings)
             let reprocessor = Reprocessor(
                 repository: repository,
                 options: ReprocessOptions(jobs: configuration.jobs, all: all, recordsTouched: true, settings: settings, predictor: predictor)
@@ -94,10 +94,11 @@ extension CatalogAPI {
         }
     }
 
-    /// The segmentation model, or a 500 that says how to install it.
-    func loadPredictor(_ model: CutoutModel) throws(APIError) -> any MaskPredictor {
+    /// The segmentation model of `settings`, in their precision, or a 500 that says how to install it.
+    func loadPredictor(_ settings: StickerSettings) throws(APIError) -> any MaskPredictor {
+        let model = settings.model
         do {
-            return try configuration.makePredictor(model)
+            return try configuration.makePredictor(model, settings.precision)
         } catch {
             throw APIError(
                 .internalServerError, "model-unavailable",
@@ -125,11 +126,12 @@ extension CatalogAPI {
         }
     }
 
-    /// The settings jobs and stale flags work with: the catalog's, with this run's model when `serve`
-    /// was given one.
+    /// The settings jobs and stale flags work with: the catalog's (`auto` resolved on this machine), with
+    /// this run's model and precision when `serve` was given them.
     func workingSettings() async throws(APIError) -> StickerSettings {
         var settings = try await catalog { () async throws(CatalogError) in try await repository.settings() }
         if let model = configuration.model { settings.model = model }
+        if let precision = configuration.precision { settings.precision = precision }
         return settings
     }
 }

@@ -18,8 +18,11 @@ public struct ServerConfiguration: Sendable {
     /// The segmentation model of this run in place of the catalog's `cutout.model` (`serve --model`,
     /// `$STICKER_MODEL`); nil: the catalog's.
     public var model: CutoutModel?
-    /// The named segmentation model for import and reprocess jobs (asked for when a job starts).
-    public var makePredictor: @Sendable (CutoutModel) throws -> any MaskPredictor
+    /// The arithmetic of this run's cut-outs in place of the catalog's `cutout.precision` (`serve
+    /// --precision`, resolved on this machine); nil: the catalog's.
+    public var precision: InferencePrecision?
+    /// The named segmentation model in the given precision, for the jobs (asked for when a job starts).
+    public var makePredictor: @Sendable (CutoutModel, InferencePrecision) throws -> any MaskPredictor
     /// How long a connection may keep the server waiting (`--header-timeout`, `--body-timeout`, `--idle-timeout`).
     public var timeouts = ConnectionTimeouts.standard
     /// The catalog as `serve` names it (its path or address): an upload accepted for it and not imported
@@ -35,8 +38,8 @@ public struct ServerConfiguration: Sendable {
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maxUploadBytes: Int = defaultMaxUploadBytes,
         uploadsDirectory: URL, token: String = ServerConfiguration.newToken(),
-        jobs: Int = ProcessInfo.processInfo.activeProcessorCount, model: CutoutModel? = nil,
-        makePredictor: @escaping @Sendable (CutoutModel) throws -> any MaskPredictor
+        jobs: Int = ProcessInfo.processInfo.activeProcessorCount, model: CutoutModel? = nil, precision: InferencePrecision? = nil,
+        makePredictor: @escaping @Sendable (CutoutModel, InferencePrecision) throws -> any MaskPredictor
     ) {
         self.host = host
         self.port = port
@@ -45,6 +48,7 @@ public struct ServerConfiguration: Sendable {
         self.token = token
         self.jobs = max(1, jobs)
         self.model = model
+        self.precision = precision
         self.makePredictor = makePredictor
     }
 

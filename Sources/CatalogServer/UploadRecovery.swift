@@ -84,7 +84,7 @@ extension CatalogServer {
         }
         do throws(APIError) {
             let settings = try await api.workingSettings()
-            let predictor = try api.loadPredictor(settings.model)
+            let predictor = try api.loadPredictor(settings)
             _ = try await api.startImport(found.toImport, settings: settings, predictor: predictor, fulfilling: found.manifests)
             report.importing = found.toImport
         } catch {

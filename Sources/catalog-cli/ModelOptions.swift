@@ -3,8 +3,9 @@ import Catalog
 import Foundation
 import Processing
 
-/// `--model NAME`: the segmentation model of one run, in place of `$STICKER_MODEL` and of the
-/// catalog's `cutout.model`. Stickers made with another model than the catalog's are stale.
+/// `--model NAME` and `--precision auto|fp32|int8`: the segmentation model of one run and the arithmetic
+/// it runs in, in place of `$STICKER_MODEL` and of the catalog's `cutout.model` and `cutout.precision`.
+/// Stickers made with another model or precision than the catalog's are stale.
 struct ModelOptions: ParsableArguments {
     @Option(
         name: .customLong("model"),
@@ -15,14 +16,53 @@ struct ModelOptions: ParsableArguments {
     )
     var name: String?
 
+    @Option(
+        name: .customLong("precision"),
+        help: ArgumentHelp(
+            "The arithmetic of the cut-out network: \(CatalogSetting.precisionChoices). Default: the catalog's cutout.precision (auto unless set with `catalog config`).",
+            valueName: "precision"
+        )
+    )
+    var precisionName: String?
+
     func validate() throws {
         if let name, CutoutModel.named(name) == nil {
             throw ValidationError("unknown --model '\(name)': expected \(CutoutModel.choices)")
+        }
+        try Self.validatePrecision(precisionName)
+    }
+
+    /// A `--precision` that names no precision is a usage error (exit 64) naming the ones there are.
+    static func validatePrecision(_ name: String?) throws {
+        if let name, PrecisionSetting.named(name) == nil {
+            throw ValidationError("unknown --precision '\(name)': expected \(PrecisionSetting.choices)")
         }
     }
 
     /// The model this run was told to use, nil when it was not.
     var chosen: CutoutModel? { name.flatMap(CutoutModel.named) }
+
+    /// The precision this run was told to use, resolved on this machine; nil when it was not told.
+    var chosenPrecision: InferencePrecision? { precisionName.flatMap(PrecisionSetting.named)?.resolved }
+}
+
+/// The cut-out network a run uses: which model, in which arithmetic (both as this machine runs them).
+struct CutoutChoice {
+    var model: CutoutModel
+    var precision: InferencePrecision
+
+    /// `settings` with this run's model and precision, as every sticker of the run records them.
+    func applied(to settings: StickerSettings) -> StickerSettings {
+        var settings = settings
+        settings.model = model
+        settings.precision = precision
+        return settings
+    }
+
+    /// The network, or exit 69 with where it was looked for (``SegmentationModel/required(_:precision:in:environment:)``).
+    func required() throws -> any MaskPredictor {
+        try SegmentationModel.required(model, precision: precision)
+    }
 }
 
 extension CatalogEnvironment {
@@ -37,12 +77,15 @@ extension CatalogEnvironment {
 }
 
 extension CatalogOptions {
-    /// The model a run uses: `--model`, else `$STICKER_MODEL`, else the catalog's `cutout.model`
-    /// (read without creating or migrating the catalog, so a missing model is reported before
-    /// anything is written).
-    func model(_ options: ModelOptions) async throws -> CutoutModel {
-        if let chosen = options.chosen { return chosen }
-        if let model = try CatalogEnvironment.current.modelOption() { return model }
-        return try await currentSettings().model
+    /// The model and precision a run uses: `--model`, else `$STICKER_MODEL`, else the catalog's
+    /// `cutout.model`; `--precision`, else the catalog's `cutout.precision` (`auto` resolved here). The
+    /// catalog is read only when an option leaves it to the catalog, without creating or migrating it, so
+    /// a missing model is reported before anything is written.
+    func cutout(_ options: ModelOptions) async throws -> CutoutChoice {
+        let model = try options.chosen ?? CatalogEnvironment.current.modelOption()
+        let precision = options.chosenPrecision
+        if let model, let precision { return CutoutChoice(model: model, precision: precision) }
+        let settings = try await currentSettings()
+        return CutoutChoice(model: model ?? settings.model, precision: precision ?? settings.precision)
     }
 }

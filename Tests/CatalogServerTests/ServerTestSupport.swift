@@ -45,7 +45,7 @@ struct ServerFixture: Sendable {
         let configuration = ServerConfiguration(
             host: "127.0.0.1", port: 0, maxUploadBytes: maxUploadBytes,
             uploadsDirectory: directory.appending(path: "uploads"), token: testToken, jobs: 2,
-            makePredictor: { _ in CentredEllipsePredictor() }
+            makePredictor: { _, _ in CentredEllipsePredictor() }
         )
         return ServerFixture(
             directory: directory, repository: repository,

@@ -6,6 +6,8 @@ public struct NetworkMaskPredictor: MaskPredictor {
     public let network: SegmentationNetwork
     /// Which model the network is.
     public let model: CutoutModel
+    /// The arithmetic the network's convolutions run in.
+    public var precision: InferencePrecision { network.precision }
 
     public func predictMask(for image: RGBAImage) throws(ProcessingError) -> LowResolutionMask {
         let map = try network.predict(image)
@@ -18,18 +20,23 @@ public struct NetworkMaskPredictor: MaskPredictor {
     /// The installed `model` from the first of `folders` that holds it (the caller's lookup order, such
     /// as `CatalogEnvironment.modelFolders`); nil when none does (`make model` installs it). A damaged
     /// model is a thrown `.invalidModel` (never skipped for a later folder), and another model is never
-    /// taken in its place.
-    public static func installed(_ model: CutoutModel, among folders: [URL]) throws(ProcessingError) -> NetworkMaskPredictor? {
+    /// taken in its place. The network runs in `precision` (float32, the reference, unless told).
+    public static func installed(
+        _ model: CutoutModel, among folders: [URL], precision: InferencePrecision = .fp32
+    ) throws(ProcessingError) -> NetworkMaskPredictor? {
         guard let folder = folder(holding: model, among: folders) else { return nil }
         let network = try SegmentationNetwork(
-            graph: folder.appendingPathComponent(model.graphFile), weights: folder.appendingPathComponent(model.weightsFile)
+            graph: folder.appendingPathComponent(model.graphFile), weights: folder.appendingPathComponent(model.weightsFile),
+            precision: precision
         )
         return NetworkMaskPredictor(network: network, model: model)
     }
 
     /// `model` from `directory`, the one folder the user named: missing there is a thrown `.segmentationUnavailable`.
-    public static func installed(_ model: CutoutModel, in directory: URL) throws(ProcessingError) -> NetworkMaskPredictor {
-        guard let predictor = try installed(model, among: [directory]) else {
+    public static func installed(
+        _ model: CutoutModel, in directory: URL, precision: InferencePrecision = .fp32
+    ) throws(ProcessingError) -> NetworkMaskPredictor {
+        guard let predictor = try installed(model, among: [directory], precision: precision) else {
             throw .segmentationUnavailable("no \(model.graphFile) and \(model.weightsFile) in \(directory.path)")
         }
         return predictor

@@ -11,22 +11,26 @@ enum SegmentationModel {
         The segmentation models (u2net, the default, and u2netp, the fast one; `catalog config set cutout.model`, $STICKER_MODEL or --model choose) are looked for in $STICKER_MODEL_DIR when it is set (only there); else in $XDG_DATA_HOME/sticker-catalog/models (~/.local/share/sticker-catalog/models), then in share/sticker-catalog/models beside the folder of the catalog program (/usr/share/sticker-catalog/models for /usr/bin/catalog, /usr/local/share/... for /usr/local/bin/catalog).
         """
 
-    /// `model` in `folder` (else in the first of ``folders(_:environment:)`` that holds it).
-    /// Missing or damaged: reports where it looked and how to install it, and throws exit 69. Another
-    /// model is never taken in its place.
-    static func required(_ model: CutoutModel, in folder: String? = nil, environment: CatalogEnvironment = .current) throws -> any MaskPredictor {
+    /// `model` in `folder` (else in the first of ``folders(_:environment:)`` that holds it), running in
+    /// `precision`. Missing or damaged: reports where it looked and how to install it, and throws exit 69.
+    /// Another model is never taken in its place.
+    static func required(
+        _ model: CutoutModel, precision: InferencePrecision, in folder: String? = nil, environment: CatalogEnvironment = .current
+    ) throws -> any MaskPredictor {
         do throws(ProcessingError) {
-            return try load(model, in: folder, environment: environment)
+            return try load(model, precision: precision, in: folder, environment: environment)
         } catch {
             throw unavailable(error, model: model, looked: folders(folder, environment: environment))
         }
     }
 
     /// The one model lookup, for every command and `serve`: `model` from `folder` when given, else from
-    /// the first of the environment's model folders that holds it. Missing: `.segmentationUnavailable`
-    /// naming every place it looked; damaged: `.invalidModel`.
-    static func load(_ model: CutoutModel, in folder: String?, environment: CatalogEnvironment) throws(ProcessingError) -> any MaskPredictor {
-        guard let predictor = try installed(model, in: folder, environment: environment) else {
+    /// the first of the environment's model folders that holds it, running in `precision`. Missing:
+    /// `.segmentationUnavailable` naming every place it looked; damaged: `.invalidModel`.
+    static func load(
+        _ model: CutoutModel, precision: InferencePrecision, in folder: String?, environment: CatalogEnvironment
+    ) throws(ProcessingError) -> any MaskPredictor {
+        guard let predictor = try installed(model, precision: precision, in: folder, environment: environment) else {
             let places = folders(folder, environment: environment).map(\.path).joined(separator: ", ")
             throw .segmentationUnavailable("no segmentation model \(model.rawValue); looked in \(places)")
         }
@@ -35,10 +39,12 @@ enum SegmentationModel {
 
     /// As ``load(_:in:environment:)``, but nil when no folder of the environment holds the model (a
     /// cut-out of a photo with its own transparency needs none); a `folder` named without it is an error.
-    static func installed(_ model: CutoutModel, in folder: String?, environment: CatalogEnvironment) throws(ProcessingError) -> (any MaskPredictor)? {
+    static func installed(
+        _ model: CutoutModel, precision: InferencePrecision, in folder: String?, environment: CatalogEnvironment
+    ) throws(ProcessingError) -> (any MaskPredictor)? {
         if TestHooks.usesCentredPredictor { return CentredEllipsePredictor() }
-        if let folder { return try NetworkMaskPredictor.installed(model, in: URL(fileURLWithPath: folder)) }
-        return try NetworkMaskPredictor.installed(model, among: folders(nil, environment: environment))
+        if let folder { return try NetworkMaskPredictor.installed(model, in: URL(fileURLWithPath: folder), precision: precision) }
+        return try NetworkMaskPredictor.installed(model, among: folders(nil, environment: environment), precision: precision)
     }
 
     /// Where the model is looked for, in order: `folder` alone when given, else the environment's model

@@ -54,6 +54,17 @@ extension CatalogCommand {
         @Option(help: ArgumentHelp("The segmentation model: u2net (the stronger, the default) or u2netp (the fast one); default: $STICKER_MODEL, else u2net. A folder here is taken as --model-dir, as older versions did.", valueName: "name"))
         var model: String?
 
+        @Option(
+            name: .customLong("precision"),
+            help: ArgumentHelp("The arithmetic of the cut-out network: \(CatalogSetting.precisionChoices). Default: auto.", valueName: "precision")
+        )
+        var precision: String?
+
+        /// `--precision`, resolved on this machine (`auto` when not given).
+        private var chosenPrecision: InferencePrecision {
+            (precision.flatMap(PrecisionSetting.named) ?? .default).resolved
+        }
+
         @Option(name: .customLong("model-dir"), help: ArgumentHelp("The folder holding the model's files (NAME.json and NAME.bin), instead of the usual places.", valueName: "folder"))
         var modelDirectory: String?
 
@@ -88,6 +99,7 @@ extension CatalogCommand {
                 if modelDirectory != nil { throw ValidationError("give the model's folder once: --model-dir, or --model FOLDER") }
             }
             _ = try chosenModel()
+            try ModelOptions.validatePrecision(precision)
         }
 
         func run() async throws {
@@ -134,7 +146,7 @@ extension CatalogCommand {
         private func makePNG(from bytes: [UInt8], model chosen: CutoutModel) throws(ProcessingError) -> [UInt8] {
             let job = CutoutJob(maxPixels: maxPixels, workingSize: Self.workingSize, guidance: CutoutGuidance(box: box, include: include, exclude: exclude))
             let decoded = try job.decode(bytes)
-            let predictor = try SegmentationModel.installed(chosen, in: modelFolder, environment: .current)
+            let predictor = try SegmentationModel.installed(chosen, precision: chosenPrecision, in: modelFolder, environment: .current)
             let output: CutoutJob.Output = switch (maskOnly, noCrop) {
             case (true, true): .mask
             case (true, false): .croppedMask

@@ -58,8 +58,8 @@ extension CatalogCommand {
             }
             if maxPixels < 1 { throw ValidationError("--max-pixels must be a positive number of pixels") }
             if let pack { try validatePackName(pack) }
-            if enqueue && (dryRun || pack != nil || colors != nil || model.name != nil || clip.clip != nil || clip.maxFrames != nil) {
-                throw ValidationError("--enqueue only records files for `catalog work`: it takes no --dry-run, --pack, --colors, --model, --clip or --max-frames")
+            if enqueue && (dryRun || pack != nil || colors != nil || model.name != nil || model.precisionName != nil || clip.clip != nil || clip.maxFrames != nil) {
+                throw ValidationError("--enqueue only records files for `catalog work`: it takes no --dry-run, --pack, --colors, --model, --precision, --clip or --max-frames")
             }
         }
 
@@ -68,8 +68,8 @@ extension CatalogCommand {
             // Trapped first: a signal while the catalog's lock is awaited ends that wait too (130/143).
             let trap = SignalTrap()
             // Before touching the catalog: without the model nothing could be imported.
-            let model = try await catalog.model(self.model)
-            let predictor = try SegmentationModel.required(model)
+            let cutout = try await catalog.cutout(model)
+            let predictor = try cutout.required()
             let repository: (any CatalogStore)?
             if dryRun {
                 // A dry run never creates or migrates a catalog; it reads one if there is one.
@@ -77,8 +77,7 @@ extension CatalogCommand {
             } else {
                 repository = try await catalog.open(.readWrite)
             }
-            var settings = try await catalog.settings(of: repository)
-            settings.model = model
+            var settings = cutout.applied(to: try await catalog.settings(of: repository))
             if let colors { settings.paletteColors = colors }
             let importer = Importer(
                 repository: repository,

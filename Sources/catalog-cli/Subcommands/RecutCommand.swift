@@ -16,7 +16,7 @@ extension CatalogCommand {
 
                 Clips and animations: --clip START,DURATION (seconds, e.g. 2.5,3) and --max-frames N choose the part that becomes the animated sticker, stored with the entry like guidance; `--clip default` goes back to the first 3 seconds (and 90 frames unless --max-frames is given). A part that starts after the clip ends fails with no-frames and changes nothing. An entry made from a still refuses both options.
 
-                The source file is read and must still hold the entry's bytes; it is cut out with the catalog's settings (and the model --model or $STICKER_MODEL names), and the guidance, sticker and palette are replaced in one transaction. Nothing is written when anything fails.
+                The source file is read and must still hold the entry's bytes; it is cut out with the catalog's settings (and the model --model or $STICKER_MODEL names, in the precision --precision names), and the guidance, sticker and palette are replaced in one transaction. Nothing is written when anything fails.
 
                 Exit: 0 done; 64 malformed or empty box, a box or point outside the photo, a malformed --clip, --clip or --max-frames for a still; 65 unknown id, an entry never decoded, a source whose bytes changed (run `catalog reprocess` first), a cut-out that failed (no subject in the box); 69 no segmentation model; 74 the source file is missing or unreadable; 75 the catalog is busy, or the entry changed meanwhile. --json prints the entry as `catalog show --json` does.
                 """
@@ -49,12 +49,11 @@ extension CatalogCommand {
 
         func run() async throws {
             // Before touching the catalog: without the model no photo could be re-made.
-            let model = try await catalog.model(self.model)
-            let predictor = try SegmentationModel.required(model)
+            let cutout = try await catalog.cutout(model)
+            let predictor = try cutout.required()
             // Never creates a catalog: a missing one is an error, as for `show`.
             let repository = try await catalog.open(catalog.mayExist ? .readWrite : .readOnly)
-            var settings = try await catalog.settings(of: repository)
-            settings.model = model
+            let settings = cutout.applied(to: try await catalog.settings(of: repository))
             let change = GuidanceChange(reset: reset, box: box, include: include, exclude: exclude, clip: clip.change)
             let entry: EntryDetail
             do throws(RecutError) {

@@ -10,7 +10,7 @@ extension CatalogCommand {
             commandName: "reprocess",
             abstract: "Bring stale entries up to date (older pipeline, other settings, changed source, failed).",
             discussion: """
-                An entry is stale when its sticker was made by an older pipeline version (pipeline) or with other settings than the catalog's (settings, see `catalog config`), when its file's size or modification time changed and its bytes hash differently (source-changed; a merely touched file is not re-run, its new time is recorded), or when its last processing failed for a reason worth retrying (failed; a file that cannot be decoded stays failed until its bytes change). A missing file is reported (source-missing), not an error. `catalog list --stale` shows what would run and why.
+                An entry is stale when its sticker was made by an older pipeline version (pipeline) or with other settings than the catalog's (settings: size, outline, shadow, palette, model or precision, see `catalog config`), when its file's size or modification time changed and its bytes hash differently (source-changed; a merely touched file is not re-run, its new time is recorded), or when its last processing failed for a reason worth retrying (failed; a file that cannot be decoded stays failed until its bytes change). A missing file is reported (source-missing), not an error. `catalog list --stale` shows what would run and why.
 
                 Each finished entry is replaced in one transaction: an entry is the old one or the new one, complete either way. Ctrl-C / SIGTERM stop starting new entries, commit the finished ones and exit 130 / 143; run reprocess again to continue.
 
@@ -35,13 +35,12 @@ extension CatalogCommand {
             // Trapped first: a signal at any moment from here on ends with the summary line and 130/143.
             let trap = SignalTrap()
             // Before touching the catalog: without the model no photo could be re-made (a dry run makes none).
-            let model = try await catalog.model(self.model)
-            let predictor = dryRun ? nil : try SegmentationModel.required(model)
+            let cutout = try await catalog.cutout(model)
+            let predictor = dryRun ? nil : try cutout.required()
             // A dry run never migrates the catalog, and no run creates one (a missing catalog is an error).
             let exists = catalog.mayExist
             let repository = try await catalog.open(dryRun || !exists ? .readOnly : .readWrite)
-            var settings = try await catalog.settings(of: repository)
-            settings.model = model
+            let settings = cutout.applied(to: try await catalog.settings(of: repository))
             let options = ReprocessOptions(jobs: parallel.jobs, all: all, dryRun: dryRun, settings: settings, predictor: predictor)
             let reprocessor = Reprocessor(repository: repository, options: options)
             let json = output.json

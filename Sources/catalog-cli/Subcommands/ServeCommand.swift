@@ -74,7 +74,8 @@ extension CatalogCommand {
             let predictors = LoadedModels(environment: environment)
             var configuration = ServerConfiguration(
                 host: host, port: port, maxUploadBytes: maxUploadMB * 1024 * 1024, uploadsDirectory: environment.uploadsFolder,
-                jobs: jobs, model: try model.chosen ?? environment.modelOption(), makePredictor: { try predictors.predictor($0) }
+                jobs: jobs, model: try model.chosen ?? environment.modelOption(), precision: model.chosenPrecision,
+                makePredictor: { try predictors.predictor($0, precision: $1) }
             )
             configuration.logLevel = environment.logLevel
             configuration.timeouts = ConnectionTimeouts(header: .seconds(headerTimeout), body: .seconds(bodyTimeout), idle: .seconds(idleTimeout))

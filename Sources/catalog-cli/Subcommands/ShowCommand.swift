@@ -63,7 +63,7 @@ extension CatalogCommand {
                 rows.append(("EXIF", "none"))
             }
             if let sticker = entry.sticker {
-                rows.append(("Sticker", "\(sticker.width)×\(sticker.height), \(Format.bytes(Int64(sticker.bytes))), pipeline \(sticker.pipelineVersion), model \(sticker.settings.model.rawValue)"))
+                rows.append(("Sticker", "\(sticker.width)×\(sticker.height), \(Format.bytes(Int64(sticker.bytes))), pipeline \(sticker.pipelineVersion), model \(sticker.settings.model.rawValue), \(sticker.settings.precision.rawValue)"))
                 if let animation = sticker.animation {
                     let seconds = String(format: "%.1f", Double(animation.durationMs) / 1000)
                     rows.append(("Animated", "\(animation.frames) frames, \(Format.frameRate(animation.frameRate)) fps, \(seconds) s"))

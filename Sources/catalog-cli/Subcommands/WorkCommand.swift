@@ -44,11 +44,10 @@ extension CatalogCommand {
         func run() async throws {
             if status { return try await showStatus() }
             let trap = SignalTrap(interruptingLockWaits: false)
-            let model = try await catalog.model(self.model)
-            let predictor = try SegmentationModel.required(model)
+            let cutout = try await catalog.cutout(model)
+            let predictor = try cutout.required()
             let repository = try await catalog.open(.readWrite)
-            var settings = try await catalog.settings(of: repository)
-            settings.model = model
+            let settings = cutout.applied(to: try await catalog.settings(of: repository))
             let host = Self.hostName
             let options = WorkOptions(
                 jobs: parallel.jobs, lease: lease, follow: follow, host: host, holder: "\(host):\(getpid())",
