@@ -206,21 +206,74 @@ static void quad_row_avx2(const float *rows[4], int W, float inverse, uint8_t *q
 }
 #endif
 
+/* Where to clip a tensor whose largest value is m: the level below which all but SK_Q8_CLIPPED of
+ * every 1 in SK_Q8_SAMPLE positive values fall (a histogram of 4096 bins up to m; m itself below
+ * 10,000 samples), so that a few outliers do not leave every other value a handful of levels. Integer counts over fixed samples: the
+ * same level on every machine. */
+enum { SK_Q8_SAMPLE = 7, SK_Q8_BINS = 4096 };
+static float clip_level(const float *a, size_t countA, const float *b, size_t countB, float m) {
+    static const double kept = 0.9999;
+    unsigned *bins = calloc(SK_Q8_BINS, sizeof(unsigned));
+    if (!bins) return m;
+    size_t total = 0;
+    float toBin = (float)SK_Q8_BINS / m;
+    for (int part = 0; part < 2; part++) {
+        const float *x = part ? b : a;
+        size_t count = part ? countB : countA;
+        if (!x) continue;
+        for (size_t i = 0; i < count; i += SK_Q8_SAMPLE) {
+            float v = x[i];
+            if (!(v > 0)) continue;
+            int bin = (int)(v * toBin);
+            bins[bin >= SK_Q8_BINS ? SK_Q8_BINS - 1 : bin]++;
+            total++;
+        }
+    }
+    /* Too few samples to tell outliers: the largest value. */
+    if (total < 10000) {
+        free(bins);
+        return m;
+    }
+    size_t limit = (size_t)ceil((double)total * kept), sum = 0;
+    int bin = 0;
+    while (bin < SK_Q8_BINS - 1 && sum + bins[bin] < limit) sum += bins[bin++];
+    free(bins);
+    return (float)(bin + 1) * (m / (float)SK_Q8_BINS);
+}
+
+int sk_q8_split(int inC, int in2C) {
+    return in2C > 0 && inC % 4 == 0 ? inC : inC + (in2C > 0 ? in2C : 0);
+}
+
+/* The scale of `count` floats: their clip level / 255, 1 when all are zero. The largest value of a
+ * resize is that of its source (a blend of two weights summing to 1), so sources are read as they are. */
+static float scale_of(const float *a, size_t countA, const float *b, size_t countB) {
+    float m = largest_of(a, countA);
+    if (b) m = fmaxf(m, largest_of(b, countB));
+    if (m > 0 && isfinite(m)) m = clip_level(a, countA, b, countB, m);
+    return m > 0 && isfinite(m) ? m / 255.0f : 1.0f;
+}
+
 int sk_q8_input(const float *in, int inC, int inUp, const float *in2, int in2C, int in2Up, int H, int W, int d,
-                float *scale, uint8_t *quads) {
+                float scales[2], uint8_t *quads) {
     int C = inC + (in2C > 0 ? in2C : 0);
-    if (!in || inC <= 0 || in2C < 0 || (in2C > 0 && !in2) || !scale || !quads || !valid_sizes(C, H, W, d)) return -1;
+    if (!in || inC <= 0 || in2C < 0 || (in2C > 0 && !in2) || !scales || !quads || !valid_sizes(C, H, W, d)) return -1;
     if ((inUp || (in2C > 0 && in2Up)) && (H % 2 || W % 2)) return -1;
-    if (!(*scale >= 0) || !isfinite(*scale)) return -1;
+    if (!(scales[0] >= 0) || !isfinite(scales[0]) || !(scales[1] >= 0) || !isfinite(scales[1])) return -1;
     size_t planeA = inUp ? (size_t)(H / 2) * (W / 2) : (size_t)H * W;
     size_t planeB = in2Up ? (size_t)(H / 2) * (W / 2) : (size_t)H * W;
-    if (*scale == 0) {
-        /* The largest value of a resize is that of its source: a blend of two weights summing to 1. */
-        float m = largest_of(in, planeA * inC);
-        if (in2C > 0) m = fmaxf(m, largest_of(in2, planeB * in2C));
-        *scale = m > 0 && isfinite(m) ? m / 255.0f : 1.0f;
+    int split = sk_q8_split(inC, in2C);
+    if (scales[0] == 0) {
+        if (split < C) {
+            scales[0] = scale_of(in, planeA * inC, NULL, 0);
+            scales[1] = scale_of(in2, planeB * in2C, NULL, 0);
+        } else {
+            scales[0] = scales[1] = scale_of(in, planeA * inC, in2C > 0 ? in2 : NULL, planeB * in2C);
+        }
+    } else if (split == C || scales[1] == 0) {
+        scales[1] = scales[0];
     }
-    float inverse = 1.0f / *scale;
+    float inverses[2] = {1.0f / scales[0], 1.0f / scales[1]};
     size_t plane = sk_q8_plane(H, W, d);
     int Wp = W + 2 * d;
 #if defined(__x86_64__) || defined(__i386__)
@@ -256,7 +309,7 @@ int sk_q8_input(const float *in, int inC, int inUp, const float *in2, int in2C, 
                 }
             }
             uint8_t *row = q + ((size_t)(y + d) * Wp + d) * 4;
-            quad_row(rows, W, inverse, row);
+            quad_row(rows, W, inverses[4 * g >= split], row);
             /* This row's right padding and the next row's left one. */
             memset(row + (size_t)W * 4, 0, (size_t)2 * d * 4);
         }
@@ -266,60 +319,66 @@ int sk_q8_input(const float *in, int inC, int inUp, const float *in2, int in2C, 
     return 0;
 }
 
-void sk_q8_store(float sum, float scale, float bias, int relu, const float *residual, float *out) {
+void sk_q8_store(float sum, float scale, int second, float sum2, float scale2, float bias, int relu, const float *residual,
+                 float *out) {
     float v = fmaf(sum, scale, bias);
+    if (second) v = fmaf(sum2, scale2, v);
     if (relu) v = v > 0.0f ? v : 0.0f;
     if (residual) v = v + *residual;
     *out = v;
 }
 
 /* The reference: each output's sum over quads, taps and the 4 channels of a quad, in integers. */
-static void conv_scalar(const uint8_t *quads, int C, int H, int W, int d, float scale, const int8_t *packed,
+static void conv_scalar(const uint8_t *quads, int C, int split, int H, int W, int d, const float scales[2], const int8_t *packed,
                         const float *wscale, const float *bias, int O, int relu, const float *residual, int y0, int y1,
                         float *out) {
-    int quadsC = (C + 3) / 4, Wp = W + 2 * d;
+    int quadsC = (C + 3) / 4, Wp = W + 2 * d, splitQuads = split / 4;
     size_t plane = sk_q8_plane(H, W, d);
     for (int o = 0; o < O; o++) {
         const int8_t *wo = packed + (size_t)(o / 8) * 9 * quadsC * 32 + (o % 8) * 4;
-        float combined = scale * wscale[o];
+        float combined = scales[0] * wscale[o], combined2 = scales[1] * wscale[o];
         float b = bias ? bias[o] : 0.0f;
         for (int y = y0; y < y1; y++)
             for (int x = 0; x < W; x++) {
-                int32_t sum = 0;
+                int32_t sums[2] = {0, 0};
                 for (int t = 0; t < 9; t++) {
                     size_t at = (size_t)(y + (t / 3) * d) * Wp + x + (t % 3) * d;
                     for (int g = 0; g < quadsC; g++) {
                         const uint8_t *a = quads + ((size_t)g * plane + at) * 4;
                         const int8_t *w = wo + ((size_t)t * quadsC + g) * 32;
-                        sum += a[0] * w[0] + a[1] * w[1] + a[2] * w[2] + a[3] * w[3];
+                        sums[g >= splitQuads] += a[0] * w[0] + a[1] * w[1] + a[2] * w[2] + a[3] * w[3];
                     }
                 }
                 size_t i = (size_t)o * H * W + (size_t)y * W + x;
-                sk_q8_store((float)sum, combined, b, relu, residual ? residual + i : NULL, out + i);
+                sk_q8_store((float)sums[0], combined, splitQuads < quadsC, (float)sums[1], combined2, b, relu,
+                            residual ? residual + i : NULL, out + i);
             }
     }
 }
 
-int sk_q8_conv_rows(int path, const uint8_t *quads, int C, int H, int W, int d, float scale, const int8_t *packed,
-                    const float *wscale, const float *bias, int O, int relu, const float *residual, int y0, int y1,
-                    float *out) {
-    if (!quads || !packed || !wscale || !out || !valid_sizes(C, H, W, d) || sk_q8_packed_bytes(C, O) == 0) return -1;
-    if ((long long)O * H * W > INT_MAX || y0 < 0 || y1 > H || y0 > y1 || !(scale > 0) || !isfinite(scale)) return -1;
+int sk_q8_conv_rows(int path, const uint8_t *quads, int C, int split, int H, int W, int d, const float scales[2],
+                    const int8_t *packed, const float *wscale, const float *bias, int O, int relu, const float *residual, int y0,
+                    int y1, float *out) {
+    if (!quads || !packed || !wscale || !out || !scales || !valid_sizes(C, H, W, d) || sk_q8_packed_bytes(C, O) == 0) return -1;
+    if ((long long)O * H * W > INT_MAX || y0 < 0 || y1 > H || y0 > y1) return -1;
+    if (split <= 0 || split > C || (split < C && split % 4)) return -1;
+    for (int i = 0; i < 2; i++)
+        if (!(scales[i] > 0) || !isfinite(scales[i])) return -1;
     if (!sk_q8_supported(path)) return -1;
     if (y0 == y1) return 0;
     switch (path) {
 #if defined(__x86_64__) || defined(__i386__)
     case SK_Q8_AVX2:
     case SK_Q8_AVXVNNI:
-        sk_q8_conv_avx2(path == SK_Q8_AVXVNNI, quads, C, H, W, d, scale, packed, wscale, bias, O, relu, residual, y0, y1,
-                        out);
+        sk_q8_conv_avx2(path == SK_Q8_AVXVNNI, quads, C, split, H, W, d, scales, packed, wscale, bias, O, relu, residual, y0,
+                        y1, out);
         return 0;
     case SK_Q8_AVX512VNNI:
-        sk_q8_conv_avx512(quads, C, H, W, d, scale, packed, wscale, bias, O, relu, residual, y0, y1, out);
+        sk_q8_conv_avx512(quads, C, split, H, W, d, scales, packed, wscale, bias, O, relu, residual, y0, y1, out);
         return 0;
 #endif
     default:
-        conv_scalar(quads, C, H, W, d, scale, packed, wscale, bias, O, relu, residual, y0, y1, out);
+        conv_scalar(quads, C, split, H, W, d, scales, packed, wscale, bias, O, relu, residual, y0, y1, out);
         return 0;
     }
 }

@@ -21,14 +21,14 @@ static inline __m256i dot_madd(__m256i acc, __m256i xEven, __m256i xOdd, __m256i
 
 __attribute__((target("avx2,avxvnni"), always_inline))
 static inline void sums(const uint8_t *quads, size_t plane, int quadsC, const int *taps, const int8_t *w, int p0, int half,
-                        int vnni, __m256i acc[NO][NV]) {
+                        int g0, int g1, int vnni, __m256i acc[NO][NV]) {
     for (int k = 0; k < NO; k++)
         for (int j = 0; j < NV; j++) acc[k][j] = _mm256_setzero_si256();
     const __m256i low = _mm256_set1_epi16(0x00FF);
     for (int t = 0; t < 9; t++) {
-        const uint8_t *a = quads + ((size_t)p0 + taps[t]) * 4;
-        const int32_t *wt = (const int32_t *)(w + (size_t)t * quadsC * 32) + NO * half;
-        for (int g = 0; g < quadsC; g++, a += plane * 4, wt += 8) {
+        const uint8_t *a = quads + ((size_t)g0 * plane + (size_t)p0 + taps[t]) * 4;
+        const int32_t *wt = (const int32_t *)(w + ((size_t)t * quadsC + g0) * 32) + NO * half;
+        for (int g = g0; g < g1; g++, a += plane * 4, wt += 8) {
             __m256i x[NV];
             for (int j = 0; j < NV; j++) x[j] = _mm256_loadu_si256((const __m256i *)(a + 32 * j));
             if (vnni) {
@@ -48,23 +48,41 @@ static inline void sums(const uint8_t *quads, size_t plane, int quadsC, const in
     }
 }
 
+/* Sums over quads g0 ..< g1 for outputs NO * half ..< + NO, the AVX-VNNI or the pair-product way. */
+__attribute__((target("avx2,avxvnni")))
+static void part_sums(int vnni, const uint8_t *quads, size_t plane, int quadsC, const int *taps, const int8_t *w, int p0, int half,
+                      int g0, int g1, __m256i acc[NO][NV]) {
+    if (vnni) sums(quads, plane, quadsC, taps, w, p0, half, g0, g1, 1, acc);
+    else sums(quads, plane, quadsC, taps, w, p0, half, g0, g1, 0, acc);
+}
+
 __attribute__((target("avx2,avxvnni,fma")))
-static void block(int vnni, const uint8_t *quads, size_t plane, int quadsC, const int *taps, const int8_t *w, int p0,
-                  int end, int W, int Wp, const float *combined, const float *bias, int o0, int O, int relu,
-                  const float *residual, size_t outPlane, float *out) {
+static void block(int vnni, const uint8_t *quads, size_t plane, int quadsC, int split, const int *taps, const int8_t *w, int p0,
+                  int end, int W, int Wp, const float *combined, const float *combined2, const float *bias, int o0, int O,
+                  int relu, const float *residual, size_t outPlane, float *out) {
     __m256i acc[NO][NV];
+    __m256 partial[NO][NV];
     for (int half = 0; half < 2; half++) {
         int ob = o0 + NO * half;
         if (ob >= O) break;
-        if (vnni) sums(quads, plane, quadsC, taps, w, p0, half, 1, acc);
-        else sums(quads, plane, quadsC, taps, w, p0, half, 0, acc);
+        part_sums(vnni, quads, plane, quadsC, taps, w, p0, half, 0, split, acc);
+        for (int k = 0; k < NO; k++) {
+            __m256 s = _mm256_set1_ps(combined[NO * half + k]), b = _mm256_set1_ps(bias && ob + k < O ? bias[ob + k] : 0.0f);
+            for (int j = 0; j < NV; j++) partial[k][j] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(acc[k][j]), s, b);
+        }
+        if (split < quadsC) {
+            part_sums(vnni, quads, plane, quadsC, taps, w, p0, half, split, quadsC, acc);
+            for (int k = 0; k < NO; k++) {
+                __m256 s = _mm256_set1_ps(combined2[NO * half + k]);
+                for (int j = 0; j < NV; j++) partial[k][j] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(acc[k][j]), s, partial[k][j]);
+            }
+        }
         const __m256 zero = _mm256_setzero_ps();
         for (int k = 0; k < NO && ob + k < O; k++) {
             int o = ob + k;
-            __m256 s = _mm256_set1_ps(combined[NO * half + k]), b = _mm256_set1_ps(bias ? bias[o] : 0.0f);
             for (int j = 0; j < NV; j++) {
                 float row[8];
-                __m256 v = _mm256_fmadd_ps(_mm256_cvtepi32_ps(acc[k][j]), s, b);
+                __m256 v = partial[k][j];
                 if (relu) v = _mm256_max_ps(v, zero);
                 _mm256_storeu_ps(row, v);
                 for (int l = 0; l < 8; l++) {
@@ -80,9 +98,9 @@ static void block(int vnni, const uint8_t *quads, size_t plane, int quadsC, cons
 }
 
 __attribute__((target("avx2,avxvnni,fma")))
-void sk_q8_conv_avx2(int vnni, const uint8_t *quads, int C, int H, int W, int d, float scale, const int8_t *packed,
-                     const float *wscale, const float *bias, int O, int relu, const float *residual, int y0, int y1,
-                     float *out) {
+void sk_q8_conv_avx2(int vnni, const uint8_t *quads, int C, int split, int H, int W, int d, const float scales[2],
+                     const int8_t *packed, const float *wscale, const float *bias, int O, int relu, const float *residual, int y0,
+                     int y1, float *out) {
     int quadsC = (C + 3) / 4, Wp = W + 2 * d;
     size_t plane = sk_q8_plane(H, W, d), outPlane = (size_t)H * W;
     int taps[9];
@@ -93,10 +111,14 @@ void sk_q8_conv_avx2(int vnni, const uint8_t *quads, int C, int H, int W, int d,
         int c1 = c0 + chunk < end ? c0 + chunk : end;
         for (int o0 = 0; o0 < O; o0 += 8) {
             const int8_t *w = packed + (size_t)(o0 / 8) * 9 * quadsC * 32;
-            float combined[8];
-            for (int k = 0; k < 8; k++) combined[k] = o0 + k < O ? scale * wscale[o0 + k] : 0.0f;
+            float combined[8], combined2[8];
+            for (int k = 0; k < 8; k++) {
+                combined[k] = o0 + k < O ? scales[0] * wscale[o0 + k] : 0.0f;
+                combined2[k] = o0 + k < O ? scales[1] * wscale[o0 + k] : 0.0f;
+            }
             for (int p = c0; p < c1; p += BLOCK)
-                block(vnni, quads, plane, quadsC, taps, w, p, c1, W, Wp, combined, bias, o0, O, relu, residual, outPlane, out);
+                block(vnni, quads, plane, quadsC, split / 4, taps, w, p, c1, W, Wp, combined, combined2, bias, o0, O, relu,
+                      residual, outPlane, out);
         }
     }
 }

@@ -19,17 +19,18 @@ static inline size_t sk_q8_plane(int H, int W, int d) {
  * whose tap (ky, kx) reads quad pixel position + ky d (W + 2d) + kx d. Positions with x >= W are
  * computed and dropped. */
 
-/* One output value from its integer sum: fma(sum, scale, bias), ReLU, + residual. The vector
- * paths do the same operations. */
-void sk_q8_store(float sum, float scale, float bias, int relu, const float *residual, float *out);
+/* One output value from its integer sums (the second 0 and unused without a second part):
+ * fma(sum2, scale2, fma(sum, scale, bias)), ReLU, + residual. The vector paths do the same operations. */
+void sk_q8_store(float sum, float scale, int second, float sum2, float scale2, float bias, int relu, const float *residual,
+                 float *out);
 
 /* The AVX2 path (pair products by vpmaddwd) and, with vnni, the AVX-VNNI one (vpdpbusd on ymm). */
-void sk_q8_conv_avx2(int vnni, const uint8_t *quads, int C, int H, int W, int d, float scale, const int8_t *packed,
+void sk_q8_conv_avx2(int vnni, const uint8_t *quads, int C, int split, int H, int W, int d, const float scales[2], const int8_t *packed,
                      const float *wscale, const float *bias, int O, int relu, const float *residual, int y0, int y1,
                      float *out);
 
 /* The AVX-512 VNNI path (vpdpbusd on zmm). */
-void sk_q8_conv_avx512(const uint8_t *quads, int C, int H, int W, int d, float scale, const int8_t *packed,
+void sk_q8_conv_avx512(const uint8_t *quads, int C, int split, int H, int W, int d, const float scales[2], const int8_t *packed,
                        const float *wscale, const float *bias, int O, int relu, const float *residual, int y0, int y1,
                        float *out);
 

@@ -10,7 +10,7 @@ enum CatalogVersion {
     /// What `catalog --version` prints: `0.2.0 (pipeline 2)`, then the ``cutoutPaths`` line.
     static var description: String { "\(number) (pipeline \(PhotoProcessor.pipelineVersion))\n\(cutoutPaths)" }
 
-    /// `cut-out: int8 on AVX-512 VNNI (auto); fp32 on AVX-512`: the precision `auto` runs here first, then
+    /// `cut-out: fp32 on AVX-512 (auto); int8 on AVX-512 VNNI`: the precision `auto` runs here first, then
     /// the other, each on the instructions it would use. It follows `STICKER_KERNELS`, which narrows the
     /// kernels' path before the version is read (`configureProcessing()` runs first thing in `main`).
     static var cutoutPaths: String {

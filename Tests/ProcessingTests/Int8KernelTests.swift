@@ -37,17 +37,17 @@ struct Int8KernelTests {
         }
 
         /// The quads, their scale, the packed weights and scales.
-        func quantized() throws -> (quads: [UInt8], scale: Float, packed: [Int8], wscale: [Float]) {
+        func quantized() throws -> (quads: [UInt8], scales: [Float], packed: [Int8], wscale: [Float]) {
             let channels = Int32(c + c2)
             var quads = [UInt8](repeating: 0xAB, count: sk_q8_input_bytes(channels, Int32(h), Int32(w), Int32(d)))
-            var scale: Float = 0
+            var scales: [Float] = [0, 0]
             let quantizedInput = sk_q8_input(input, Int32(c), up ? 1 : 0, c2 > 0 ? second : nil, Int32(c2), 0, Int32(h), Int32(w),
-                                             Int32(d), &scale, &quads)
+                                             Int32(d), &scales, &quads)
             try #require(quantizedInput == 0)
             var packed = [Int8](repeating: 0, count: sk_q8_packed_bytes(channels, Int32(o)))
             var wscale = [Float](repeating: 0, count: o)
             try #require(sk_q8_pack(weight, channels, Int32(o), &packed, &wscale) == 0)
-            return (quads, scale, packed, wscale)
+            return (quads, scales, packed, wscale)
         }
 
         func run(_ path: Int32, rows: [Range<Int>], relu: Bool) throws -> [Float] {
@@ -55,7 +55,8 @@ struct Int8KernelTests {
             var out = [Float](repeating: .nan, count: o * h * w)
             let residual: [Float]? = withResidual ? self.residual : nil
             for range in rows {
-                let status = sk_q8_conv_rows(path, q.quads, Int32(c + c2), Int32(h), Int32(w), Int32(d), q.scale, q.packed, q.wscale, bias,
+                let status = sk_q8_conv_rows(path, q.quads, Int32(c + c2), sk_q8_split(Int32(c), Int32(c2)), Int32(h), Int32(w), Int32(d),
+                                             q.scales, q.packed, q.wscale, bias,
                                              Int32(o), relu ? 1 : 0, residual, Int32(range.lowerBound), Int32(range.upperBound), &out)
                 try #require(status == 0)
             }
@@ -111,17 +112,23 @@ struct Int8KernelTests {
         // 1 x 1 x 4 plane: negative, NaN, a value above a given scale's range, and one exactly half a step.
         let input: [Float] = [-1, .nan, 1000, 0.5]
         var quads = [UInt8](repeating: 0xFF, count: sk_q8_input_bytes(1, 1, 4, 1))
-        var scale: Float = 1
+        var scale: [Float] = [1, 0]
         #expect(sk_q8_input(input, 1, 0, nil, 0, 0, 1, 4, 1, &scale, &quads) == 0)
         let row = 6 * 4  // padded width 6, row 1 of 3, column 1: quads of pixel (1, 1) onwards
         #expect([quads[row + 4], quads[row + 8], quads[row + 12], quads[row + 16]] == [0, 0, 255, 0], "0.5 rounds to even")
         #expect(quads[0] == 0 && quads[row] == 0 && quads[row + 20] == 0, "the padding is zero")
-        var dynamic: Float = 0
+        var dynamic: [Float] = [0, 0]
         #expect(sk_q8_input([0, 2, 1, 0.5], 1, 0, nil, 0, 0, 1, 4, 1, &dynamic, &quads) == 0)
-        #expect(dynamic == Float(2) / 255)
-        var allZero: Float = 0
+        #expect(dynamic == [Float(2) / 255, Float(2) / 255], "the largest value's bin ends at the largest value")
+        var allZero: [Float] = [0, 0]
         #expect(sk_q8_input([0, 0, 0, 0], 1, 0, nil, 0, 0, 1, 4, 1, &allZero, &quads) == 0)
-        #expect(allZero == 1)
+        #expect(allZero == [1, 1])
+        // Two parts of a concatenation, 4 channels each: a scale each.
+        var parts: [Float] = [0, 0]
+        var twoParts = [UInt8](repeating: 0, count: sk_q8_input_bytes(8, 1, 1, 1))
+        #expect(sk_q8_input([1, 0, 0, 0], 4, 0, [0, 0, 8, 0], 4, 0, 1, 1, 1, &parts, &twoParts) == 0)
+        #expect(parts == [Float(1) / 255, Float(8) / 255])
+        #expect(sk_q8_split(4, 4) == 4 && sk_q8_split(6, 4) == 10 && sk_q8_split(8, 0) == 8)
     }
 
     @Test func badArgumentsAreRefusedWithoutWriting() throws {
@@ -131,15 +138,16 @@ struct Int8KernelTests {
         #expect(sk_q8_packed_bytes(0, 8) == 0 && sk_q8_packed_bytes(9000, 8) == 0)
         #expect(sk_q8_input_bytes(4, 0, 4, 1) == 0 && sk_q8_input_bytes(4, 4, 4, 0) == 0)
         var quads = [UInt8](repeating: 0, count: sk_q8_input_bytes(4, 4, 4, 1))
-        var scale: Float = 0
+        var scale: [Float] = [0, 0]
         #expect(sk_q8_input([Float](repeating: 1, count: 4 * 4), 4, 1, nil, 0, 0, 4, 4, 1, &scale, &quads) == 0)
-        var odd: Float = 0
+        var odd: [Float] = [0, 0]
         #expect(sk_q8_input([Float](repeating: 1, count: 4 * 9), 4, 1, nil, 0, 0, 5, 5, 1, &odd, &quads) == -1, "2x input of odd size")
         var out = [Float](repeating: 7, count: 8 * 16)
         #expect(sk_q8_pack([Float](repeating: 0.1, count: 8 * 4 * 9), 4, 8, &packed, &wscale) == 0)
-        #expect(sk_q8_conv_rows(0, quads, 4, 4, 4, 1, 0, packed, wscale, nil, 8, 0, nil, 0, 4, &out) == -1, "scale 0")
-        #expect(sk_q8_conv_rows(0, quads, 4, 4, 4, 1, 1, packed, wscale, nil, 8, 0, nil, 2, 5, &out) == -1, "rows past the plane")
-        #expect(sk_q8_conv_rows(99, quads, 4, 4, 4, 1, 1, packed, wscale, nil, 8, 0, nil, 0, 4, &out) == -1, "no such path")
+        #expect(sk_q8_conv_rows(0, quads, 4, 4, 4, 4, 1, [0, 1], packed, wscale, nil, 8, 0, nil, 0, 4, &out) == -1, "scale 0")
+        #expect(sk_q8_conv_rows(0, quads, 4, 4, 4, 4, 1, [1, 1], packed, wscale, nil, 8, 0, nil, 2, 5, &out) == -1, "rows past the plane")
+        #expect(sk_q8_conv_rows(99, quads, 4, 4, 4, 4, 1, [1, 1], packed, wscale, nil, 8, 0, nil, 0, 4, &out) == -1, "no such path")
+        #expect(sk_q8_conv_rows(0, quads, 4, 2, 4, 4, 1, [1, 1], packed, wscale, nil, 8, 0, nil, 0, 4, &out) == -1, "split off a quad")
         #expect(out.allSatisfy { $0 == 7 })
     }
 }

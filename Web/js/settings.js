@@ -13,7 +13,7 @@ const LABELS = {
   'sticker.shadow': ['Shadow', 'A soft shadow under the sticker.', { type: 'checkbox' }],
   'cutout.model': ['Cut-out model', 'u2net cuts out more cleanly; u2netp is about three times faster and needs less memory.',
     { type: 'select', options: [['u2net', 'u2net (stronger)'], ['u2netp', 'u2netp (fast)']] }],
-  'cutout.precision': ['Cut-out precision', 'auto runs int8 where the CPU has VNNI, else fp32; fp32 is the reference; int8 is faster and makes the same stickers on every CPU. Machines with different CPUs sharing a catalog should name one.',
+  'cutout.precision': ['Cut-out precision', 'auto runs fp32 for now; fp32 is the reference; int8 is faster where the CPU has VNNI and makes the same stickers on every CPU, with masks a little off fp32\'s. Machines with different CPUs sharing a catalog should name one.',
     { type: 'select', options: [['auto', 'auto'], ['fp32', 'fp32 (reference)'], ['int8', 'int8 (faster)']] }],
 };
 

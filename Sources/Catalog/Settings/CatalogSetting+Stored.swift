@@ -62,7 +62,7 @@ public struct SettingValues: Sendable, Equatable {
     }
 
     /// The text of `setting`, with what it runs on this machine when the text alone does not say:
-    /// `auto (int8 on AVX-512 VNNI)`.
+    /// `auto (fp32 on AVX-512)`.
     public func described(_ setting: CatalogSetting) -> String {
         let text = self[setting]
         return setting.note(for: text).map { "\(text) (\($0))" } ?? text

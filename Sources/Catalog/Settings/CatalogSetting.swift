@@ -32,7 +32,7 @@ public enum CatalogSetting: String, CaseIterable, Sendable {
 
     /// What `cutout.precision` and `--precision` may say, in one line for help.
     public static let precisionChoices =
-        "auto (int8 where the CPU has VNNI, else fp32), fp32 (the reference) or int8 (faster; the same stickers on every CPU)"
+        "auto (fp32 for now), fp32 (the reference) or int8 (faster where the CPU has VNNI, the same stickers on every CPU, masks a little off fp32's)"
 
     /// The value of this setting in `settings`, as text. For `cutout.precision` that is the precision
     /// `settings` make stickers with (`auto` resolved); what the user stored is in ``SettingValues``.
@@ -53,7 +53,7 @@ public enum CatalogSetting: String, CaseIterable, Sendable {
     }
 
     /// What the stored value `text` runs on this machine, when the text alone does not say:
-    /// `int8 on AVX-512 VNNI` for `cutout.precision` `auto`; nil for every other value.
+    /// `fp32 on AVX-512` for `cutout.precision` `auto`; nil for every other value.
     public func note(for text: String) -> String? {
         guard self == .cutoutPrecision, PrecisionSetting.named(text) == .auto else { return nil }
         let precision = PrecisionSetting.auto.resolved

@@ -2,7 +2,7 @@ import Processing
 
 /// One setting as `catalog config list --json` and `GET /api/settings` show it.
 /// JSON: `{"key","value","default","description"}`, numbers and booleans as such, and `"runs"` when the
-/// value alone does not say what this machine runs (`cutout.precision` `auto`: `"int8 on AVX-512 VNNI"`).
+/// value alone does not say what this machine runs (`cutout.precision` `auto`: `"fp32 on AVX-512"`).
 public struct SettingDescription: Sendable, Equatable, Encodable {
     public let key: String
     public let value: Value

@@ -1,4 +1,5 @@
 import CSegmentationKernels
+import Foundation
 
 /// How each convolution of a checked graph runs (`SegmentationNetwork.ConvolutionMethod`), and
 /// which nodes the Winograd convolutions absorb (`SegmentationFusion`).
@@ -36,6 +37,10 @@ struct ConvolutionChoice {
             switch node.op {
             case "conv2d":
                 if node.activation == "relu" { nonNegative.insert(node.output) }
+                let isConcat = inputs.first.map { name in checked.graph.nodes.contains { $0.output == name && $0.op == "concat" } } ?? false
+                let dbg = ProcessInfo.processInfo.environment["Q8_DEBUG"] ?? ""
+                if dbg == "noconcat" && isConcat { break }
+                if dbg == "concatonly" && !isConcat { break }
                 if allNonNegative, node.kernel == [3, 3], (checked.shapes[node.output]?.channels ?? 0) >= 8,
                    (inputs.first.flatMap { checked.shapes[$0] }?.channels ?? 0) >= 8 {
                     runs.insert(index)

@@ -97,7 +97,7 @@ extension CatalogCommand.ConfigCommand {
         static let configuration = CommandConfiguration(
             commandName: "list",
             abstract: "List every setting with its value and default.",
-            discussion: "VALUE is as stored; for cutout.precision auto it adds what auto runs on this machine, as in `auto (int8 on AVX-512 VNNI)`. --json prints an array of {\"default\",\"description\",\"key\",\"value\"} (numbers and booleans as such), with \"runs\" for a value that runs something it does not name (\"runs\": \"int8 on AVX-512 VNNI\" for auto)."
+            discussion: "VALUE is as stored; for cutout.precision auto it adds what auto runs on this machine, as in `auto (fp32 on AVX-512)`. --json prints an array of {\"default\",\"description\",\"key\",\"value\"} (numbers and booleans as such), with \"runs\" for a value that runs something it does not name (\"runs\": \"fp32 on AVX-512\" for auto)."
         )
 
         @OptionGroup var catalog: CatalogOptions
