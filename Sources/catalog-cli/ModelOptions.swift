@@ -85,6 +85,13 @@ extension CatalogOptions {
         let model = try options.chosen ?? CatalogEnvironment.current.modelOption()
         let precision = options.chosenPrecision
         if let model, let precision { return CutoutChoice(model: model, precision: precision) }
+        if let model {
+            // Read for the precision only. A catalog another process is creating this moment (an empty
+            // file) or one not yet migrated cannot be read yet; it holds no precision of its own then,
+            // and the command that opens it for writing reports anything else wrong with it.
+            let stored = try? await currentSettings()
+            return CutoutChoice(model: model, precision: stored?.precision ?? PrecisionSetting.default.resolved)
+        }
         let settings = try await currentSettings()
         return CutoutChoice(model: model ?? settings.model, precision: precision ?? settings.precision)
     }
