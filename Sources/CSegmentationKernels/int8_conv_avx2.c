@@ -19,44 +19,54 @@ static inline __m256i dot_madd(__m256i acc, __m256i xEven, __m256i xOdd, __m256i
     return _mm256_add_epi32(acc, sum);
 }
 
-__attribute__((target("avx2,avxvnni"), always_inline))
-static inline void sums(const uint8_t *quads, size_t plane, int quadsC, const int *taps, const int8_t *w, int p0, int half,
-                        int g0, int g1, int vnni, __m256i acc[NO][NV]) {
-    for (int k = 0; k < NO; k++)
-        for (int j = 0; j < NV; j++) acc[k][j] = _mm256_setzero_si256();
-    const __m256i low = _mm256_set1_epi16(0x00FF);
-    for (int t = 0; t < 9; t++) {
-        const uint8_t *a = quads + ((size_t)g0 * plane + (size_t)p0 + taps[t]) * 4;
-        const int32_t *wt = (const int32_t *)(w + ((size_t)t * quadsC + g0) * 32) + NO * half;
-        for (int g = g0; g < g1; g++, a += plane * 4, wt += 8) {
-            __m256i x[NV];
-            for (int j = 0; j < NV; j++) x[j] = _mm256_loadu_si256((const __m256i *)(a + 32 * j));
-            if (vnni) {
-                for (int k = 0; k < NO; k++) {
-                    __m256i wk = _mm256_set1_epi32(wt[k]);
-                    for (int j = 0; j < NV; j++) acc[k][j] = _mm256_dpbusd_avx_epi32(acc[k][j], x[j], wk);
-                }
-            } else {
-                __m256i even[NV], odd[NV];
-                for (int j = 0; j < NV; j++) even[j] = _mm256_and_si256(x[j], low), odd[j] = _mm256_srli_epi16(x[j], 8);
-                for (int k = 0; k < NO; k++) {
-                    __m256i wk = _mm256_set1_epi32(wt[k]);
-                    for (int j = 0; j < NV; j++) acc[k][j] = dot_madd(acc[k][j], even[j], odd[j], wk);
-                }
-            }
-        }
+/* Sums over quads g0 ..< g1 for outputs NO * half ..< + NO. Each way is a function of its own whose
+ * target names only the instructions it may use: under an "avxvnni" target the compiler turns the
+ * pair products' vpmaddwd + vpaddd into AVX-VNNI's vpdpwssd, which a CPU without AVX-VNNI faults on. */
+#define SK_Q8_FOR_EACH_TAP_AND_QUAD(...)                                                                               \
+    for (int k = 0; k < NO; k++)                                                                                       \
+        for (int j = 0; j < NV; j++) acc[k][j] = _mm256_setzero_si256();                                               \
+    for (int t = 0; t < 9; t++) {                                                                                      \
+        const uint8_t *a = quads + ((size_t)g0 * plane + (size_t)p0 + taps[t]) * 4;                                    \
+        const int32_t *wt = (const int32_t *)(w + ((size_t)t * quadsC + g0) * 32) + NO * half;                        \
+        for (int g = g0; g < g1; g++, a += plane * 4, wt += 8) {                                                       \
+            __m256i x[NV];                                                                                             \
+            for (int j = 0; j < NV; j++) x[j] = _mm256_loadu_si256((const __m256i *)(a + 32 * j));                    \
+            __VA_ARGS__                                                                                                \
+        }                                                                                                              \
     }
+
+__attribute__((target("avx2,avxvnni")))
+static void part_sums_vnni(const uint8_t *quads, size_t plane, int quadsC, const int *taps, const int8_t *w, int p0, int half,
+                           int g0, int g1, __m256i acc[NO][NV]) {
+    SK_Q8_FOR_EACH_TAP_AND_QUAD(
+        for (int k = 0; k < NO; k++) {
+            __m256i wk = _mm256_set1_epi32(wt[k]);
+            for (int j = 0; j < NV; j++) acc[k][j] = _mm256_dpbusd_avx_epi32(acc[k][j], x[j], wk);
+        })
 }
 
-/* Sums over quads g0 ..< g1 for outputs NO * half ..< + NO, the AVX-VNNI or the pair-product way. */
-__attribute__((target("avx2,avxvnni")))
+__attribute__((target("avx2")))
+static void part_sums_madd(const uint8_t *quads, size_t plane, int quadsC, const int *taps, const int8_t *w, int p0, int half,
+                           int g0, int g1, __m256i acc[NO][NV]) {
+    const __m256i low = _mm256_set1_epi16(0x00FF);
+    SK_Q8_FOR_EACH_TAP_AND_QUAD(
+        __m256i even[NV], odd[NV];
+        for (int j = 0; j < NV; j++) even[j] = _mm256_and_si256(x[j], low), odd[j] = _mm256_srli_epi16(x[j], 8);
+        for (int k = 0; k < NO; k++) {
+            __m256i wk = _mm256_set1_epi32(wt[k]);
+            for (int j = 0; j < NV; j++) acc[k][j] = dot_madd(acc[k][j], even[j], odd[j], wk);
+        })
+}
+#undef SK_Q8_FOR_EACH_TAP_AND_QUAD
+
+__attribute__((target("avx2")))
 static void part_sums(int vnni, const uint8_t *quads, size_t plane, int quadsC, const int *taps, const int8_t *w, int p0, int half,
                       int g0, int g1, __m256i acc[NO][NV]) {
-    if (vnni) sums(quads, plane, quadsC, taps, w, p0, half, g0, g1, 1, acc);
-    else sums(quads, plane, quadsC, taps, w, p0, half, g0, g1, 0, acc);
+    if (vnni) part_sums_vnni(quads, plane, quadsC, taps, w, p0, half, g0, g1, acc);
+    else part_sums_madd(quads, plane, quadsC, taps, w, p0, half, g0, g1, acc);
 }
 
-__attribute__((target("avx2,avxvnni,fma")))
+__attribute__((target("avx2,fma")))
 static void block(int vnni, const uint8_t *quads, size_t plane, int quadsC, int split, const int *taps, const int8_t *w, int p0,
                   int end, int W, int Wp, const float *combined, const float *combined2, const float *bias, int o0, int O,
                   int relu, const float *residual, size_t outPlane, float *out) {
@@ -97,7 +107,7 @@ static void block(int vnni, const uint8_t *quads, size_t plane, int quadsC, int 
     }
 }
 
-__attribute__((target("avx2,avxvnni,fma")))
+__attribute__((target("avx2,fma")))
 void sk_q8_conv_avx2(int vnni, const uint8_t *quads, int C, int split, int H, int W, int d, const float scales[2],
                      const int8_t *packed, const float *wscale, const float *bias, int O, int relu, const float *residual, int y0,
                      int y1, float *out) {
