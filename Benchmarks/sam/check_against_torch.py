@@ -161,6 +161,17 @@ def main() -> None:
         k = int(np.argmax(scores))
         print(f"  decoder alone on torch's embedding, point {pts[0]}: low-res max |diff| "
               f"{np.abs(r['low_res_logits'] - low[k]).max():.2e}, IoU {iou(r['mask'], masks[k]):.4f}")
+        # A mask prompt: the previous answer's low-res logits fed back with the same point.
+        prev = low[k][None].astype(np.float32)
+        r = ref.predict(m, emb_t.astype(np.float32), img.shape[:2], pts[:1], [1], None, mask_input=prev)
+        with torch.no_grad():
+            masks, scores, low = pred.predict(point_coords=np.array(pts[:1], float), point_labels=np.array([1]),
+                                              mask_input=prev, multimask_output=True)
+        k = int(np.argmax(scores))
+        j = iou(r["mask"], masks[k])
+        worst["iou"] = min(worst["iou"], j)
+        print(f"  with a mask prompt, point {pts[0]}: low-res max |diff| "
+              f"{np.abs(r['low_res_logits'] - low[k]).max():.2e}, IoU {j:.4f}")
     print(f"worst: embedding {worst['emb']:.2e} relative, mask IoU {worst['iou']:.4f}")
     if worst["emb"] > 1e-3 or worst["iou"] < 0.99:
         sys.exit("the reference differs from PyTorch")
