@@ -72,7 +72,7 @@ PY
     --sha256 "$mobile_sam_sha256" --out "$dir/mobile_sam" >/dev/null
   rm -f "$dir/mobile_sam.pt"
   "$work/venv/bin/python" "$root/Benchmarks/sam/mobile_sam_reference.py" --model "$dir/mobile_sam" \
-    --fixtures "$dir/mobile_sam.reference"
+    --fixtures "$dir/mobile_sam.reference" >/dev/null
   # The package names its license (Apache2.0) but ships no text of it: the Apache License 2.0 text
   # comes from the system (Debian's base-files), else from this repository's LICENSE, the same text.
   license=/usr/share/common-licenses/Apache-2.0
@@ -97,7 +97,7 @@ PY
   mv "$dir/mobile_sam.bin" "$dest/mobile_sam.bin"
   mv "$dir/mobile_sam.json" "$dest/mobile_sam.json"
   rm -rf "$dir"
-  echo "segmentation model mobile_sam installed in $dest ($(du -sh "$dest/mobile_sam.bin" | cut -f1))"
+  echo "segmentation model mobile_sam installed in $dest ($(du -sh "$dest/mobile_sam.bin" | cut -f1), and its reference fixtures)"
 }
 
 work=$(mktemp -d)
