@@ -158,6 +158,12 @@ ARCHITECTURE = {
         "image_embedding_size": [64, 64],
         "input_image_size": [1024, 1024],
         "pe_num_pos_feats": 128,
+        "positional_encoding": "pe(x, y) = [sin(v), cos(v)], v = 2 pi ((2 x - 1, 2 y - 1) @ G), G = "
+                               "prompt_encoder.pe_layer.positional_encoding_gaussian_matrix [2, 128], x, y "
+                               "in [0, 1]: a point is ((px + 0.5) / 1024, (py + 0.5) / 1024) in the resized "
+                               "image's pixels; the image's grid is ((j + 0.5) / 64, (i + 0.5) / 64)",
+        "sparse_order": "the points, then the box's corners (labels 2, 3); a padding point (label -1) "
+                        "after the points when there is no box",
         "labels": {"-1": "padding (not a point)", "0": "exclude", "1": "include",
                    "2": "box top-left corner", "3": "box bottom-right corner"},
         "mask_input_size": [256, 256],
