@@ -89,6 +89,46 @@ def torch_predictor(sdist: Path):
     return SamPredictor(sam)
 
 
+def check_converter() -> None:
+    """The torch-free reader and the batch-norm folding against torch itself: a state dict saved
+    by torch.save (non-contiguous and offset tensors, a shared storage, an integer scalar, a
+    Conv2d_BN) read back by convert_mobile_sam.load_checkpoint, and the folded convolution
+    against torch's conv + batch norm in eval mode."""
+    import tempfile
+
+    import convert_mobile_sam as conv
+
+    g = torch.Generator().manual_seed(0)
+    base = torch.randn(6, 5, generator=g)
+    c = torch.nn.Conv2d(4, 8, 3, padding=1, groups=2, bias=False)
+    bn = torch.nn.BatchNorm2d(8)
+    with torch.no_grad():
+        bn.weight.uniform_(0.5, 1.5, generator=g)
+        bn.bias.normal_(generator=g)
+        bn.running_mean.normal_(generator=g)
+        bn.running_var.uniform_(0.3, 2.0, generator=g)
+    state = {"t.transposed": base.t(), "t.rows": base[2:5], "t.column": base[:, 3], "t.int": torch.tensor(7),
+             "m.c.weight": c.weight.detach(), **{f"m.bn.{k}": v for k, v in bn.state_dict().items()}}
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "state.pt"
+        torch.save(state, path)
+        got = conv.load_checkpoint(path)
+    for k, v in state.items():
+        assert got[k].shape == tuple(v.shape) and np.array_equal(got[k], v.numpy()), k
+    params, folded, _ = conv.convert({k: v for k, v in got.items() if k.startswith("m.")})
+    assert folded == ["m"], folded
+    x = torch.randn(1, 4, 9, 7, generator=g)
+    with torch.no_grad():
+        want = bn.eval()(c(x))[0].numpy()
+    # The reference has dense and depthwise convolutions only: this one (2 groups) runs group by group.
+    w, b = params["m.weight"], params["m.bias"]
+    have = np.concatenate([ref.conv2d(x[0, 2 * i:2 * i + 2].numpy(), w[4 * i:4 * i + 4], b[4 * i:4 * i + 4], pad=1)
+                           for i in range(2)])
+    err = float(np.abs(have - want).max())
+    assert err < 1e-5, err
+    print(f"converter: torch.save's tensors read back exactly; folded conv + batch norm max |diff| {err:.1e}")
+
+
 def iou(a: np.ndarray, b: np.ndarray) -> float:
     u = np.logical_or(a, b).sum()
     return float(np.logical_and(a, b).sum() / u) if u else 1.0
@@ -111,6 +151,7 @@ def main() -> None:
     ap.add_argument("photos", nargs="+", help="PHOTO:X,Y[;X,Y...][@X0,Y0,X1,Y1]")
     args = ap.parse_args()
     torch.set_num_threads(1)
+    check_converter()
     pred = torch_predictor(args.sdist)
     m = ref.Model(args.model)
     worst = {"emb": 0.0, "iou": 1.0}

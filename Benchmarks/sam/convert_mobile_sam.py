@@ -77,6 +77,8 @@ def _rebuild_tensor(storage: np.ndarray, offset: int, size, stride, *_ignored) -
     count = int(np.prod(size)) if size else 1
     if count == 0:
         return np.zeros(size, storage.dtype)
+    if not size:  # a scalar (as_strided takes an empty shape for "keep the input's")
+        return np.array(storage[offset])
     last = offset + sum((n - 1) * s for n, s in zip(size, stride))
     if offset < 0 or last >= storage.size:
         raise ValueError(f"tensor of size {size}, stride {stride} at offset {offset} "
