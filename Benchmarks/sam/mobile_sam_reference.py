@@ -11,6 +11,8 @@ The constants and conventions a port must reproduce
               Used in TinyViT (convs and MLPs), the prompt encoder's mask path and the decoder's
               output upscaling. The two-way transformer's MLP uses ReLU, and so do the hidden
               layers of the hypernetwork and IoU MLPs (their last layer has no activation).
+              (Here erf is evaluated in double and GELU rounded to float32; a port's erff in
+              float32 differs from it by an ulp or so, far inside the tolerances.)
   LayerNorm   over the channel axis of each token, biased variance:
               y = (x - mean) / sqrt(var + eps) * weight + bias, eps = 1e-5 (every nn.LayerNorm:
               TinyViT's attention and MLP norms, the decoder's norm1..4 and norm_final_attn).
@@ -30,7 +32,7 @@ from __future__ import annotations
 import os
 
 for _v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_v, "1")  # one thread: the machine is shared, and results don't depend on it
+    os.environ.setdefault(_v, "1")  # one thread: the machine is shared
 
 import argparse
 import hashlib
