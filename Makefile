@@ -20,9 +20,8 @@ BROWSER_DEPS := chromium chromium-driver fonts-noto-color-emoji python3-venv
 PG_TEST_DEPS := postgresql iproute2 openssl
 # The animation decoder's tests make their clips (MP4, WebM, GIF, APNG, animated WebP) with the ffmpeg CLI.
 MEDIA_TEST_DEPS := ffmpeg
-# The segmentation models the tests use, u2net, u2netp and MobileSAM with its reference fixtures (installed by
-# scripts/install-model.sh; skipped when they can't be). Most tests run u2netp, the fast one; u2net's own tests
-# and the demo run u2net; the promptable cut-out's tests run MobileSAM.
+# The segmentation models the tests use, u2net and u2netp (installed by scripts/install-model.sh; skipped when
+# they can't be). Most tests run u2netp, the fast one; u2net's own tests and the demo run u2net.
 TEST_MODEL ?= $(abspath .build/test-model)
 # How many test cases run at once. Swift Testing starts every test at once by default, and a test's
 # `.timeLimit` clock runs from its start, so on a slow machine a test that waited its turn behind the
@@ -118,7 +117,7 @@ test: test-deps
 # The parts of `make test` that run side by side (after its build): every test of the package, and the
 # browser, API and README suites (themselves side by side, each one's output whole when it ends).
 test-swift:
-	STICKER_CORPUS="$(abspath $(CORPUS))" STICKER_U2NETP_DIR="$(TEST_MODEL)" STICKER_U2NET_DIR="$(TEST_MODEL)" STICKER_MOBILE_SAM_DIR="$(TEST_MODEL)" \
+	STICKER_CORPUS="$(abspath $(CORPUS))" STICKER_U2NETP_DIR="$(TEST_MODEL)" STICKER_U2NET_DIR="$(TEST_MODEL)" \
 	  SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) $(PHASE) "· swift test" $(SWIFT) test --skip-build 2>&1 | tee .build/test-run.log
 test-suites:
 	$(PHASE) "· browser + API + README suites" $(MAKE) --no-print-directory -j3 --output-sync=target test-browser test-api test-readme SKIP_BUILD=1 \
@@ -167,8 +166,7 @@ test-package: deb
 	scripts/test-package.sh "$(DEB_DIR)/sticker-catalog_$$(cat $(STAGE)/VERSION)_$$(dpkg --print-architecture).deb" .build/$(CONFIG)/sample-photos
 
 test-model:
-	@[ -s "$(TEST_MODEL)/u2netp.bin" ] && [ -s "$(TEST_MODEL)/u2net.bin" ] && [ -s "$(TEST_MODEL)/mobile_sam.json" ] \
-	  || scripts/install-model.sh "$(TEST_MODEL)" u2net u2netp mobile_sam \
+	@[ -s "$(TEST_MODEL)/u2netp.bin" ] && [ -s "$(TEST_MODEL)/u2net.bin" ] || scripts/install-model.sh "$(TEST_MODEL)" \
 	  || echo "note: the segmentation models could not be installed; the network tests will be skipped"
 
 ## stage: what install and deb lay out, in .build/stage-CONFIG: the binary (Swift runtime linked statically, from
